@@ -1,0 +1,592 @@
+"""Stage 4: check the parsed effects against the pack: names of goods, action spaces, tags, cards,
+quantities and functions; arity; where each construct may appear; per-player-count coverage.
+
+The result is a ``CheckedPack``: plain settings plus parsed, checked trees, ready for code generation.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from runtime import queries as Q
+
+from . import nodes as N
+from .diagnostics import Report, Span, did_you_mean
+from .loader import LDict, LStr
+from .packs import PackSource
+from .parser import parse
+
+EVENTS_WITH_BEFORE = {"play_occupation"}
+PERIODS_SUPPORTED = {"game", "round", "harvest"}
+COST_TARGETS = {"room", "renovation", "stable", "fence", "improvement", "major", "minor", "occupation"}
+CAPACITY_TARGETS = {"pasture"}
+RULE_SWITCHES = {"allow": {"renovate_skip"}, "forbid": {"renovation"}}
+ARG_KINDS = {"space", "card", "number", "quantity"}
+
+
+@dataclass
+class Unit:
+    """One compiled thing: an action space, a round card, an improvement, a card, or the game frame."""
+
+    kind: str          # space / round / major / card / game
+    id: str
+    entry: object      # the located YAML entry
+    src: Span
+    data: dict = field(default_factory=dict)
+
+
+@dataclass
+class CheckedPack:
+    id: str
+    source: PackSource
+    game: dict
+    spaces: list
+    rounds: list
+    majors: list
+    cards: list
+    symbols: "Symbols"
+
+
+class Symbols:
+    """Every name the effects of a pack may use."""
+
+    def __init__(self, src: PackSource, game: dict):
+        goods = game["goods"]
+        self.food = goods["food"]
+        self.crops = list(goods["crops"])
+        self.building = list(goods["building"])
+        self.animals = list(goods["animals"])
+        self.goods = [self.food] + self.crops + self.building + self.animals
+        self.materials = list(game["materials"])
+        self.spaces = {str(e.get("id")) for e in src.spaces + src.rounds}
+        self.space_tags = {str(t) for e in src.spaces + src.rounds for t in (e.get("tags") or [])}
+        self.cards = {str(e.get("id")) for e in src.majors + src.cards}
+        self.card_tags = {str(t) for e in src.majors + src.cards for t in (e.get("tags") or [])}
+        self.min_players, self.max_players = game["players"]
+        self.quantities = dict(Q.QUANTITIES)
+
+
+class Checker:
+    def __init__(self, symbols: Symbols, report: Report):
+        self.sym = symbols
+        self.report = report
+        self.counts = list(range(symbols.min_players, symbols.max_players + 1))  # player counts in scope
+
+    def err(self, code, message, span, hint=None):
+        self.report.error(code, message, span, hint)
+
+    # ------------------------------------------------------------ goods
+    def good(self, name, span, allow_material=False) -> bool:
+        if name in self.sym.goods or (allow_material and name == "material"):
+            return True
+        cands = list(self.sym.goods) + (["material"] if allow_material else [])
+        self.err("E203", f"unknown good '{name}'{did_you_mean(name, cands)}", span)
+        return False
+
+    def goods(self, node: N.Goods, allow_material=False, constant=False, what="goods"):
+        for it in node.items:
+            if isinstance(it, N.PlayersGoods):
+                self.players_goods(it, allow_material, constant)
+                continue
+            self.good(it.good, it.span, allow_material)
+            if it.amount is not None:
+                if constant and not isinstance(it.amount, N.Num):
+                    self.err("E216", f"{what} must be plain numbers here", it.amount.span)
+                else:
+                    self.expr(it.amount)
+            if it.per_quantity:
+                if constant:
+                    self.err("E216", f"{what} must be plain numbers here", getattr(it, "per_span", it.span))
+                it.per_quantity = self.quantity_name(it.per_quantity, getattr(it, "per_span", it.span))
+                if it.per_divisor <= 0:
+                    self.err("E215", "'per' needs a number greater than 0", getattr(it, "per_span", it.span))
+
+    def players_goods(self, node: N.PlayersGoods, allow_material, constant):
+        covered = set()
+        lo, hi = self.sym.min_players, self.sym.max_players
+        for n, exact, goods, span in node.entries:
+            if not 1 <= n <= hi:
+                self.err("E213", f"player count {n} is outside this pack's {lo} to {hi} players", span)
+                continue
+            counts = {n} if exact else set(range(n, hi + 1))
+            if counts & covered:
+                self.err("E213", f"players({n}{'' if exact else '+'}) repeats a player count", span)
+            covered |= counts
+            self.goods(goods, allow_material, constant)
+        missing = [k for k in self.counts if k not in covered]
+        if missing:
+            self.err("E213", f"players(...) gives nothing for {', '.join(map(str, missing))} player(s)", node.span,
+                     "add an entry such as '" + f"{missing[0]}: 1 food" + "' or use 'N+' for N players and more")
+
+    # ------------------------------------------------------------ expressions
+    def quantity_name(self, name, span) -> str:
+        canonical = Q.ALIASES.get(name, name)
+        if canonical in self.sym.quantities:
+            return canonical
+        known = list(self.sym.quantities) + list(Q.ALIASES)
+        self.err("E204", f"unknown quantity '{name}'{did_you_mean(name, known)}", span)
+        return name
+
+    def expr(self, node):
+        if isinstance(node, N.Num):
+            if abs(node.value) > 10**6:
+                self.err("E107", f"number {node.value} is too large (the limit is 1000000)", node.span)
+            return
+        if isinstance(node, N.Quantity):
+            node.name = self.quantity_name(node.name, node.span)
+            return
+        if isinstance(node, N.TagRef):
+            self.err("E206", "a #tag can only be an argument of has(...)", node.span)
+            return
+        if isinstance(node, N.Call):
+            self.call(node)
+            return
+        if isinstance(node, N.Tier):
+            self.expr(node.value)
+            last = None
+            for k, v, span in node.entries:
+                if not isinstance(k, int):
+                    self.err("E214", f"tier thresholds must be numbers, not '{k}'", span)
+                    continue
+                if last is not None and k <= last:
+                    self.err("E214", f"tier thresholds must rise: {k} comes after {last}", span)
+                last = k
+            return
+        if isinstance(node, N.ByHouse):
+            seen = set()
+            for k, v, span in node.entries:
+                if k not in self.sym.materials:
+                    self.err("E208", f"unknown house material '{k}'{did_you_mean(str(k), self.sym.materials)}", span)
+                seen.add(k)
+            missing = [m for m in self.sym.materials if m not in seen]
+            if missing:
+                self.err("E208", f"house(...) gives no value for a {', '.join(missing)} house", node.span)
+            return
+        if isinstance(node, (N.BinOp, N.Compare, N.BoolOp)):
+            self.expr(node.left)
+            self.expr(node.right)
+            return
+        if isinstance(node, (N.Neg, N.Not, N.Truthy)):
+            self.expr(node.value)
+            return
+        if isinstance(node, N.HouseIs):
+            if node.material not in self.sym.materials:
+                self.err("E208", f"unknown house material '{node.material}'"
+                         f"{did_you_mean(node.material, self.sym.materials)}", node.span)
+            return
+
+    def call(self, node: N.Call):
+        span = getattr(node, "name_span", node.span)
+        if node.name not in Q.FUNCTIONS:
+            self.err("E206", f"unknown function '{node.name}'{did_you_mean(node.name, Q.FUNCTIONS)}", span)
+            return
+        fn, kinds = Q.FUNCTIONS[node.name]
+        if len(node.args) != len(kinds):
+            self.err("E206", f"{node.name}() takes {len(kinds)} argument{'s' if len(kinds) != 1 else ''}, "
+                     f"not {len(node.args)}", node.span)
+            return
+        for arg, kind in zip(node.args, kinds):
+            if kind == "space":
+                if isinstance(arg, N.Quantity):
+                    if arg.name not in self.sym.spaces:
+                        self.err("E205", f"unknown action space '{arg.name}'{did_you_mean(arg.name, self.sym.spaces)}",
+                                 arg.span)
+                else:
+                    self.err("E206", f"{node.name}() needs an action space id", arg.span)
+            elif kind == "card":
+                if isinstance(arg, N.TagRef):
+                    if arg.name not in self.sym.card_tags:
+                        self.err("E205", f"unknown card tag '#{arg.name}'{did_you_mean(arg.name, self.sym.card_tags)}",
+                                 arg.span)
+                elif isinstance(arg, N.Quantity):
+                    if arg.name not in self.sym.cards:
+                        self.err("E205", f"unknown card '{arg.name}'{did_you_mean(arg.name, self.sym.cards)}", arg.span)
+                else:
+                    self.err("E206", f"{node.name}() needs a card id or a #tag", arg.span)
+            elif kind == "quantity":
+                if isinstance(arg, N.Quantity):
+                    arg.name = self.quantity_name(arg.name, arg.span)
+                else:
+                    self.err("E206", f"{node.name}() needs a quantity name", arg.span)
+            else:
+                self.expr(arg)
+
+    # ------------------------------------------------------------ statements
+    def body(self, node, where: str):
+        """Check a statement tree. ``where`` is space / card / scoring / phase."""
+        if isinstance(node, (N.Seq, N.Then, N.AndOr)):
+            for x in node.items:
+                self.body(x, where)
+            return
+        if isinstance(node, N.Choose):
+            for x in node.options:
+                self.body(x, where)
+            return
+        if isinstance(node, N.May):
+            self.body(node.body, where)
+            return
+        if isinstance(node, N.MayPay):
+            self.goods(node.price)
+            self.body(node.body, where)
+            return
+        if isinstance(node, N.Guarded):
+            self.expr(node.cond)
+            self.body(node.body, where)
+            return
+        v = node
+        if v.goods is not None:
+            self.goods(v.goods, constant=v.name in ("exchange", "return_to_space"))
+        if v.goods_out is not None:
+            self.goods(v.goods_out, constant=True)
+        if v.price is not None:
+            self.goods(v.price)
+        if v.expr is not None:
+            self.expr(v.expr)
+        if v.name == "convert_bonus":
+            if where != "scoring":
+                self.err("E212", "'convert … to bonus' can only be used 'at scoring'", v.span)
+            self.good(v.word, v.span)
+            last = None
+            for k, pts, span in v.tiers:
+                if not isinstance(k, int) or (last is not None and k <= last):
+                    self.err("E214", "conversion thresholds must be rising numbers", span)
+                last = k if isinstance(k, int) else last
+        if v.name == "renovate" and v.word is not None and v.word not in self.sym.materials:
+            self.err("E208", f"unknown house material '{v.word}'{did_you_mean(v.word, self.sym.materials)}", v.span)
+        if v.name == "breed" and v.word not in self.sym.animals:
+            self.err("E203", f"'{v.word}' is not an animal{did_you_mean(v.word, self.sym.animals)}", v.span)
+        if v.name == "return_to_space" and where == "space":
+            self.err("E212", "'return … to the space' belongs in a card's 'after you use' rule", v.span)
+        if v.name == "plow" and not 1 <= (v.number or 0) <= 15:
+            self.err("E215", "plow needs a number of fields from 1 to 15", v.span)
+        if v.name == "fence_spaces" and not 1 <= (v.number or 0) <= 15:
+            self.err("E215", "fence needs a number of spaces from 1 to 15", v.span)
+
+    def spaces_ref(self, refs):
+        for name, is_tag, span in refs:
+            if is_tag:
+                if name not in self.sym.space_tags:
+                    self.err("E205", f"unknown action space tag '#{name}'{did_you_mean(name, self.sym.space_tags)}", span)
+            elif name not in self.sym.spaces:
+                self.err("E205", f"unknown action space '{name}'{did_you_mean(name, self.sym.spaces)}", span)
+
+    def rule(self, rule: N.Rule, where: str):
+        if rule.kind == "triggered":
+            t = rule.trigger
+            if t.kind in ("after_use", "before_use", "turn_end_use"):
+                self.spaces_ref(t.spaces)
+            if t.kind == "before_event" and t.event not in EVENTS_WITH_BEFORE:
+                self.err("E300", f"'before you {t.event.replace('_', ' ')}' is not supported yet "
+                         f"(missing feature: before-event triggers for {t.event.replace('_', ' ')})", t.span)
+            if t.kind in ("after_event", "before_event"):
+                for key, (word, span) in t.event_args.items():
+                    if word not in self.sym.materials:
+                        self.err("E208", f"unknown house material '{word}'{did_you_mean(word, self.sym.materials)}", span)
+            if t.kind == "once":
+                self.expr(t.cond)
+            if t.kind == "at_phase" and t.phase == "end_of_round" and not 1 <= (t.round or 0) <= 50:
+                self.err("E215", "there is no such round", t.span)
+            if rule.guard is not None:
+                self.expr(rule.guard)
+            if rule.limit is not None and rule.limit.period not in PERIODS_SUPPORTED:
+                self.err("E300", f"limits per {rule.limit.period} are not supported yet "
+                         f"(missing feature: per-{rule.limit.period} limits)", rule.limit.span)
+            phase_where = "scoring" if (t.kind == "at_phase" and t.phase == "scoring") else where
+            self.body(rule.body, phase_where)
+        elif rule.kind in ("exchanges", "bake"):
+            for ex in rule.exchanges:
+                self.goods(ex.give, constant=True, what="exchange amounts")
+                self.goods(ex.get, constant=True, what="exchange amounts")
+                if rule.kind == "bake":
+                    gives = [it.good for it in ex.give.items if isinstance(it, N.GoodsItem)]
+                    gets = [it.good for it in ex.get.items if isinstance(it, N.GoodsItem)]
+                    if gives != [self.sym.crops[0]] or gets != [self.sym.food]:
+                        self.err("E217", f"a bake rate turns {self.sym.crops[0]} into {self.sym.food}", ex.span)
+        elif rule.kind == "modifier":
+            self.modifier(rule.modifier)
+
+    def modifier(self, m: N.Modifier):
+        if m.kind in ("cost_delta", "cost_set", "cost_substitute"):
+            for first, second, span in m.targets:
+                word = first if second is None else second
+                if word.endswith("s") and word[:-1] in COST_TARGETS:
+                    word = word[:-1]
+                if word not in COST_TARGETS:
+                    self.err("E209", f"unknown cost target '{word}'{did_you_mean(word, COST_TARGETS)}", span)
+                if second is not None and first not in self.sym.materials:
+                    self.err("E208", f"unknown house material '{first}'{did_you_mean(first, self.sym.materials)}", span)
+            for item in m.goods:
+                n, good = item[0], item[1]
+                span = item[2] if len(item) > 2 else m.span
+                self.good(good, span, allow_material=True)
+            if m.kind == "cost_substitute":
+                for word, span in m.words:
+                    self.good(word, span)
+                self.err("E300", "paying one good instead of another is not supported yet "
+                         "(missing feature: cost substitution)", m.span)
+        elif m.kind == "capacity":
+            word, span = m.words[0]
+            if word not in CAPACITY_TARGETS:
+                self.err("E211", f"unknown capacity target '{word}'{did_you_mean(word, CAPACITY_TARGETS)}", span)
+            self.expr(m.expr)
+        elif m.kind == "house_holds":
+            self.expr(m.expr)
+        elif m.kind == "card_field":
+            for word, span in m.words:
+                if word not in self.sym.crops:
+                    self.err("E203", f"'{word}' is not a crop{did_you_mean(word, self.sym.crops)}", span)
+            self.err("E300", "cards that are fields are not supported yet (missing feature: card fields)", m.span)
+        elif m.kind in ("allow", "forbid"):
+            word, span = m.words[0]
+            allowed = RULE_SWITCHES[m.kind]
+            if word not in allowed:
+                self.err("E210", f"unknown rule '{word}' for '{m.kind}'{did_you_mean(word, allowed)}", span)
+
+
+# ---------------------------------------------------------------- pack-level checks
+
+def _text(entry, key):
+    value = entry.get(key)
+    return value if isinstance(value, str) else None
+
+
+def _players_of(entry, lo, hi, report):
+    spec = entry.get("players")
+    if spec is None:
+        return list(range(lo, hi + 1))
+    text = str(spec)
+    span = entry.span_of("players") if isinstance(entry, LDict) else Span("<memory>")
+    try:
+        if text.endswith("+"):
+            a = int(text[:-1])
+            out = list(range(a, hi + 1))
+        elif "-" in text:
+            a, b = (int(x) for x in text.split("-", 1))
+            out = list(range(a, b + 1))
+        else:
+            out = [int(text)]
+    except ValueError:
+        return []
+    bad = [n for n in out if not lo <= n <= hi]
+    if bad or not out:
+        report.error("E213", f"'players: {text}' is outside this pack's {lo} to {hi} players", span)
+    return [n for n in out if lo <= n <= hi]
+
+
+def _game_settings(src: PackSource, report: Report) -> dict | None:
+    g = src.game
+    try:
+        players = (int(g["players"]["min"]), int(g["players"]["max"]))
+        goods = g["goods"]
+        settings = {
+            "id": src.id,
+            "name": str(g.get("name", src.id)),
+            "players": players,
+            "rounds": int(g["rounds"]),
+            "stages": sorted((int(k), (int(v[0]), int(v[1]))) for k, v in g["stages"].items()),
+            "harvest_rounds": sorted(int(r) for r in g["harvest_after_rounds"]),
+            "rows": int(g["farmyard"]["rows"]),
+            "cols": int(g["farmyard"]["columns"]),
+            "house": list(g["farmyard"]["house"]),
+            "materials": [str(m) for m in g["house_materials"]],
+            "start_people": int(g["family"]["start"]),
+            "max_people": int(g["family"]["max"]),
+            "max_fences": int(g["supply"]["fences"]),
+            "max_stables": int(g["supply"]["stables"]),
+            "goods": {"food": str(goods["food"]), "crops": [str(x) for x in goods["crops"]],
+                      "building": [str(x) for x in goods["building"]], "animals": [str(x) for x in goods["animals"]]},
+            "sowing": {str(k): int(v) for k, v in g["sowing"].items()},
+            "housing": {str(k): int(v) for k, v in g["housing"].items()},
+            "hand": ({k: int(v) for k, v in g["hand"].items()} if isinstance(g.get("hand"), dict) else None),
+        }
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        return None  # the schema has reported what is missing
+    lo, hi = players
+    if lo > hi:
+        report.error("E130", f"players: min {lo} is more than max {hi}", g.span_of("players"))
+    rounds = settings["rounds"]
+    covered = []
+    for stage, (a, b) in settings["stages"]:
+        if a > b or b > rounds:
+            report.error("E131", f"stage {stage} spans rounds {a} to {b}, outside 1 to {rounds}", g.span_of("stages"))
+        covered.extend(range(a, b + 1))
+    if sorted(covered) != list(range(1, rounds + 1)):
+        report.error("E131", f"the stages must cover rounds 1 to {rounds} once each", g.span_of("stages"))
+    for r in settings["harvest_rounds"]:
+        if not 1 <= r <= rounds:
+            report.error("E131", f"harvest after round {r}, but the game has {rounds} rounds",
+                         g.span_of("harvest_after_rounds"))
+    from runtime.farm import grid
+    gr = grid(settings["rows"], settings["cols"])
+    cells = []
+    for name in settings["house"]:
+        try:
+            cells.append(gr.index(str(name)))
+        except ValueError as exc:
+            report.error("E132", str(exc), g["farmyard"].span_of("house"))
+    settings["start_rooms"] = cells
+    for name in settings["goods"]["crops"]:
+        if name not in settings["sowing"]:
+            report.error("E133", f"sowing: no yield given for '{name}'", g.span_of("sowing"))
+    names = [settings["goods"]["food"]] + settings["goods"]["crops"] + settings["goods"]["building"] + settings["goods"]["animals"]
+    unknown = [n for n in names if n not in Q.GOODS_IN_SUPPLY]
+    if unknown:
+        report.error("E134", f"the runtime knows no good '{unknown[0]}' (it knows: {', '.join(Q.GOODS_IN_SUPPLY)})",
+                     g.span_of("goods"))
+    return settings
+
+
+def check_pack(src: PackSource, report: Report) -> CheckedPack | None:
+    """Parse and check every effect of the pack; None when the frame itself is unusable."""
+    settings = _game_settings(src, report)
+    if settings is None:
+        return None
+    g = src.game
+    sym = Symbols(src, settings)
+    chk = Checker(sym, report)
+    lo, hi = settings["players"]
+
+    # ---- the game frame
+    def goods_text(owner, key, allow_material=False, constant=False):
+        text = _text(owner, key)
+        node = parse(text, "goods", report) if text is not None else None
+        if node is not None:
+            chk.goods(node, allow_material=allow_material, constant=constant)
+        return node
+
+    frame = {"settings": settings}
+    frame["start_goods"] = (goods_text(g["start_goods"], "start_player"), goods_text(g["start_goods"], "others"))
+    frame["feeding"] = (goods_text(g["feeding"], "per_person"), goods_text(g["feeding"], "per_newborn"))
+    costs = g["costs"]
+    frame["costs"] = {k: goods_text(costs, k, allow_material=True, constant=True)
+                      for k in ("room", "renovation_per_room", "renovation", "stable", "fence")}
+    exch = []
+    if _text(g, "exchanges"):
+        rules = parse(g["exchanges"], "rules", report) or []
+        for r in rules:
+            if r.kind != "exchanges":
+                report.error("E212", "game.yaml 'exchanges' may hold only exchange rules ('any time: …')", r.span)
+                continue
+            chk.rule(r, "game")
+            exch.append(r)
+    frame["exchanges"] = exch
+    scoring = []
+    for i, cat in enumerate(g.get("scoring") or []):
+        text = _text(cat, "points")
+        if text is None:
+            report.error("E111", f"scoring category '{cat.get('id')}' is missing the required key 'points'", cat.span)
+            continue
+        node = parse(text, "expr", report)
+        if node is not None:
+            chk.expr(node)
+            scoring.append((str(cat["id"]), str(cat.get("label", cat["id"])), node, cat.span))
+    frame["scoring"] = scoring
+    tb = _text(g, "tie_break")
+    frame["tie_break"] = parse(tb, "expr", report) if tb else None
+    if frame["tie_break"] is not None:
+        chk.expr(frame["tie_break"])
+
+    # ---- action spaces and round cards
+    def space_units(entries, kind):
+        out = []
+        for e in entries:
+            sid = str(e.get("id"))
+            counts = _players_of(e, lo, hi, report)
+            if kind == "round":
+                if e.get("stage") is None:
+                    report.error("E111", f"round card '{sid}' is missing the required key 'stage'", e.span)
+                    continue
+                stage_ids = [s for s, _ in settings["stages"]]
+                if int(e["stage"]) not in stage_ids:
+                    report.error("E131", f"stage {e['stage']} is not one of the pack's stages "
+                                 f"({', '.join(map(str, stage_ids))})", e.span_of("stage"))
+            overrides = e.get("by_players") or {}
+            for key in overrides:
+                if int(key) not in counts:
+                    report.error("E213", f"by_players gives {key} players, but '{sid}' is not used with {key} players",
+                                 overrides.key_span(key))
+            variants = {}
+            for n in counts:
+                over = overrides.get(str(n)) or {}
+                effect_text = _text(over, "effect") if "effect" in over else _text(e, "effect")
+                acc_text = _text(over, "accumulate") if "accumulate" in over else _text(e, "accumulate")
+                variants[n] = (effect_text, acc_text)
+            if not any(ef or ac for ef, ac in variants.values()):
+                report.error("E111", f"action space '{sid}' needs an 'effect' or 'accumulate'", e.span)
+                continue
+            parsed: dict = {}
+            vdata = {}
+            chk.counts = counts
+            for n, (ef, ac) in variants.items():
+                key_e = ("e", id(ef), ef)
+                if ef is not None and key_e not in parsed:
+                    node = parse(ef, "body", report)
+                    if node is not None:
+                        chk.body(node, "space")
+                    parsed[key_e] = node
+                key_a = ("a", id(ac), ac)
+                if ac is not None and key_a not in parsed:
+                    node = parse(ac, "goods", report)
+                    if node is not None:
+                        chk.goods(node, constant=True, what="accumulated goods")
+                    parsed[key_a] = node
+                vdata[n] = (parsed.get(key_e) if ef is not None else None, parsed.get(key_a) if ac is not None else None)
+            chk.counts = list(range(lo, hi + 1))
+            tags = [str(t) for t in (e.get("tags") or [])]
+            out.append(Unit(kind, sid, e, e.span, {"name": str(e.get("name", sid)), "players": counts,
+                                                  "stage": int(e["stage"]) if e.get("stage") is not None else None,
+                                                  "tags": tags, "variants": vdata}))
+        return out
+
+    spaces = space_units(src.spaces, "space")
+    for e in src.spaces:
+        if e.get("stage") is not None:
+            report.error("E135", f"'{e.get('id')}' is a board action space and cannot have a 'stage' "
+                         "(round cards go in rounds.yaml)", e.span_of("stage"))
+    rounds = space_units(src.rounds, "round")
+    per_count = {n: sum(1 for u in rounds if n in u.data["players"]) for n in range(lo, hi + 1)}
+    for n, k in per_count.items():
+        if rounds and k != settings["rounds"]:
+            report.error("E136", f"with {n} players there are {k} round cards for {settings['rounds']} rounds",
+                         src.rounds[0].span if src.rounds else g.span)
+    stage_rounds = dict(settings["stages"])
+    for stage, (a, b) in stage_rounds.items():
+        for n in range(lo, hi + 1):
+            k = sum(1 for u in rounds if u.data["stage"] == stage and n in u.data["players"])
+            if rounds and k != b - a + 1:
+                report.error("E136", f"stage {stage} has {k} round card(s) with {n} players but {b - a + 1} round(s)",
+                             src.rounds[0].span)
+
+    # ---- improvements and cards
+    def card_units(entries, kind):
+        out = []
+        for e in entries:
+            cid = str(e.get("id"))
+            data = {"name": str(e.get("name", cid)), "tags": [str(t) for t in (e.get("tags") or [])],
+                    "points": int(e.get("points") or 0), "bonus_points": bool(e.get("bonus_points")),
+                    "kind": "major" if kind == "major" else str(e.get("kind")),
+                    "passing": bool(e.get("passing")), "deck": e.get("deck"), "number": e.get("number"),
+                    "players": int(str(e["players"]).rstrip("+")) if e.get("players") else None,
+                    "upgrade_of": [str(t) for t in (e.get("upgrade_of") or [])]}
+            for t in data["upgrade_of"]:
+                if t not in sym.card_tags and t not in sym.cards:
+                    report.error("E205", f"unknown card or tag '{t}' in upgrade_of"
+                                 f"{did_you_mean(t, sym.card_tags | sym.cards)}", e.span_of("upgrade_of"))
+            cost = _text(e, "cost")
+            data["cost"] = parse(cost, "goods", report) if cost else None
+            if data["cost"] is not None:
+                chk.goods(data["cost"])
+            req = _text(e, "requires")
+            data["requires"] = parse(req, "cond", report) if req else None
+            if data["requires"] is not None:
+                chk.expr(data["requires"])
+            effects = _text(e, "effects")
+            rules = parse(effects, "rules", report) if effects else []
+            for r in rules or []:
+                chk.rule(r, "card")
+            data["rules"] = rules or []
+            out.append(Unit(kind, cid, e, e.span, data))
+        return out
+
+    majors = card_units(src.majors, "major")
+    cards = card_units(src.cards, "card")
+    return CheckedPack(src.id, src, frame, spaces, rounds, majors, cards, sym)

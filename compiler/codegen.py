@@ -1,0 +1,542 @@
+"""Stage 5: generate Python modules from the checked trees (Jinja2 templates).
+
+Generated code is deterministic and readable: one function pair (``…_can`` / ``…_do``) per statement,
+each marked with the YAML file and line it came from. Strings from YAML reach the code only through
+``repr``; function names are generated from sanitised ids; nothing from a YAML file is evaluated.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import jinja2
+
+from . import nodes as N
+from . import textgen
+from .checker import CheckedPack, Unit
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+class Code(str):
+    """Python source to insert as is (a generated function name or expression), not as a literal."""
+
+
+def pyrepr(value) -> str:
+    """Deterministic Python literal for tables: dicts keep their order, Code goes in verbatim."""
+    if isinstance(value, Code):
+        return str(value)
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return repr(str(value))
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(pyrepr(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{pyrepr(k)}: {pyrepr(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"cannot write {type(value).__name__} into generated code")
+
+
+_env = None
+
+
+def env() -> jinja2.Environment:
+    global _env
+    if _env is None:
+        _env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=False,
+                                  keep_trailing_newline=True, trim_blocks=False, lstrip_blocks=False,
+                                  undefined=jinja2.StrictUndefined)
+        _env.filters["pyrepr"] = pyrepr
+    return _env
+
+
+def ident(text: str) -> str:
+    """A safe Python identifier fragment from an id."""
+    s = re.sub(r"[^a-z0-9_]", "_", str(text).lower())
+    if not s or not s[0].isalpha():
+        s = "x" + s
+    return s[:48]
+
+
+def const_goods(node) -> tuple | None:
+    """Goods with plain amounts as a tuple of (good, n); None if any amount is computed."""
+    if node is None:
+        return ()
+    out = []
+    for it in node.items:
+        if isinstance(it, N.PlayersGoods) or it.per_quantity:
+            return None
+        if it.amount is None:
+            n = 1
+        elif isinstance(it.amount, N.Num):
+            n = it.amount.value
+        else:
+            return None
+        out.append((it.good, n))
+    return tuple(out)
+
+
+def goods_for_players(node, n: int):
+    """Resolve players(...) entries for ``n`` players; returns a Goods node without PlayersGoods."""
+    items = []
+    for it in node.items:
+        if isinstance(it, N.PlayersGoods):
+            chosen = None
+            for k, exact, goods, span in it.entries:
+                if (exact and k == n) or (not exact and n >= k):
+                    chosen = goods
+            if chosen is not None:
+                items.extend(goods_for_players(chosen, n).items)
+        else:
+            items.append(it)
+    return N.Goods(items, span=node.span)
+
+
+class ModuleWriter:
+    """Collects the functions of one generated module."""
+
+    def __init__(self, prefix: str, sources: list):
+        self.prefix = prefix
+        self.functions: list[str] = []
+        self.count = 0
+        self.sources = sources
+
+    def name(self, hint: str) -> str:
+        self.count += 1
+        return f"_{self.prefix}_{self.count}_{hint}"
+
+    def add(self, code: str):
+        self.functions.append(code)
+
+
+def _where(span) -> str:
+    return f"{span.file}:{span.line}" if span and span.line else (span.file if span else "?")
+
+
+class Gen:
+    """Turns statements, expressions and goods into Python."""
+
+    def __init__(self, w: ModuleWriter):
+        self.w = w
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, node) -> str:
+        if isinstance(node, N.Num):
+            return str(int(node.value))
+        if isinstance(node, N.Quantity):
+            return f"Q.{node.name}(g, p)"
+        if isinstance(node, N.Call):
+            import runtime.queries as RQ
+            fn, kinds = RQ.FUNCTIONS[node.name]
+            args = []
+            for a, kind in zip(node.args, kinds):
+                if kind in ("space", "card"):
+                    args.append(repr(a.name))
+                elif kind == "quantity":
+                    args.append(f"Q.{a.name}")
+                else:
+                    args.append(self.expr(a))
+            return f"Q.{fn.__name__}(g, p, {', '.join(args)})"
+        if isinstance(node, N.Tier):
+            table = tuple((int(k), int(v)) for k, v, *_ in node.entries)
+            return f"Q.tier({self.expr(node.value)}, {pyrepr(table)})"
+        if isinstance(node, N.ByHouse):
+            table = {str(k): int(v) for k, v, *_ in node.entries}
+            return f"{pyrepr(table)}[p.house]"
+        if isinstance(node, N.BinOp):
+            left, right = self.expr(node.left), self.expr(node.right)
+            if node.op == "//":
+                return f"Q.div({left}, {right})"
+            return f"({left} {node.op} {right})"
+        if isinstance(node, N.Neg):
+            return f"(-{self.expr(node.value)})"
+        if isinstance(node, N.Compare):
+            return f"({self.expr(node.left)} {node.op} {self.expr(node.right)})"
+        if isinstance(node, N.HouseIs):
+            return f"(p.house {'!=' if node.negated else '=='} {node.material!r})"
+        if isinstance(node, N.BoolOp):
+            return f"({self.expr(node.left)} {node.op} {self.expr(node.right)})"
+        if isinstance(node, N.Not):
+            return f"(not {self.expr(node.value)})"
+        if isinstance(node, N.Truthy):
+            return f"bool({self.expr(node.value)})"
+        raise TypeError(type(node).__name__)
+
+    def goods(self, node) -> str:
+        """A Python expression for the goods as a tuple of (good, n)."""
+        if node is None:
+            return "()"
+        const = const_goods(node)
+        if const is not None:
+            return pyrepr(const)
+        parts = []
+        for it in node.items:
+            if isinstance(it, N.PlayersGoods):
+                table = {}
+                for n in range(1, 10):
+                    resolved = goods_for_players(N.Goods([it]), n)
+                    c = const_goods(resolved)
+                    table[n] = c if c is not None else None
+                if any(v is None for v in table.values()):
+                    raise ValueError("players(...) entries must have plain amounts")
+                parts.append(f"{pyrepr(table)}[g.nplayers]")
+                continue
+            amount = self.expr(it.amount) if it.amount is not None else "1"
+            if it.per_quantity:
+                q = f"Q.{it.per_quantity}(g, p)"
+                if it.per_divisor != 1:
+                    q = f"({q} // {it.per_divisor})"
+                amount = f"({amount} * {q})"
+            parts.append(f"(({it.good!r}, {amount}),)")
+        return " + ".join(parts) if parts else "()"
+
+    # ------------------------------------------------------------ statements
+    def stmt(self, node) -> tuple[str, str]:
+        """Emit the can/do functions of a statement; returns their names."""
+        label = textgen.stmt(node)
+        hint = ident(label.split(" ")[0] if label else "s")[:16]
+        base = self.w.name(hint)
+        can, do = f"{base}_can", f"{base}_do"
+        can_body, do_body = self._stmt_code(node, label)
+        where = _where(node.span)
+        self.w.add(f"def {can}(g, p, c):\n    # {where}: {label!r}\n{_indent(can_body)}\n\n\n"
+                   f"def {do}(g, p, c):\n{_indent(do_body)}")
+        return can, do
+
+    def parts(self, items):
+        return "(" + "".join(f"({a}, {b}, {textgen.stmt(x)!r}), " for x, (a, b) in
+                             ((x, self.stmt(x)) for x in items)) + ")"
+
+    def _stmt_code(self, node, label):
+        if isinstance(node, N.Seq):
+            subs = [self.stmt(x) for x in node.items]
+            can = "return " + " or ".join(f"{a}(g, p, c)" for a, b in subs)
+            do = "".join(f"if {a}(g, p, c):\n    {b}(g, p, c)\n" for a, b in subs) + "return True"
+            return can, do
+        if isinstance(node, (N.Then, N.AndOr, N.Choose)):
+            items = node.items if not isinstance(node, N.Choose) else node.options
+            subs = [(x, self.stmt(x)) for x in items]
+            table = "(" + "".join(f"({a}, {b}, {textgen.stmt(x)!r}), " for x, (a, b) in subs) + ")"
+            if isinstance(node, N.Then):
+                return f"return {subs[0][1][0]}(g, p, c)", f"return P.then(g, p, c, {table})"
+            can = "return " + " or ".join(f"{a}(g, p, c)" for x, (a, b) in subs)
+            fn = "and_or" if isinstance(node, N.AndOr) else "choose"
+            return can, f"return P.{fn}(g, p, c, {table})"
+        if isinstance(node, N.May):
+            a, b = self.stmt(node.body)
+            return f"return {a}(g, p, c)", f"return P.optional(g, p, c, {a}, {b}, {textgen.stmt(node.body)!r})"
+        if isinstance(node, N.MayPay):
+            a, b = self.stmt(node.body)
+            price = self.goods(node.price)
+            return (f"return P.can_pay(p, {price}) and {a}(g, p, c)",
+                    f"price = {price}\nif P.can_pay(p, price) and {a}(g, p, c) and P.may(g, p, {label!r}):\n"
+                    f"    P.pay(g, p, price)\n    {b}(g, p, c)\n    return True\nreturn False")
+        if isinstance(node, N.Guarded):
+            a, b = self.stmt(node.body)
+            cond = self.expr(node.cond)
+            return f"return {cond} and {a}(g, p, c)", f"if {cond}:\n    return {b}(g, p, c)\nreturn False"
+        return self._verb(node)
+
+    def _cost_arg(self, v):
+        if v.free:
+            return "()"
+        if v.price is not None:
+            return self.goods(v.price)
+        return "None"
+
+    def _verb(self, v: N.Verb):
+        n = v.name
+        simple = {
+            "sow": ("P.can_sow(g, p, c)", "P.sow(g, p, c)"),
+            "bake": ("P.can_bake(g, p, c)", "P.bake(g, p, c)"),
+            "build_rooms": ("P.can_build_room(g, p, c)", "P.build_rooms(g, p, c)"),
+            "build_stables": ("P.can_build_stable(g, p, c)", "P.build_stables(g, p, c)"),
+            "family_growth": ("P.can_family_growth(g, p, c)", "P.family_growth(g, p, c)"),
+            "family_growth_without_room": ("P.can_family_growth_without_room(g, p, c)",
+                                           "P.family_growth_without_room(g, p, c)"),
+            "build_major": ("P.can_build_major(g, p, c)", "P.build_major(g, p, c)"),
+            "build_improvement": ("P.can_build_improvement(g, p, c)", "P.build_improvement(g, p, c)"),
+            "play_minor": ("P.can_play_minor(g, p, c)", "P.play_minor(g, p, c)"),
+            "take_start_player": ("True", "P.take_start_player(g, p, c)"),
+        }
+        if n in simple:
+            can, do = simple[n]
+            return f"return {can}", f"return {do}"
+        if n == "gain":
+            return "return True", f"return P.gain(g, p, {self.goods(v.goods)}, c)"
+        if n == "pay":
+            goods = self.goods(v.goods)
+            return f"return P.can_pay(p, {goods})", f"return P.pay(g, p, {goods}, c)"
+        if n == "exchange":
+            give, get = self.goods(v.goods), self.goods(v.goods_out)
+            return f"return P.can_pay(p, {give})", f"return P.exchange(g, p, {give}, {get}, c)"
+        if n == "give_others":
+            return "return True", f"return P.give_others(g, p, {self.goods(v.goods)}, c)"
+        if n == "return_to_space":
+            goods = self.goods(v.goods)
+            return (f"return c is not None and c.space is not None and P.can_pay(p, {goods})",
+                    f"return P.return_to_space(g, p, {goods}, c)")
+        if n == "plow":
+            return "return P.can_plow(g, p, c)", f"return P.plow(g, p, c, {int(v.number or 1)})"
+        if n == "build_room":
+            cost = self._cost_arg(v)
+            return f"return P.can_build_room(g, p, c, {cost})", f"return P.build_room(g, p, c, {cost})"
+        if n == "build_stable":
+            cost = self._cost_arg(v)
+            return f"return P.can_build_stable(g, p, c, {cost})", f"return P.build_stable(g, p, c, {cost})"
+        if n == "build_fences":
+            if v.price is not None:
+                raise ValueError("build fences takes 'free' or nothing")
+            free = "True" if v.free else "False"
+            return f"return P.can_build_fences(g, p, c, {free})", f"return P.build_fences(g, p, c, {free})"
+        if n == "fence_spaces":
+            free = "False" if v.price is not None else "True"
+            k = int(v.number)
+            return (f"return P.can_fence_spaces(g, p, c, {k}, {free})",
+                    f"return P.fence_spaces(g, p, c, {k}, {free})")
+        if n == "renovate":
+            target = repr(v.word) if v.word else "None"
+            return "return P.can_renovate(g, p, c)", f"return P.renovate(g, p, c, {target})"
+        if n == "play_occupation":
+            fee = self.goods(v.price) if v.price is not None else "()"
+            return (f"return P.can_play_occupation(g, p, c, {fee})",
+                    f"return P.play_occupation(g, p, c, {fee})")
+        if n == "schedule":
+            rs = v.rounds
+            if rs.kind == "next":
+                rounds = f"P.rounds_next(g, {int(rs.numbers[0])})"
+            elif rs.kind == "offsets":
+                rounds = f"P.rounds_offsets(g, {pyrepr(tuple(int(x) for x in rs.numbers))})"
+            elif rs.kind == "listed":
+                rounds = f"P.rounds_listed(g, {pyrepr(tuple(int(x) for x in rs.numbers))})"
+            else:
+                parity = {"remaining": "None", "even": "0", "odd": "1"}[rs.kind]
+                rounds = f"P.rounds_remaining(g, {parity})"
+            return "return True", f"return P.schedule(g, p, {self.goods(v.goods)}, {rounds}, c)"
+        if n == "bonus":
+            return "return True", f"return P.bonus(g, p, {self.expr(v.expr)}, c)"
+        if n == "convert_bonus":
+            tiers = tuple((int(k), int(pts)) for k, pts, *_ in v.tiers)
+            return (f"return p.goods[{v.word!r}] >= {tiers[0][0]}",
+                    f"return P.convert_bonus(g, p, {v.word!r}, {pyrepr(tiers)}, c)")
+        if n == "breed":
+            return "return True", f"return P.breed(g, p, {v.word!r})"
+        raise ValueError(f"no code for verb {n}")
+
+
+def _indent(code: str, n: int = 4) -> str:
+    pad = " " * n
+    return "\n".join(pad + line if line else line for line in code.split("\n"))
+
+
+# ---------------------------------------------------------------- modules
+
+def _listener_keys(t: N.Trigger) -> list[str]:
+    if t.kind in ("after_use", "before_use", "turn_end_use"):
+        prefix = {"after_use": "use:", "before_use": "before_use:", "turn_end_use": "turn_end:"}[t.kind]
+        return [prefix + ("#" if is_tag else "") + name for name, is_tag, _ in t.spaces]
+    if t.kind == "after_event":
+        return [f"event:{t.event}"]
+    if t.kind == "before_event":
+        return [f"before:{t.event}"]
+    if t.kind == "at_phase":
+        if t.phase == "end_of_round":
+            return [f"phase:end_of_round:{t.round}"]
+        return [f"phase:{t.phase}"]
+    return []
+
+
+def card_table(gen: Gen, unit: Unit) -> dict:
+    """The table entry of an improvement or card, emitting its handler functions."""
+    d = unit.data
+    w = gen.w
+    entry = {"id": unit.id, "name": d["name"], "kind": d["kind"], "points": d["points"],
+             "bonus_points": d["bonus_points"], "tags": tuple(d["tags"]), "upgrade_of": tuple(d["upgrade_of"]),
+             "passing": d["passing"], "deck": d["deck"], "number": d["number"], "players": d["players"],
+             "src": (unit.src.file, unit.src.line)}
+    cost = d["cost"]
+    const = const_goods(cost) if cost is not None else ()
+    if const is not None:
+        entry["cost"] = const
+    else:
+        fname = w.name("cost")
+        w.add(f"def {fname}(g, p):\n    return {gen.goods(cost)}")
+        entry["cost"] = ()
+        entry["cost_fn"] = Code(fname)
+    if d["requires"] is not None:
+        fname = w.name("requires")
+        w.add(f"def {fname}(g, p):\n    # {_where(d['requires'].span)}\n    return {gen.expr(d['requires'])}")
+        entry["requires"] = Code(fname)
+        entry["requires_text"] = textgen.expr(d["requires"])
+    on_play, listeners, exchanges, bake, modifiers, latches = [], [], [], [], [], []
+    for i, rule in enumerate(d["rules"]):
+        if rule.kind in ("exchanges", "bake"):
+            for ex in rule.exchanges:
+                give, get = const_goods(ex.give), const_goods(ex.get)
+                if rule.kind == "bake":
+                    bake.append((give, get, ex.at_most))
+                else:
+                    exchanges.append((give, get, rule.window, ex.at_most))
+            continue
+        if rule.kind == "modifier":
+            modifiers.append(Code(_modifier(gen, rule.modifier)))
+            continue
+        t = rule.trigger
+        can, do = gen.stmt(rule.body)
+        handler = w.name("rule")
+        lines = [f"def {handler}(g, p, c):", f"    # {_where(rule.span)}: {t.kind}"]
+        cond = []
+        if rule.guard is not None:
+            cond.append(gen.expr(rule.guard))
+        if rule.limit is not None:
+            key = f"lim:{unit.id}:{i}@{rule.limit.period}"
+            cond.append(f"P.limit_ok(p, {key!r}, {int(rule.limit.times)})")
+        if t.kind in ("after_event", "before_event") and t.event == "renovate" and t.event_args:
+            for k, (word, _) in t.event_args.items():
+                cond.append(f"c.data[{0 if k == 'from' else 1}] == {word!r}")
+        if cond:
+            lines.append(f"    if not ({' and '.join(cond)}):\n        return False")
+        if rule.limit is not None:
+            key = f"lim:{unit.id}:{i}@{rule.limit.period}"
+            lines.append(f"    if {can}(g, p, c) and {do}(g, p, c):\n        P.limit_use(p, {key!r})\n"
+                         f"        return True\n    return False")
+        else:
+            lines.append(f"    if {can}(g, p, c):\n        return {do}(g, p, c)\n    return False")
+        w.add("\n".join(lines))
+        if t.kind == "on_play":
+            on_play.append(Code(handler))
+        elif t.kind == "once":
+            cname = w.name("latch")
+            w.add(f"def {cname}(g, p):\n    return {gen.expr(t.cond)}")
+            latches.append((Code(cname), Code(handler)))
+        else:
+            for key in _listener_keys(t):
+                listeners.append((key, Code(handler), t.actor))
+    entry.update(on_play=tuple(on_play), listeners=tuple(listeners), exchanges=tuple(exchanges),
+                 bake=tuple(bake), modifiers=tuple(modifiers), latches=tuple(latches))
+    return entry
+
+
+def _modifier(gen: Gen, m: N.Modifier) -> str:
+    w = gen.w
+    name = w.name("modifier")
+    body = []
+    if m.kind in ("cost_delta", "cost_set"):
+        targets = []
+        for first, second, _ in m.targets:
+            word = first if second is None else second
+            if word.endswith("s") and word not in ("improvements",) and word[:-1] in (
+                    "room", "stable", "fence", "major", "minor", "occupation", "renovation"):
+                word = word[:-1]
+            if word == "improvements":
+                word = "improvement"
+            targets.append(word if second is None else f"{word}:{first}")
+        goods = tuple((str(good), int(n)) for n, good, *_ in m.goods)
+        kind = "delta" if m.kind == "cost_delta" else "set"
+        body.append(f"p.mods.setdefault('cost', []).append(({kind!r}, {pyrepr(tuple(targets))}, {pyrepr(goods)}))")
+    elif m.kind == "capacity":
+        body.append(f"p.extra_capacity += {gen.expr(m.expr)}")
+    elif m.kind == "house_holds":
+        fn = w.name("house_capacity")
+        w.add(f"def {fn}(g, p):\n    return {gen.expr(m.expr)}")
+        body.append(f"p.mods['house_capacity'] = {fn}")
+    elif m.kind == "card_room":
+        body.append(f"p.card_rooms += {int(m.number)}")
+    elif m.kind == "allow":
+        body.append(f"p.mods[{m.words[0][0]!r}] = True")
+    elif m.kind == "forbid":
+        body.append(f"p.mods['forbid_' + {m.words[0][0]!r}] = True")
+    else:
+        raise ValueError(f"no code for modifier {m.kind}")
+    w.add(f"def {name}(g, p, card):\n    # {_where(m.span)}\n" + "\n".join("    " + b for b in body))
+    return name
+
+
+def space_table(gen: Gen, unit: Unit) -> dict:
+    d = unit.data
+    w = gen.w
+    variants = {}
+    cache = {}
+    for n, (effect, acc) in sorted(d["variants"].items()):
+        key = (id(effect), id(acc))
+        if key not in cache:
+            use = can = None
+            if effect is not None:
+                can, use = gen.stmt(effect)
+            cache[key] = (can, use)
+        can, use = cache[key]
+        accumulate = const_goods(goods_for_players(acc, n)) if acc is not None else None
+        if accumulate is not None:
+            can_code = Code("P.always")
+        else:
+            can_code = Code(can) if can else Code("P.never")
+        variants[n] = (Code(use) if use else None, can_code, accumulate)
+    text = None
+    any_effect = next((e for e, a in d["variants"].values() if e is not None), None)
+    any_acc = next((a for e, a in d["variants"].values() if a is not None), None)
+    if any_effect is not None:
+        text = textgen.stmt(any_effect)
+    if any_acc is not None:
+        text = f"accumulate {textgen.goods(any_acc)}" + (f"; {text}" if text else "")
+    return {"id": unit.id, "name": d["name"], "players": tuple(d["players"]), "stage": d["stage"],
+            "tags": tuple(d["tags"]), "text": text or "", "src": (unit.src.file, unit.src.line),
+            "variants": variants}
+
+
+def game_table(gen: Gen, frame: dict) -> dict:
+    s = frame["settings"]
+    w = gen.w
+
+    def goods_fn(node, hint):
+        fname = w.name(hint)
+        w.add(f"def {fname}(g, p):\n    return {gen.goods(node)}")
+        return Code(fname)
+
+    start = tuple(goods_fn(n, "start_goods") for n in frame["start_goods"])
+    feeding = tuple(goods_fn(n, "feeding") for n in frame["feeding"])
+    costs = {k: const_goods(v) if v is not None else () for k, v in frame["costs"].items()}
+    exchanges = []
+    for rule in frame["exchanges"]:
+        for ex in rule.exchanges:
+            exchanges.append((const_goods(ex.give), const_goods(ex.get), rule.window, ex.at_most))
+    scoring = []
+    for cid, label, node, span in frame["scoring"]:
+        fname = w.name(f"score_{ident(cid)}")
+        w.add(f"def {fname}(g, p):\n    # {_where(span)}: {textgen.expr(node)}\n    return {gen.expr(node)}")
+        scoring.append((cid, label, Code(fname)))
+    tb = frame["tie_break"]
+    tname = w.name("tie_break")
+    w.add(f"def {tname}(g, p):\n    return {gen.expr(tb) if tb is not None else '0'}")
+    goods = s["goods"]
+    return {
+        "id": s["id"], "name": s["name"], "players": s["players"], "rounds": s["rounds"],
+        "stages": tuple(r for _, r in s["stages"]), "harvest_rounds": tuple(s["harvest_rounds"]),
+        "farmyard": (s["rows"], s["cols"]), "start_rooms": tuple(s["start_rooms"]),
+        "materials": tuple(s["materials"]), "start_people": s["start_people"], "max_people": s["max_people"],
+        "max_fences": s["max_fences"], "max_stables": s["max_stables"],
+        "goods": tuple([goods["food"]] + goods["crops"] + goods["building"] + goods["animals"]),
+        "animals": tuple(goods["animals"]), "building": tuple(goods["building"]), "crops": tuple(goods["crops"]),
+        "start_goods": start, "feeding": feeding,
+        "room_cost": costs["room"], "renovation_per_room": costs["renovation_per_room"],
+        "renovation_fixed": costs["renovation"], "stable_cost": costs["stable"], "fence_cost": costs["fence"],
+        "sowing": s["sowing"], "housing": s["housing"], "exchanges": tuple(exchanges),
+        "scoring": tuple(scoring), "tie_break": Code(tname), "hand": s["hand"],
+    }
+
+
+def render_module(pack: str, key: str, sources: list, doc: str, writer: ModuleWriter, table_name: str,
+                  table, version: str) -> str:
+    return env().get_template("module.py.j2").render(
+        version=version, sources=sorted(set(sources)), pack=pack, key=key, doc=doc,
+        functions=writer.functions, table_name=table_name, table=pyrepr(table))
+
+
+def render_package(pack: str, chain, content_hash: str, modules: dict, card_modules: list, version: str) -> str:
+    all_modules = [modules["game"], modules["spaces"], modules["rounds"], modules["majors"]] + card_modules
+    return env().get_template("package.py.j2").render(
+        version=version, pack=pack, chain=list(chain), content_hash=content_hash, modules=all_modules,
+        game_module=modules["game"], spaces_module=modules["spaces"], rounds_module=modules["rounds"],
+        majors_module=modules["majors"], card_modules=card_modules)

@@ -1,0 +1,122 @@
+"""Diagnostics: located, coded error messages that every compiler stage reports.
+
+A diagnostic prints as::
+
+    rules/revised/majors.yaml:9:31: error[E203]: unknown good 'sheeps' (did you mean 'sheep'?)
+      at harvest: gain 1 food per 3 sheeps
+                                     ^^^^^^
+
+Error texts are part of the interface and are tested word for word.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Span:
+    """A place in a source file: 1-based line and column, and a length in characters."""
+
+    file: str
+    line: int = 0
+    col: int = 0
+    length: int = 1
+
+    def shifted(self, line_offset: int, col: int, length: int) -> "Span":
+        return Span(self.file, self.line + line_offset, col, length)
+
+
+@dataclass
+class Diagnostic:
+    code: str
+    message: str
+    span: Span
+    hint: str | None = None
+    severity: str = "error"
+
+    def sort_key(self):
+        return (self.span.file, self.span.line, self.span.col, self.code, self.message)
+
+    def format(self, sources: "SourceCache | None" = None) -> str:
+        s = self.span
+        where = s.file if not s.line else f"{s.file}:{s.line}:{s.col}"
+        out = [f"{where}: {self.severity}[{self.code}]: {self.message}"]
+        if sources is not None and s.line:
+            text = sources.line(s.file, s.line)
+            if text is not None:
+                shown = text.rstrip("\r\n").expandtabs(1)
+                out.append("  " + shown)
+                col = max(1, s.col)
+                width = max(1, min(s.length, max(1, len(shown) - col + 1)))
+                out.append("  " + " " * (col - 1) + "^" * width)
+        if self.hint:
+            out.append(f"  = hint: {self.hint}")
+        return "\n".join(out)
+
+
+class SourceCache:
+    """Reads source lines for caret displays (files are read once)."""
+
+    def __init__(self):
+        self._lines: dict[str, list[str] | None] = {}
+
+    def add_text(self, file: str, text: str) -> None:
+        self._lines[file] = text.splitlines()
+
+    def line(self, file: str, line: int) -> str | None:
+        if file not in self._lines:
+            try:
+                self._lines[file] = Path(file).read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                self._lines[file] = None
+        lines = self._lines[file]
+        if lines is None or not (1 <= line <= len(lines)):
+            return None
+        return lines[line - 1]
+
+
+@dataclass
+class Report:
+    """Collects every problem of a run, so that all of them are shown at once."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: SourceCache = field(default_factory=SourceCache)
+
+    def error(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(code, message, span, hint))
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    def __bool__(self) -> bool:  # a report is "truthy" when it holds errors
+        return bool(self.errors)
+
+    def sorted(self) -> list[Diagnostic]:
+        seen = set()
+        out = []
+        for d in sorted(self.diagnostics, key=Diagnostic.sort_key):
+            key = d.sort_key()
+            if key not in seen:
+                seen.add(key)
+                out.append(d)
+        return out
+
+    def render(self) -> str:
+        return "\n".join(d.format(self.sources) for d in self.sorted())
+
+
+class CompileError(Exception):
+    """Raised by a stage when it cannot go on; carries the report."""
+
+    def __init__(self, report: Report):
+        super().__init__(report.render())
+        self.report = report
+
+
+def did_you_mean(word: str, candidates) -> str:
+    """' (did you mean 'x'?)' when a close candidate exists, else ''."""
+    matches = difflib.get_close_matches(str(word), sorted(set(candidates)), n=1, cutoff=0.6)
+    return f" (did you mean '{matches[0]}'?)" if matches else ""

@@ -1,0 +1,249 @@
+"""The typed tree of the effect language: small node classes with declared fields.
+
+Every node carries the ``span`` of its text in the YAML file, so that the checker and the code
+generator can point at it. The parser builds these nodes; the checker fills the resolved fields.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .diagnostics import Span
+
+_NOSPAN = Span("<memory>")
+
+
+@dataclass
+class Node:
+    span: Span = field(default=_NOSPAN, repr=False, compare=False, kw_only=True)
+
+
+# ---------------- expressions and conditions ----------------
+
+@dataclass
+class Num(Node):
+    value: int
+
+
+@dataclass
+class Quantity(Node):
+    """A counted quantity of the acting player or the game: ``rooms``, ``sheep``, ``rounds_left``."""
+    name: str
+
+
+@dataclass
+class Call(Node):
+    """A function over the state: ``occupied(farmland)``, ``has(#fireplace)``, ``min(a, b)``."""
+    name: str
+    args: list
+
+
+@dataclass
+class TagRef(Node):
+    name: str  # without '#'
+
+
+@dataclass
+class Tier(Node):
+    """``tier(x; 1: 1, 4: 2, 7: 3)``: the value of the highest threshold that x reaches, else 0."""
+    value: Node
+    entries: list  # [(threshold int, result int)]
+
+
+@dataclass
+class ByHouse(Node):
+    """``house(wood: 0, clay: 1, stone: 2)``: a value that depends on the house material."""
+    entries: list  # [(material str, value int)]
+
+
+@dataclass
+class BinOp(Node):
+    op: str  # + - * //
+    left: Node
+    right: Node
+
+
+@dataclass
+class Neg(Node):
+    value: Node
+
+
+@dataclass
+class Compare(Node):
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass
+class HouseIs(Node):
+    material: str
+    negated: bool = False
+
+
+@dataclass
+class BoolOp(Node):
+    op: str  # and / or
+    left: Node
+    right: Node
+
+
+@dataclass
+class Not(Node):
+    value: Node
+
+
+@dataclass
+class Truthy(Node):
+    value: Node
+
+
+# ---------------- goods ----------------
+
+@dataclass
+class GoodsItem(Node):
+    """``2 wood``, ``1 food per 3 sheep``, ``(clay // 2) clay``, ``tier(...) food``."""
+    good: str
+    amount: Node | None = None      # None means 1
+    per_quantity: str | None = None  # ``per room``: multiply by the quantity
+    per_divisor: int = 1             # ``per 3 sheep``: divide the quantity by 3 first
+
+
+@dataclass
+class PlayersGoods(Node):
+    """``players(1: 2 grain; 2: 3 clay; 3+: 2 reed)``: goods that depend on the player count."""
+    entries: list  # [(min_players, exact bool, [GoodsItem|...])]
+
+
+@dataclass
+class Goods(Node):
+    items: list  # GoodsItem | PlayersGoods
+
+
+# ---------------- statements ----------------
+
+@dataclass
+class Seq(Node):
+    """``a; b``: do each in turn (each only if it can be done)."""
+    items: list
+
+
+@dataclass
+class Then(Node):
+    """``a then b``: a must be done; afterwards b may be done."""
+    items: list
+
+
+@dataclass
+class AndOr(Node):
+    """``a and/or b``: at least one of them, in any order."""
+    items: list
+
+
+@dataclass
+class May(Node):
+    """``may a``: the player may decline."""
+    body: Node
+
+
+@dataclass
+class MayPay(Node):
+    """``may pay X to a``: an optional purchase."""
+    price: Goods
+    body: Node
+
+
+@dataclass
+class Guarded(Node):
+    """``a if cond``."""
+    body: Node
+    cond: Node
+
+
+@dataclass
+class Choose(Node):
+    """``choose(a | b)``: exactly one of the possible alternatives."""
+    options: list
+
+
+@dataclass
+class Verb(Node):
+    """A game action: ``build rooms``, ``plow 1 field``, ``gain 2 wood``, ``schedule ... on ...``."""
+    name: str
+    goods: Goods | None = None       # gain/pay/schedule/give/return
+    goods_out: Goods | None = None   # exchange
+    number: int | None = None        # plow 2 fields, fence 1 space
+    price: Goods | None = None       # build stable for 1 wood
+    free: bool = False               # build fences free
+    word: str | None = None          # renovate to <word>, breed <word>, convert <word>
+    expr: Node | None = None         # bonus <expr>
+    rounds: "RoundSpec | None" = None
+    tiers: list | None = None        # convert wood to bonus (3: 1, ...)
+
+
+@dataclass
+class RoundSpec(Node):
+    kind: str  # next / listed / offsets / remaining / even / odd
+    numbers: list = field(default_factory=list)
+
+
+# ---------------- rules ----------------
+
+@dataclass
+class Trigger(Node):
+    kind: str             # on_play, after_use, before_use, turn_end_use, after_event, before_event, at_phase, once
+    actor: str = "you"    # you / other / any
+    spaces: list = field(default_factory=list)  # [(name, is_tag, Span)]
+    event: str | None = None
+    event_args: dict = field(default_factory=dict)
+    phase: str | None = None
+    round: int | None = None
+    cond: Node | None = None  # for 'once'
+
+
+@dataclass
+class Limit(Node):
+    times: int
+    period: str
+
+
+@dataclass
+class Exchange(Node):
+    give: Goods
+    get: Goods
+    at_most: int | None = None
+
+
+@dataclass
+class Rule(Node):
+    kind: str                          # triggered / exchanges / bake / modifier
+    trigger: Trigger | None = None
+    guard: Node | None = None
+    limit: Limit | None = None
+    body: Node | None = None
+    window: str | None = None          # any_time / harvest / feeding
+    exchanges: list = field(default_factory=list)
+    modifier: "Modifier | None" = None
+
+
+@dataclass
+class Modifier(Node):
+    kind: str                          # cost_delta, cost_set, cost_substitute, capacity, house_holds, card_field, card_room, allow, forbid
+    targets: list = field(default_factory=list)   # [(word, word|None, Span)]
+    goods: list = field(default_factory=list)     # [(signed int, good)]
+    words: list = field(default_factory=list)
+    expr: Node | None = None
+    number: int | None = None
+
+
+def walk(node):
+    """Every node below and including ``node`` (depth first)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Node):
+            yield n
+            for value in vars(n).values():
+                if isinstance(value, (Node, list, tuple)):
+                    stack.append(value)
+        elif isinstance(n, (list, tuple)):
+            stack.extend(x for x in n if isinstance(x, (Node, list, tuple)))

@@ -1,0 +1,271 @@
+"""Finding rule packs, reading their files and applying overlays (``extends: <pack>``).
+
+A pack is a folder ``rules/<pack>/`` with ``game.yaml``, ``actions.yaml``, ``rounds.yaml`` and
+``majors.yaml`` (an overlay may have only some of them), plus hand cards under ``cards/<pack>/``
+(one YAML file per card). An overlay pack's entries are matched by id with its base pack's:
+a matching entry replaces the keys it gives, ``remove: true`` takes the entry out, a new id is added.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import schema
+from .diagnostics import Report, Span, did_you_mean
+from .loader import LDict, LList, load_yaml_file
+
+RULE_FILES = (("game.yaml", "game"), ("actions.yaml", "spaces"), ("rounds.yaml", "spaces"), ("majors.yaml", "majors"))
+MAX_EXTENDS = 8
+
+
+@dataclass
+class PackSource:
+    """A pack with its overlays applied: what the checker and the code generator work on."""
+
+    id: str
+    chain: list                       # pack ids, base first
+    game: LDict
+    spaces: list = field(default_factory=list)   # LDict entries (board spaces)
+    rounds: list = field(default_factory=list)   # LDict entries (round cards)
+    majors: list = field(default_factory=list)
+    cards: list = field(default_factory=list)
+    files: dict = field(default_factory=dict)    # display path -> sha256 of its bytes
+    overlay: dict = field(default_factory=dict)  # what the last pack of the chain changed, for docs
+
+    def content_hash(self) -> str:
+        h = hashlib.sha256()
+        for name in sorted(self.files):
+            h.update(name.encode())
+            h.update(self.files[name].encode())
+        return h.hexdigest()
+
+
+class Workspace:
+    """Where packs live: ``<root>/rules/<pack>`` and ``<root>/cards/<pack>``."""
+
+    def __init__(self, root: Path, extra_pack_dirs=()):
+        self.root = Path(root)
+        self.rules_dir = self.root / "rules"
+        self.cards_dir = self.root / "cards"
+        self.extra = [Path(p) for p in extra_pack_dirs]
+
+    def pack_dir(self, pack_id: str) -> Path | None:
+        for base in [self.rules_dir] + self.extra:
+            d = base / pack_id
+            if d.is_dir():
+                return d
+        for d in self.extra:
+            if d.name == pack_id and d.is_dir():
+                return d
+        return None
+
+    def pack_ids(self) -> list[str]:
+        ids = set()
+        for base in [self.rules_dir] + self.extra:
+            if base.is_dir():
+                ids.update(p.name for p in base.iterdir() if (p / "game.yaml").exists())
+        return sorted(ids)
+
+    def display(self, path: Path) -> str:
+        try:
+            return str(path.resolve().relative_to(self.root.resolve()))
+        except ValueError:
+            return str(path)
+
+
+def _entry_list(data, file: str, report: Report) -> list:
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        report.error("E112", "this file must be a list of entries (each starting with '- id: …')",
+                     getattr(data, "span", Span(file, 1, 1)))
+        return []
+    return data
+
+
+def _read_pack_files(ws: Workspace, pack_id: str, directory: Path, report: Report, files: dict, game, overlay: bool):
+    """Read one pack's own entry files and cards (no overlay applied). Returns a dict of located data."""
+    out = {"actions.yaml": [], "rounds.yaml": [], "majors.yaml": [], "cards": []}
+    for fname, kind in RULE_FILES[1:]:
+        path = directory / fname
+        if not path.exists():
+            continue
+        disp = ws.display(path)
+        data = load_yaml_file(path, report, disp)
+        files[disp] = _digest(path)
+        if data is None:
+            continue
+        entries = _entry_list(data, disp, report)
+        entry_kind = "space" if kind == "spaces" else "major"
+        good = []
+        for i, entry in enumerate(entries):
+            if not isinstance(entry, dict):
+                report.error("E112", "each entry must be a mapping (starting with '- id: …')", entries.span_of(i))
+                continue
+            if overlay:
+                _validate_overlay_entry(entry, entry_kind, report)
+            else:
+                schema.validate(entry, entry_kind, report)
+            good.append(entry)
+        out[fname] = good
+    cards_root = ws.cards_dir / pack_id
+    if cards_root.is_dir():
+        for path in sorted(cards_root.rglob("*.yaml")):
+            if path.name.endswith(".test.yaml"):
+                continue
+            disp = ws.display(path)
+            data = load_yaml_file(path, report, disp)
+            files[disp] = _digest(path)
+            if data is None:
+                continue
+            if not isinstance(data, dict):
+                report.error("E112", "a card file must be a mapping (id, name, kind, …)",
+                             getattr(data, "span", Span(disp, 1, 1)))
+                continue
+            if schema.validate(data, "card", report):
+                out["cards"].append(data)
+    return out
+
+
+def _digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
+def _validate_overlay_entry(entry, kind, report):
+    """Overlay entries may give only some keys; unknown keys and wrong types are still errors."""
+    probe = LDict(entry, span=entry.span)
+    probe.value_spans, probe.key_spans = entry.value_spans, entry.key_spans
+    if "name" not in probe:
+        probe["name"] = "x"
+    if kind == "major" and "cost" not in probe:
+        probe["cost"] = "x"
+    schema.validate(probe, kind, report)
+
+
+def load_pack(ws: Workspace, pack_id: str, report: Report, _chain=None) -> PackSource | None:
+    """Read pack ``pack_id`` and its bases, apply the overlays, check ids; None if it cannot be read."""
+    chain = list(_chain or [])
+    directory = ws.pack_dir(pack_id)
+    if directory is None:
+        known = ws.pack_ids()
+        report.error("E120", f"unknown pack '{pack_id}'{did_you_mean(pack_id, known)}", Span(pack_id),
+                     f"packs here: {', '.join(known) or 'none'}")
+        return None
+    game_path = directory / "game.yaml"
+    if not game_path.exists():
+        report.error("E120", f"pack '{pack_id}' has no game.yaml", Span(ws.display(directory)))
+        return None
+    files: dict = {}
+    disp = ws.display(game_path)
+    game = load_yaml_file(game_path, report, disp)
+    files[disp] = _digest(game_path)
+    if game is None:
+        return None
+    if not isinstance(game, dict):
+        report.error("E112", "game.yaml must be a mapping of settings", getattr(game, "span", Span(disp, 1, 1)))
+        return None
+    base_id = game.get("extends")
+    overlay = base_id is not None
+    schema.validate(game, "game" if overlay else "game-full", report)
+    if "id" in game and str(game["id"]) != pack_id:
+        report.error("E122", f"game.yaml says id '{game['id']}' but the pack folder is '{pack_id}'",
+                     game.span_of("id"))
+    own = _read_pack_files(ws, pack_id, directory, report, files, game, overlay)
+    if not overlay:
+        src = PackSource(pack_id, chain=[pack_id], game=game, files=files)
+        src.spaces, src.rounds = own["actions.yaml"], own["rounds.yaml"]
+        src.majors, src.cards = own["majors.yaml"], own["cards"]
+        _check_ids(src, report)
+        return src
+    base_id = str(base_id)
+    if base_id == pack_id or base_id in chain or len(chain) >= MAX_EXTENDS:
+        report.error("E123", f"pack '{pack_id}' extends '{base_id}', which leads back to itself",
+                     game.span_of("extends"))
+        return None
+    if ws.pack_dir(base_id) is None:
+        known = [k for k in ws.pack_ids() if k != pack_id]
+        report.error("E120", f"unknown pack '{base_id}' in 'extends'{did_you_mean(base_id, known)}",
+                     game.span_of("extends"), f"packs here: {', '.join(known) or 'none'}")
+        return None
+    base = load_pack(ws, base_id, report, chain + [pack_id])
+    if base is None:
+        return None
+    src = PackSource(pack_id, chain=base.chain + [pack_id], game=_merge_game(base.game, game),
+                     files={**base.files, **files})
+    src.overlay = {"game": [k for k in game if k not in ("id", "name", "extends")],
+                   "spaces": [], "rounds": [], "majors": [], "cards": []}
+    src.spaces = _merge_entries(base.spaces, own["actions.yaml"], "space", report, src.overlay["spaces"])
+    src.rounds = _merge_entries(base.rounds, own["rounds.yaml"], "space", report, src.overlay["rounds"])
+    src.majors = _merge_entries(base.majors, own["majors.yaml"], "major", report, src.overlay["majors"])
+    src.cards = _merge_entries(base.cards, own["cards"], "card", report, src.overlay["cards"])
+    _check_ids(src, report)
+    return src
+
+
+def _merge_game(base: LDict, over: LDict) -> LDict:
+    out = LDict(base, span=base.span)
+    out.value_spans = dict(base.value_spans)
+    out.key_spans = dict(base.key_spans)
+    for key, value in over.items():
+        if key == "extends":
+            continue
+        if key == "scoring" and isinstance(value, list) and isinstance(base.get("scoring"), list):
+            value = _merge_entries(base["scoring"], value, None, None, [])
+        out[key] = value
+        out.value_spans[key] = over.span_of(key)
+        out.key_spans[key] = over.key_span(key)
+    return out
+
+
+def _merge_entries(base: list, over: list, kind, report, changes: list) -> list:
+    result = [e for e in base]
+    index = {str(e.get("id")): i for i, e in enumerate(result) if isinstance(e, dict)}
+    removed = set()
+    for entry in over:
+        eid = str(entry.get("id"))
+        if entry.get("remove"):
+            if eid in index:
+                removed.add(eid)
+                changes.append(("removed", eid, entry))
+            elif report is not None:
+                report.error("E124", f"cannot remove '{eid}': the base pack has no such entry"
+                             f"{did_you_mean(eid, index)}", entry.span_of("id"))
+            continue
+        if eid in index:
+            merged = LDict(result[index[eid]], span=entry.span)
+            merged.value_spans = dict(result[index[eid]].value_spans)
+            merged.key_spans = dict(result[index[eid]].key_spans)
+            for key, value in entry.items():
+                merged[key] = value
+                merged.value_spans[key] = entry.span_of(key)
+                merged.key_spans[key] = entry.key_span(key)
+            result[index[eid]] = merged
+            changes.append(("changed", eid, entry))
+        else:
+            if kind is not None and report is not None:
+                schema.validate(entry, kind, report)
+            index[eid] = len(result)
+            result.append(entry)
+            changes.append(("added", eid, entry))
+    return [e for e in result if str(e.get("id")) not in removed]
+
+
+def _check_ids(src: PackSource, report: Report):
+    seen: dict = {}
+    for group in (src.spaces + src.rounds, src.majors + src.cards):
+        for entry in group:
+            eid = entry.get("id")
+            if eid is None:
+                continue
+            eid = str(eid)
+            if eid in seen:
+                first = seen[eid]
+                report.error("E121", f"duplicate id '{eid}'", entry.span_of("id"),
+                             f"'{eid}' is already used at {first.file}:{first.line}")
+            else:
+                seen[eid] = entry.span_of("id")
+        seen.clear()

@@ -1,0 +1,674 @@
+"""Stage 3: parse effect-language text (Lark, LALR) into the typed tree of ``nodes``.
+
+Positions survive: every node's span points into the YAML file the text came from.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from . import nodes as N
+from .diagnostics import Report, Span
+from .loader import LStr
+
+GRAMMAR_PATH = Path(__file__).parent / "grammar" / "effects.lark"
+START = {"rules": "rules", "body": "body_start", "goods": "goods_start", "expr": "expr_start", "cond": "cond_start"}
+MAX_TEXT = 20_000
+
+_WORDS = {
+    "NAME": "a name", "TAG": "a #tag", "INT": "a number", "SIGNED_INT": "a number", "COLON": "':'",
+    "SEMICOLON": "';'", "COMMA": "','", "LPAR": "'('", "RPAR": "')'", "_NL": "end of line",
+    "$END": "end of text", "CMP": "a comparison", "OFFSET": "'+N'", "PLAYERS_KEY": "a player count",
+    "VBAR": "'|'", "MORETHAN": "'>'", "SIGN": "'+' or '-'", "PERIOD": "game/round/harvest",
+}
+
+
+@lru_cache(maxsize=1)
+def grammar() -> Lark:
+    return Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), parser="lalr", start=list(START.values()),
+                propagate_positions=True, maybe_placeholders=False, cache=False)
+
+
+def grammar_text() -> str:
+    return GRAMMAR_PATH.read_text(encoding="utf-8")
+
+
+class _Spans:
+    """Maps positions in the parsed text back to the YAML file."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def at(self, line, col, length=1) -> Span:
+        if isinstance(self.text, LStr):
+            return self.text.span_at(line - 1, col - 1, length)
+        return Span("<text>", line, col, length)
+
+    def of_meta(self, meta) -> Span:
+        if getattr(meta, "empty", True):
+            return self.at(1, 1)
+        length = meta.end_column - meta.column if meta.line == meta.end_line else 1
+        return self.at(meta.line, meta.column, max(1, length))
+
+    def of_token(self, tok: Token) -> Span:
+        return self.at(tok.line, tok.column, len(tok))
+
+
+def _describe(tok) -> str:
+    if isinstance(tok, Token):
+        if tok.type == "$END":
+            return "end of text"
+        if tok.type == "_NL":
+            return "end of line"
+        return f"'{tok.value}'"
+    return str(tok)
+
+
+def _expected_words(expected) -> str:
+    words = []
+    for name in sorted(expected):
+        if name in _WORDS:
+            words.append(_WORDS[name])
+        elif name.startswith("__") or name.startswith("_"):
+            continue
+        else:
+            words.append(f"'{name.lower()}'")
+    words = sorted(set(words))
+    if len(words) > 8:
+        words = words[:8] + ["…"]
+    return ", ".join(words)
+
+
+_KEYWORD_SPELLING = {}
+
+
+def _keyword_map(parser: Lark) -> dict:
+    if not _KEYWORD_SPELLING:
+        for term in parser.terminals:
+            pattern = term.pattern
+            if pattern.type == "str":
+                _KEYWORD_SPELLING[term.name] = pattern.value
+    return _KEYWORD_SPELLING
+
+
+def parse(text, kind: str, report: Report):
+    """Parse ``text`` as ``kind`` (rules / body / goods / expr / cond); None when it has errors."""
+    if text is None:
+        return None
+    spans = _Spans(text)
+    if len(text) > MAX_TEXT:
+        report.error("E207", f"effect text is {len(text)} characters; the limit is {MAX_TEXT}", spans.at(1, 1))
+        return None
+    parser = grammar()
+    source = str(text)
+    if kind in ("rules",):
+        source = source.replace("\t", " ")
+    try:
+        tree = parser.parse(source if kind == "rules" else source.strip("\n"), start=START[kind])
+    except UnexpectedCharacters as exc:
+        ch = source[exc.pos_in_stream] if exc.pos_in_stream < len(source) else "?"
+        report.error("E201", f"unexpected character '{ch}'", spans.at(exc.line, exc.column))
+        return None
+    except UnexpectedToken as exc:
+        tok = exc.token
+        kw = _keyword_map(parser)
+        expected = {kw.get(e, e) for e in exc.expected}
+        if tok.type == "$END":
+            lines = source.rstrip("\n").split("\n")
+            span = spans.at(len(lines), len(lines[-1]) + 1)
+        else:
+            span = spans.of_token(tok) if tok.line is not None else spans.at(1, 1)
+        report.error("E202", f"unexpected {_describe(tok)}; expected {_expected_words(expected)}", span)
+        return None
+    except UnexpectedEOF as exc:
+        lines = source.rstrip("\n").split("\n")
+        report.error("E202", "unexpected end of text", spans.at(len(lines), len(lines[-1]) + 1))
+        return None
+    except UnexpectedInput as exc:  # pragma: no cover - other Lark errors
+        report.error("E202", "cannot read this effect text", spans.at(getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1))
+        return None
+    except RecursionError:
+        report.error("E207", "effect text is nested too deeply", spans.at(1, 1))
+        return None
+    try:
+        return _Build(spans).transform(tree)
+    except VisitError as exc:  # a malformed construct the transformer rejects
+        orig = exc.orig_exc
+        if isinstance(orig, _BuildError):
+            report.error(orig.code, orig.message, orig.span)
+            return None
+        raise
+    except RecursionError:
+        report.error("E207", "effect text is nested too deeply", spans.at(1, 1))
+        return None
+
+
+class _BuildError(Exception):
+    def __init__(self, code, message, span):
+        super().__init__(message)
+        self.code, self.message, self.span = code, message, span
+
+
+def _tokens(children, type_=None):
+    return [c for c in children if isinstance(c, Token) and (type_ is None or c.type == type_)]
+
+
+def _nodes(children, cls=N.Node):
+    return [c for c in children if isinstance(c, cls)]
+
+
+@v_args(meta=True)
+class _Build(Transformer):
+    """Turns the Lark parse tree into ``nodes``."""
+
+    def __init__(self, spans: _Spans):
+        super().__init__()
+        self.s = spans
+
+    def sp(self, meta):
+        return self.s.of_meta(meta)
+
+    # ---- entry points
+    def rules(self, meta, children):
+        return [c for c in children if isinstance(c, N.Rule)]
+
+    def body_start(self, meta, children):
+        return children[0]
+
+    goods_start = expr_start = cond_start = body_start
+
+    # ---- rules
+    def triggered(self, meta, children):
+        trigger = children[0]
+        guard = next((c for c in children[1:] if isinstance(c, _Guard)), None)
+        limit = next((c for c in children if isinstance(c, N.Limit)), None)
+        body = children[-1]
+        return N.Rule("triggered", trigger=trigger, guard=guard.cond if guard else None, limit=limit,
+                      body=body, span=self.sp(meta))
+
+    def exchanges(self, meta, children):
+        window = children[0]
+        return N.Rule("exchanges", window=window, exchanges=_nodes(children, N.Exchange), span=self.sp(meta))
+
+    def bake_rates(self, meta, children):
+        return N.Rule("bake", window="bake", exchanges=_nodes(children, N.Exchange), span=self.sp(meta))
+
+    def rule(self, meta, children):  # modifier
+        return N.Rule("modifier", modifier=children[0], span=self.sp(meta))
+
+    def guard(self, meta, children):
+        return _Guard(children[0])
+
+    def limit(self, meta, children):
+        count, period = children
+        return N.Limit(count, str(period), span=self.sp(meta))
+
+    def once(self, meta, children):
+        return 1
+
+    def twice(self, meta, children):
+        return 2
+
+    def times(self, meta, children):
+        return int(children[0])
+
+    # ---- triggers
+    def on_play(self, meta, children):
+        return N.Trigger("on_play", span=self.sp(meta))
+
+    def _use(self, kind, meta, children):
+        actor = children[0]
+        spaces = next(c for c in children if isinstance(c, list))
+        return N.Trigger(kind, actor=actor, spaces=spaces, span=self.sp(meta))
+
+    def after_use(self, meta, children):
+        return self._use("after_use", meta, children)
+
+    def before_use(self, meta, children):
+        return self._use("before_use", meta, children)
+
+    def turn_end_use(self, meta, children):
+        return self._use("turn_end_use", meta, children)
+
+    def after_event(self, meta, children):
+        actor, (event, args) = children
+        return N.Trigger("after_event", actor=actor, event=event, event_args=args, span=self.sp(meta))
+
+    def before_event(self, meta, children):
+        actor, (event, args) = children
+        return N.Trigger("before_event", actor=actor, event=event, event_args=args, span=self.sp(meta))
+
+    def at_phase(self, meta, children):
+        phase, rnd = children[0]
+        return N.Trigger("at_phase", phase=phase, round=rnd, span=self.sp(meta))
+
+    def once_latch(self, meta, children):
+        return N.Trigger("once", cond=children[0], span=self.sp(meta))
+
+    def actor_you(self, meta, children):
+        return "you"
+
+    def actor_other(self, meta, children):
+        return "other"
+
+    def actor_any(self, meta, children):
+        return "any"
+
+    def use_verb(self, meta, children):
+        return None
+
+    def spaces(self, meta, children):
+        return [c for c in children if isinstance(c, tuple)]
+
+    def space_ref(self, meta, children):
+        tok = children[0]
+        if tok.type == "TAG":
+            return (tok.value[1:], True, self.s.of_token(tok))
+        return (tok.value, False, self.s.of_token(tok))
+
+    # events
+    def _ev(name):
+        def f(self, meta, children):
+            args = {}
+            names = _tokens(children, "NAME")
+            if name == "renovate":
+                # renovate [from X] [to Y]: the raw words tell which is which
+                raw = self.s.text
+                words = [t for t in children if isinstance(t, Token)]
+                for t in words:
+                    seg = str(raw).split("\n")[t.line - 1][: t.column - 1].rstrip()
+                    key = "from" if seg.endswith("from") else "to"
+                    args[key] = (t.value, self.s.of_token(t))
+            return (name, args)
+        return f
+
+    ev_build_rooms = _ev("build_rooms")
+    ev_renovate = _ev("renovate")
+    ev_build_improvement = _ev("build_improvement")
+    ev_build_major = _ev("build_major")
+    ev_play_minor = _ev("play_minor")
+    ev_play_occupation = _ev("play_occupation")
+    ev_bake = _ev("bake")
+    ev_build_fences = _ev("build_fences")
+    ev_build_stables = _ev("build_stables")
+    ev_plow = _ev("plow")
+    ev_sow = _ev("sow")
+    ev_family_growth = _ev("family_growth")
+    ev_take_start_player = _ev("take_start_player")
+    del _ev
+
+    # phases
+    def _ph(name):
+        def f(self, meta, children):
+            ints = _tokens(children, "INT")
+            return (name, int(ints[0]) if ints else None)
+        return f
+
+    ph_round_start = _ph("round_start")
+    ph_returning_home = _ph("returning_home")
+    ph_harvest_start = _ph("harvest_start")
+    ph_field_phase = _ph("field_phase")
+    ph_field_phase_start = _ph("field_phase_start")
+    ph_feeding = _ph("feeding")
+    ph_breeding = _ph("breeding")
+    ph_harvest_end = _ph("harvest_end")
+    ph_scoring = _ph("scoring")
+    ph_end_of_round = _ph("end_of_round")
+    del _ph
+
+    def win_any_time(self, meta, children):
+        return "any_time"
+
+    def win_harvest(self, meta, children):
+        return "harvest"
+
+    def win_feeding(self, meta, children):
+        return "feeding"
+
+    def exchange(self, meta, children):
+        goods = _nodes(children, N.Goods)
+        at_most = next((c for c in children if isinstance(c, int) and not isinstance(c, Token)), None)
+        return N.Exchange(goods[0], goods[1], at_most, span=self.sp(meta))
+
+    # ---- modifiers
+    def cost_delta(self, meta, children):
+        return N.Modifier("cost_delta", targets=children[0], goods=children[1], span=self.sp(meta))
+
+    def cost_set(self, meta, children):
+        goods = children[1]
+        return N.Modifier("cost_set", targets=children[0], goods=[(it.amount.value if it.amount else 1, it.good)
+                                                                 for it in goods.items], span=self.sp(meta))
+
+    def cost_substitute(self, meta, children):
+        names = _tokens(children, "NAME")
+        return N.Modifier("cost_substitute", words=[(names[0].value, self.s.of_token(names[0])),
+                                                     (names[1].value, self.s.of_token(names[1]))],
+                          targets=children[-1], span=self.sp(meta))
+
+    def capacity(self, meta, children):
+        name = children[0]
+        return N.Modifier("capacity", words=[(name.value, self.s.of_token(name))], expr=children[-1], span=self.sp(meta))
+
+    def house_holds(self, meta, children):
+        return N.Modifier("house_holds", expr=children[0], span=self.sp(meta))
+
+    def card_field(self, meta, children):
+        names = _tokens(children, "NAME")
+        return N.Modifier("card_field", words=[(t.value, self.s.of_token(t)) for t in names], span=self.sp(meta))
+
+    def card_room(self, meta, children):
+        ints = _tokens(children, "INT")
+        return N.Modifier("card_room", number=int(ints[0]), span=self.sp(meta))
+
+    def allow_rule(self, meta, children):
+        t = children[0]
+        return N.Modifier("allow", words=[(t.value, self.s.of_token(t))], span=self.sp(meta))
+
+    def forbid_rule(self, meta, children):
+        t = children[0]
+        return N.Modifier("forbid", words=[(t.value, self.s.of_token(t))], span=self.sp(meta))
+
+    def targets(self, meta, children):
+        return list(children)
+
+    def target(self, meta, children):
+        names = _tokens(children, "NAME")
+        first = names[0]
+        second = names[1].value if len(names) > 1 else None
+        return (first.value, second, self.sp(meta))
+
+    def signed_goods(self, meta, children):
+        return list(children)
+
+    def signed_item(self, meta, children):
+        sign, n, good = children
+        value = int(n) * (-1 if sign == "-" else 1)
+        return (value, good.value, self.s.of_token(good))
+
+    # ---- bodies
+    def body(self, meta, children):
+        return children[0]
+
+    def seq(self, meta, children):
+        return children[0] if len(children) == 1 else N.Seq(list(children), span=self.sp(meta))
+
+    def step(self, meta, children):
+        return children[0] if len(children) == 1 else N.Then(list(children), span=self.sp(meta))
+
+    def andor(self, meta, children):
+        return children[0] if len(children) == 1 else N.AndOr(list(children), span=self.sp(meta))
+
+    def may_pay(self, meta, children):
+        return N.MayPay(children[0], children[1], span=self.sp(meta))
+
+    def may(self, meta, children):
+        return N.May(children[0], span=self.sp(meta))
+
+    def guarded(self, meta, children):
+        return N.Guarded(children[0], children[1], span=self.sp(meta))
+
+    def unary(self, meta, children):
+        return children[0]
+
+    # verbs
+    def _verb(self, name, meta, children, **kw):
+        return N.Verb(name, span=self.sp(meta), **kw)
+
+    def gain(self, meta, c):
+        return self._verb("gain", meta, c, goods=c[0])
+
+    def pay(self, meta, c):
+        return self._verb("pay", meta, c, goods=c[0])
+
+    def exchange_now(self, meta, c):
+        return self._verb("exchange", meta, c, goods=c[0], goods_out=c[1])
+
+    def plow(self, meta, c):
+        ints = _tokens(c, "INT")
+        return self._verb("plow", meta, c, number=int(ints[0]) if ints else 1)
+
+    def sow(self, meta, c):
+        return self._verb("sow", meta, c)
+
+    def bake(self, meta, c):
+        return self._verb("bake", meta, c)
+
+    def build_rooms(self, meta, c):
+        return self._verb("build_rooms", meta, c)
+
+    def _priced(self, name, meta, c, **kw):
+        price = next((x for x in c if isinstance(x, _Price)), None)
+        return self._verb(name, meta, c, price=price.goods if price else None,
+                          free=bool(price and price.free), **kw)
+
+    def build_room(self, meta, c):
+        return self._priced("build_room", meta, c)
+
+    def renovate(self, meta, c):
+        names = _tokens(c, "NAME")
+        return self._verb("renovate", meta, c, word=names[0].value if names else None)
+
+    def build_stables(self, meta, c):
+        return self._verb("build_stables", meta, c)
+
+    def build_stable(self, meta, c):
+        return self._priced("build_stable", meta, c)
+
+    def build_fences(self, meta, c):
+        return self._priced("build_fences", meta, c)
+
+    def fence_spaces(self, meta, c):
+        ints = _tokens(c, "INT")
+        return self._priced("fence_spaces", meta, c, number=int(ints[0]))
+
+    def family_growth(self, meta, c):
+        return self._verb("family_growth", meta, c)
+
+    def family_growth_free(self, meta, c):
+        return self._verb("family_growth_without_room", meta, c)
+
+    def build_major(self, meta, c):
+        return self._verb("build_major", meta, c)
+
+    def build_improvement(self, meta, c):
+        return self._verb("build_improvement", meta, c)
+
+    def play_minor(self, meta, c):
+        return self._verb("play_minor", meta, c)
+
+    def play_occupation(self, meta, c):
+        return self._priced("play_occupation", meta, c)
+
+    def take_start_player(self, meta, c):
+        return self._verb("take_start_player", meta, c)
+
+    def schedule(self, meta, c):
+        return self._verb("schedule", meta, c, goods=c[0], rounds=c[1])
+
+    def return_to_space(self, meta, c):
+        return self._verb("return_to_space", meta, c, goods=c[0])
+
+    def bonus(self, meta, c):
+        return self._verb("bonus", meta, c, expr=c[0])
+
+    def convert_bonus(self, meta, c):
+        name = c[0]
+        return self._verb("convert_bonus", meta, c, word=name.value, tiers=c[1])
+
+    def give_others(self, meta, c):
+        return self._verb("give_others", meta, c, goods=c[0])
+
+    def breed(self, meta, c):
+        return self._verb("breed", meta, c, word=c[0].value)
+
+    def choose(self, meta, c):
+        return N.Choose(list(c), span=self.sp(meta))
+
+    def group(self, meta, c):
+        return c[0]
+
+    def price_goods(self, meta, c):
+        return _Price(c[0], False)
+
+    def price_free(self, meta, c):
+        return _Price(None, True)
+
+    # round specs
+    def rs_next(self, meta, c):
+        return N.RoundSpec("next", [int(_tokens(c, "INT")[0])], span=self.sp(meta))
+
+    def rs_listed(self, meta, c):
+        return N.RoundSpec("listed", [int(t) for t in _tokens(c, "INT")], span=self.sp(meta))
+
+    def rs_offsets(self, meta, c):
+        return N.RoundSpec("offsets", [int(t[1:]) for t in _tokens(c, "OFFSET")], span=self.sp(meta))
+
+    def rs_remaining(self, meta, c):
+        return N.RoundSpec("remaining", span=self.sp(meta))
+
+    def rs_even(self, meta, c):
+        return N.RoundSpec("even", span=self.sp(meta))
+
+    def rs_odd(self, meta, c):
+        return N.RoundSpec("odd", span=self.sp(meta))
+
+    # ---- goods
+    def goods(self, meta, c):
+        return N.Goods(list(c), span=self.sp(meta))
+
+    def good_item(self, meta, c):
+        ints = _tokens(c, "INT")
+        name = _tokens(c, "NAME")[0]
+        amount = N.Num(int(ints[0]), span=self.s.of_token(ints[0])) if ints else None
+        return N.GoodsItem(name.value, amount, span=self.s.of_token(name))
+
+    def goods_x(self, meta, c):
+        return N.Goods(list(c), span=self.sp(meta))
+
+    def gx_plain(self, meta, c):
+        amount = next((x for x in c if isinstance(x, _Amount)), None)
+        name = next(x for x in c if isinstance(x, Token) and x.type == "NAME")
+        per = next((x for x in c if isinstance(x, _Per)), None)
+        item = N.GoodsItem(name.value, amount.node if amount else None, span=self.s.of_token(name))
+        if per:
+            item.per_quantity = per.name
+            item.per_divisor = per.divisor
+            item.per_span = per.span
+        return item
+
+    def gx_players(self, meta, c):
+        return N.PlayersGoods(list(c), span=self.sp(meta))
+
+    def player_entry(self, meta, c):
+        key, goods = c
+        exact = not key.value.endswith("+")
+        return (int(key.value.rstrip("+")), exact, goods, self.s.of_token(key))
+
+    def amount_int(self, meta, c):
+        return _Amount(N.Num(int(c[0]), span=self.s.of_token(c[0])))
+
+    def amount_expr(self, meta, c):
+        return _Amount(c[0])
+
+    def amount_tier(self, meta, c):
+        return _Amount(N.Tier(c[0], c[1], span=self.sp(meta)))
+
+    def per(self, meta, c):
+        ints = _tokens(c, "INT")
+        name = _tokens(c, "NAME")[0]
+        return _Per(name.value, int(ints[0]) if ints else 1, self.s.of_token(name))
+
+    # ---- expressions
+    def num(self, meta, c):
+        return N.Num(int(c[0]), span=self.sp(meta))
+
+    def neg(self, meta, c):
+        return N.Neg(c[0], span=self.sp(meta))
+
+    def quantity(self, meta, c):
+        return N.Quantity(c[0].value, span=self.s.of_token(c[0]))
+
+    def call(self, meta, c):
+        name = c[0]
+        args = c[1] if len(c) > 1 else []
+        node = N.Call(name.value, args, span=self.sp(meta))
+        node.name_span = self.s.of_token(name)
+        return node
+
+    def args(self, meta, c):
+        return list(c)
+
+    def tag_arg(self, meta, c):
+        return N.TagRef(c[0].value[1:], span=self.s.of_token(c[0]))
+
+    def tier(self, meta, c):
+        return N.Tier(c[0], c[1], span=self.sp(meta))
+
+    def by_house(self, meta, c):
+        return N.ByHouse(c[0], span=self.sp(meta))
+
+    def tier_entries(self, meta, c):
+        return list(c)
+
+    def tier_entry(self, meta, c):
+        key, value = c
+        k = int(key) if key.type == "INT" else key.value
+        return (k, int(value), self.s.of_token(key))
+
+    def _bin(op):
+        def f(self, meta, c):
+            return N.BinOp(op, c[0], c[1], span=self.sp(meta))
+        return f
+
+    add = _bin("+")
+    sub = _bin("-")
+    mul = _bin("*")
+    div = _bin("//")
+    del _bin
+
+    def compare(self, meta, c):
+        return N.Compare(str(c[1]), c[0], c[2], span=self.sp(meta))
+
+    def house_is(self, meta, c):
+        t = c[0]
+        node = N.HouseIs(t.value, span=self.s.of_token(t))
+        return node
+
+    def house_is_not(self, meta, c):
+        t = c[0]
+        return N.HouseIs(t.value, True, span=self.s.of_token(t))
+
+    def or_(self, meta, c):
+        return N.BoolOp("or", c[0], c[1], span=self.sp(meta))
+
+    def and_(self, meta, c):
+        return N.BoolOp("and", c[0], c[1], span=self.sp(meta))
+
+    def not_(self, meta, c):
+        return N.Not(c[0], span=self.sp(meta))
+
+    def truthy(self, meta, c):
+        return N.Truthy(c[0], span=self.sp(meta))
+
+
+class _Guard:
+    def __init__(self, cond):
+        self.cond = cond
+
+
+class _Price:
+    def __init__(self, goods, free):
+        self.goods, self.free = goods, free
+
+
+class _Amount:
+    def __init__(self, node):
+        self.node = node
+
+
+class _Per:
+    def __init__(self, name, divisor, span):
+        self.name, self.divisor, self.span = name, divisor, span

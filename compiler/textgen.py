@@ -1,0 +1,137 @@
+"""Text from the typed tree: the canonical effect-language form of a node (``unparse``), used for
+decision labels and as the stable spelling of effects in generated code and docs.
+"""
+from __future__ import annotations
+
+from . import nodes as N
+
+
+def goods(node) -> str:
+    if node is None:
+        return ""
+    return ", ".join(_item(it) for it in node.items)
+
+
+def _item(it) -> str:
+    if isinstance(it, N.PlayersGoods):
+        parts = [f"{n}{'' if exact else '+'}: {goods(g)}" for n, exact, g, _ in it.entries]
+        return f"players({'; '.join(parts)})"
+    amount = ""
+    if it.amount is not None:
+        amount = expr(it.amount) if isinstance(it.amount, (N.Num, N.Tier)) else f"({expr(it.amount)})"
+        amount += " "
+    per = ""
+    if it.per_quantity:
+        per = f" per {it.per_divisor} {it.per_quantity}" if it.per_divisor != 1 else f" per {it.per_quantity}"
+    return f"{amount}{it.good}{per}"
+
+
+def expr(node) -> str:
+    if isinstance(node, N.Num):
+        return str(node.value)
+    if isinstance(node, N.Quantity):
+        return node.name
+    if isinstance(node, N.Call):
+        return f"{node.name}({', '.join(expr(a) for a in node.args)})"
+    if isinstance(node, N.TagRef):
+        return f"#{node.name}"
+    if isinstance(node, N.Tier):
+        return f"tier({expr(node.value)}; {', '.join(f'{k}: {v}' for k, v, *_ in node.entries)})"
+    if isinstance(node, N.ByHouse):
+        return f"house({', '.join(f'{k}: {v}' for k, v, *_ in node.entries)})"
+    if isinstance(node, N.BinOp):
+        return f"{expr(node.left)} {node.op} {expr(node.right)}"
+    if isinstance(node, N.Neg):
+        return f"-{expr(node.value)}"
+    if isinstance(node, N.Compare):
+        return f"{expr(node.left)} {node.op} {expr(node.right)}"
+    if isinstance(node, N.HouseIs):
+        return f"house is {'not ' if node.negated else ''}{node.material}"
+    if isinstance(node, N.BoolOp):
+        return f"{expr(node.left)} {node.op} {expr(node.right)}"
+    if isinstance(node, N.Not):
+        return f"not {expr(node.value)}"
+    if isinstance(node, N.Truthy):
+        return expr(node.value)
+    return "?"
+
+
+_VERB_WORDS = {
+    "sow": "sow", "bake": "bake", "build_rooms": "build rooms", "build_stables": "build stables",
+    "family_growth": "family growth", "family_growth_without_room": "family growth without room",
+    "build_major": "build major", "build_improvement": "build improvement", "play_minor": "play minor",
+    "take_start_player": "take start player",
+}
+
+
+def _price(v) -> str:
+    if v.free:
+        return " free"
+    if v.price is not None:
+        return f" for {goods(v.price)}"
+    return ""
+
+
+def _rounds(rs) -> str:
+    if rs.kind == "next":
+        return f"next {rs.numbers[0]} rounds"
+    if rs.kind == "listed":
+        return "rounds " + ", ".join(map(str, rs.numbers))
+    if rs.kind == "offsets":
+        return "rounds " + ", ".join(f"+{n}" for n in rs.numbers)
+    return {"remaining": "remaining rounds", "even": "remaining even rounds", "odd": "remaining odd rounds"}[rs.kind]
+
+
+def stmt(node) -> str:
+    """The canonical effect-language text of a statement."""
+    if isinstance(node, N.Seq):
+        return "; ".join(stmt(x) for x in node.items)
+    if isinstance(node, N.Then):
+        return " then ".join(stmt(x) for x in node.items)
+    if isinstance(node, N.AndOr):
+        return " and/or ".join(stmt(x) for x in node.items)
+    if isinstance(node, N.May):
+        return f"may {stmt(node.body)}"
+    if isinstance(node, N.MayPay):
+        return f"may pay {goods(node.price)} to {stmt(node.body)}"
+    if isinstance(node, N.Guarded):
+        return f"{stmt(node.body)} if {expr(node.cond)}"
+    if isinstance(node, N.Choose):
+        return "choose(" + " | ".join(stmt(x) for x in node.options) + ")"
+    if not isinstance(node, N.Verb):
+        return "?"
+    v = node
+    name = v.name
+    if name in _VERB_WORDS:
+        return _VERB_WORDS[name]
+    if name in ("gain", "pay"):
+        return f"{name} {goods(v.goods)}"
+    if name == "exchange":
+        return f"exchange {goods(v.goods)} -> {goods(v.goods_out)}"
+    if name == "plow":
+        return f"plow {v.number} field{'s' if v.number != 1 else ''}"
+    if name == "build_room":
+        return "build room" + _price(v)
+    if name == "build_stable":
+        return "build stable" + _price(v)
+    if name == "build_fences":
+        return "build fences" + _price(v)
+    if name == "fence_spaces":
+        return f"fence {v.number} space{'s' if v.number != 1 else ''}" + _price(v)
+    if name == "renovate":
+        return "renovate" + (f" to {v.word}" if v.word else "")
+    if name == "play_occupation":
+        return "play occupation" + _price(v)
+    if name == "schedule":
+        return f"schedule {goods(v.goods)} on {_rounds(v.rounds)}"
+    if name == "return_to_space":
+        return f"return {goods(v.goods)} to the space"
+    if name == "bonus":
+        return f"bonus {expr(v.expr)}"
+    if name == "convert_bonus":
+        return f"convert {v.word} to bonus ({', '.join(f'{k}: {p}' for k, p, *_ in v.tiers)})"
+    if name == "give_others":
+        return f"give {goods(v.goods)} to each other player"
+    if name == "breed":
+        return f"breed {v.word}"
+    return name.replace("_", " ")

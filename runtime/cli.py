@@ -1,0 +1,275 @@
+"""The ``agricola`` command line: validate, compile, play, score, schema.
+
+Every failure a user can cause prints a located message and exits with status 2; no Python
+traceback reaches the user.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from .pack import REPO_ROOT
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 2, 2
+
+
+def _root(args) -> Path:
+    return Path(getattr(args, "root", None) or os.environ.get("AGRICOLA_HOME") or REPO_ROOT)
+
+
+def _build_root(args) -> Path:
+    b = getattr(args, "build", None)
+    return Path(b) if b else _root(args) / "build"
+
+
+def _compiler(args):
+    from compiler.build import Compiler
+    return Compiler(_root(args), _build_root(args))
+
+
+def _print_report(report, stream=None):
+    stream = stream or sys.stderr
+    text = report.render()
+    if text:
+        print(text, file=stream)
+
+
+# ---------------------------------------------------------------- validate
+
+def cmd_validate(args) -> int:
+    """Check YAML files (rule-pack files, card files, packs by folder) and report every problem."""
+    from compiler import checker, packs
+    from compiler.diagnostics import Report
+    from compiler.loader import load_yaml_file
+    from compiler import schema
+
+    report = Report()
+    root = _root(args)
+    ws = packs.Workspace(root)
+    checked_packs = set()
+    for raw in args.paths:
+        path = Path(raw)
+        if not path.exists():
+            report.error("E100", "no such file or folder", _span(raw))
+            continue
+        pack_id = _pack_of(path, ws)
+        if pack_id is not None:
+            if pack_id not in checked_packs:
+                checked_packs.add(pack_id)
+                local = Report()
+                local.sources = report.sources
+                src = packs.load_pack(ws, pack_id, local)
+                if src is not None:
+                    checker.check_pack(src, local)
+                report.diagnostics.extend(local.diagnostics)
+            continue
+        # A file outside any pack: check it on its own, by its shape.
+        files = sorted(path.rglob("*.yaml")) if path.is_dir() else [path]
+        for f in files:
+            data = load_yaml_file(f, report, str(f))
+            if data is None:
+                continue
+            kind = "card" if isinstance(data, dict) and "kind" in data else (
+                "game" if isinstance(data, dict) else "spaces")
+            schema.validate(data, kind, report)
+    if report:
+        _print_report(report)
+        n = len(report.sorted())
+        print(f"{n} problem{'s' if n != 1 else ''} found", file=sys.stderr)
+        return EXIT_FAIL
+    print(f"ok: {', '.join(sorted(checked_packs)) or ', '.join(args.paths)} valid")
+    return EXIT_OK
+
+
+def _span(text):
+    from compiler.diagnostics import Span
+    return Span(str(text))
+
+
+def _pack_of(path: Path, ws) -> str | None:
+    """The pack a path belongs to: rules/<pack>/… or cards/<pack>/…, or a folder with a game.yaml."""
+    p = path.resolve()
+    for base in (ws.rules_dir.resolve(), ws.cards_dir.resolve()):
+        try:
+            rel = p.relative_to(base)
+        except ValueError:
+            continue
+        if rel.parts:
+            return rel.parts[0]
+    if p.is_dir() and (p / "game.yaml").exists():
+        ws.extra.append(p.parent)
+        return p.name
+    if p.is_file() and p.name in ("game.yaml", "actions.yaml", "rounds.yaml", "majors.yaml") and \
+            (p.parent / "game.yaml").exists():
+        ws.extra.append(p.parent.parent)
+        return p.parent.name
+    return None
+
+
+# ---------------------------------------------------------------- compile
+
+def cmd_compile(args) -> int:
+    comp = _compiler(args)
+    packs_to_build = [args.pack] if args.pack else comp.ws.pack_ids()
+    status = EXIT_OK
+    for pack_id in packs_to_build:
+        result = comp.compile(pack_id)
+        if not result.ok:
+            _print_report(result.report)
+            print(f"compile failed: pack '{pack_id}'", file=sys.stderr)
+            status = EXIT_FAIL
+            continue
+        rel = os.path.relpath(result.out_dir, Path.cwd()) if result.out_dir else "?"
+        print(f"compiled pack '{pack_id}' into {rel} ({len(result.written)} module(s) written, "
+              f"{len(result.unchanged)} unchanged, {result.seconds * 1000:.0f} ms)")
+    return status
+
+
+def _load(args, pack_id):
+    """Compile if needed and load the pack; returns (pack, None) or (None, exit code)."""
+    comp = _compiler(args)
+    result = comp.compile(pack_id)
+    if not result.ok:
+        _print_report(result.report)
+        print(f"compile failed: pack '{pack_id}'", file=sys.stderr)
+        return None, EXIT_FAIL
+    from .pack import load_pack
+    return load_pack(pack_id, _build_root(args)), None
+
+
+# ---------------------------------------------------------------- play
+
+def cmd_play(args) -> int:
+    from .agents import RandomAgent
+    from .engine import Game
+    from .report import score_table
+
+    pack, err = _load(args, args.pack)
+    if pack is None:
+        return err
+    rules = pack.rules
+    if not rules.min_players <= args.players <= rules.max_players:
+        print(f"error: pack '{pack.id}' is for {rules.min_players} to {rules.max_players} players, "
+              f"not {args.players}", file=sys.stderr)
+        return EXIT_USAGE
+    agents = [RandomAgent(f"{args.seed}:{i}") for i in range(args.players)]
+    game = Game(pack, args.players, seed=args.seed, agents=agents, log=not args.json)
+    game.play()
+    if args.json:
+        print(json.dumps(game_result(game), sort_keys=True))
+        return EXIT_OK
+    for line in game.log:
+        print(line)
+    print()
+    print(score_table(game))
+    return EXIT_OK
+
+
+def game_result(game) -> dict:
+    order = game.ranking()
+    return {
+        "pack": game.pack.id, "players": game.nplayers, "seed": game.seed, "decisions": game.decisions,
+        "scores": [{"player": s["player"], "total": s["total"], "categories": s["categories"],
+                    "tie_break": s["tie_break"]} for s in game.scores],
+        "ranking": [game.players[i].name for i in order],
+    }
+
+
+# ---------------------------------------------------------------- score
+
+def cmd_score(args) -> int:
+    from .farmfile import FarmFileError, score_farm_file
+    pack, err = _load(args, args.pack)
+    if pack is None:
+        return err
+    try:
+        result, table = score_farm_file(Path(args.farm), pack)
+    except FarmFileError as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_FAIL
+    if args.json:
+        print(json.dumps(result, sort_keys=True))
+    else:
+        print(table)
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- schema
+
+def cmd_schema(args) -> int:
+    from compiler import schema
+    if args.kind:
+        if args.kind not in schema.KINDS:
+            print(f"error: unknown schema '{args.kind}' (one of: {', '.join(schema.KINDS)})", file=sys.stderr)
+            return EXIT_USAGE
+        print(json.dumps(schema.schema(args.kind), indent=2))
+    else:
+        print(json.dumps(schema.all_schemas(), indent=2))
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- main
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        print(f"error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def make_parser() -> argparse.ArgumentParser:
+    ap = _Parser(prog="agricola", description="Agricola rules compiler and game runner.")
+    ap.add_argument("--root", help="folder holding rules/ and cards/ (default: this project)")
+    ap.add_argument("--build", help="build folder (default: <root>/build)")
+    sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("validate", help="check rule and card files; every problem as file:line:col")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("compile", help="compile a pack (default: every pack) into build/packs/")
+    p.add_argument("--pack", help="pack name, e.g. revised")
+    p.set_defaults(func=cmd_compile)
+
+    p = sub.add_parser("play", help="play a full game with random agents")
+    p.add_argument("--pack", default="revised-family")
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true", help="print one JSON object with the scores")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("score", help="score an end-of-game farm described in YAML")
+    p.add_argument("farm", metavar="FARM.yaml")
+    p.add_argument("--pack", default="revised")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("schema", help="print the JSON Schemas of rule and card files")
+    p.add_argument("kind", nargs="?", help="one schema: game, space, spaces, major, card")
+    p.set_defaults(func=cmd_schema)
+    return ap
+
+
+def main(argv=None) -> int:
+    args = make_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # a bug of ours: say so plainly, without a traceback
+        print(f"internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print("this is a bug in agricola; please report it with the command you ran "
+              "(set AGRICOLA_DEBUG=1 to see the traceback)", file=sys.stderr)
+        if os.environ.get("AGRICOLA_DEBUG"):
+            raise
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

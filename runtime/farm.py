@@ -1,0 +1,326 @@
+"""Farmyard geometry: a grid of spaces (3 x 5 by default), rooms, fields, pastures, stables, fences.
+
+Spaces are numbered ``r * cols + c`` (row 0 at the top). Sets of spaces are bit masks. Fences sit on
+the edges between spaces: horizontal edges first (``(rows + 1) * cols``), then vertical ones
+(``rows * (cols + 1)``), also kept as a bit mask. A pasture is a connected set of spaces; the fences
+are exactly the boundaries of the pastures, so a farm's fences are determined by its pastures.
+
+Everything here is pure and cached: a fencing option list for a given farm is computed once.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+ROW_LETTERS = "ABCDEFGHIJ"
+
+
+class Grid:
+    """Precomputed geometry of a ``rows`` x ``cols`` farmyard."""
+
+    def __init__(self, rows: int = 3, cols: int = 5):
+        self.rows, self.cols = rows, cols
+        self.n = rows * cols
+        self.full = (1 << self.n) - 1
+        self.neighbours = [0] * self.n
+        self.cell_edges = [0] * self.n
+        h_count = (rows + 1) * cols
+        for r in range(rows):
+            for c in range(cols):
+                i = r * cols + c
+                m = 0
+                if r > 0:
+                    m |= 1 << (i - cols)
+                if r < rows - 1:
+                    m |= 1 << (i + cols)
+                if c > 0:
+                    m |= 1 << (i - 1)
+                if c < cols - 1:
+                    m |= 1 << (i + 1)
+                self.neighbours[i] = m
+                top = r * cols + c
+                bottom = (r + 1) * cols + c
+                left = h_count + r * (cols + 1) + c
+                right = left + 1
+                self.cell_edges[i] = (1 << top) | (1 << bottom) | (1 << left) | (1 << right)
+        self.edge_count = h_count + rows * (cols + 1)
+        self._regions = None
+        self._boundary_cache: dict[int, int] = {}
+
+    # ----- naming
+    def name(self, i: int) -> str:
+        return f"{ROW_LETTERS[i // self.cols]}{i % self.cols + 1}"
+
+    def index(self, name: str) -> int:
+        name = name.strip().upper()
+        if len(name) < 2 or name[0] not in ROW_LETTERS[: self.rows] or not name[1:].isdigit():
+            raise ValueError(f"'{name}' is not a farmyard space (use A1 to {ROW_LETTERS[self.rows - 1]}{self.cols})")
+        r = ROW_LETTERS.index(name[0])
+        c = int(name[1:]) - 1
+        if not 0 <= c < self.cols:
+            raise ValueError(f"'{name}' is not a farmyard space (use A1 to {ROW_LETTERS[self.rows - 1]}{self.cols})")
+        return r * self.cols + c
+
+    def mask_names(self, mask: int) -> str:
+        return "+".join(self.name(i) for i in iter_bits(mask))
+
+    def mask_from_names(self, text: str) -> int:
+        m = 0
+        for part in text.replace(",", "+").split("+"):
+            if part.strip():
+                m |= 1 << self.index(part)
+        return m
+
+    # ----- geometry
+    def neighbours_of(self, mask: int) -> int:
+        out = 0
+        for i in iter_bits(mask):
+            out |= self.neighbours[i]
+        return out & ~mask
+
+    def boundary(self, mask: int) -> int:
+        b = self._boundary_cache.get(mask)
+        if b is None:
+            b = 0
+            for i in iter_bits(mask):
+                b ^= self.cell_edges[i]
+            self._boundary_cache[mask] = b
+        return b
+
+    def connected(self, mask: int) -> bool:
+        if not mask:
+            return False
+        seen = frontier = mask & -mask
+        while frontier:
+            grow = 0
+            for i in iter_bits(frontier):
+                grow |= self.neighbours[i]
+            frontier = grow & mask & ~seen
+            seen |= frontier
+        return seen == mask
+
+    def components(self, mask: int) -> list[int]:
+        out = []
+        rest = mask
+        while rest:
+            seen = frontier = rest & -rest
+            while frontier:
+                grow = 0
+                for i in iter_bits(frontier):
+                    grow |= self.neighbours[i]
+                frontier = grow & rest & ~seen
+                seen |= frontier
+            out.append(seen)
+            rest &= ~seen
+        return out
+
+    def regions(self) -> list[int]:
+        """Every connected set of spaces, smallest first (computed once)."""
+        if self._regions is None:
+            found = set()
+            layer = {1 << i for i in range(self.n)}
+            while layer:
+                found |= layer
+                nxt = set()
+                for m in layer:
+                    grow = self.neighbours_of(m)
+                    for i in iter_bits(grow):
+                        nm = m | (1 << i)
+                        if nm not in found:
+                            nxt.add(nm)
+                layer = nxt
+            self._regions = sorted(found, key=lambda m: (popcount(m), m))
+        return self._regions
+
+
+def popcount(m: int) -> int:
+    return bin(m).count("1")
+
+
+def iter_bits(m: int):
+    while m:
+        low = m & -m
+        yield low.bit_length() - 1
+        m ^= low
+
+
+@lru_cache(maxsize=8)
+def grid(rows: int = 3, cols: int = 5) -> Grid:
+    return Grid(rows, cols)
+
+
+_FENCE_CACHE: dict = {}
+_FENCE_CACHE_LIMIT = 60_000
+
+
+def fencing_options(gr: Grid, blocked: int, pastures: tuple, fences: int):
+    """All single fencing steps from this farm, cheapest first.
+
+    ``blocked`` are spaces that cannot be fenced (rooms, fields). Returns a list of
+    ``(new_fence_count, new_pasture_mask, split_from_mask)`` where ``split_from_mask`` is 0 for a new
+    pasture and the divided pasture otherwise. New pastures must touch an existing pasture once there
+    is one; a division must leave both parts connected.
+    """
+    key = (gr.rows, gr.cols, blocked, pastures, fences)
+    hit = _FENCE_CACHE.get(key)
+    if hit is not None:
+        return hit
+    fenced = 0
+    for m in pastures:
+        fenced |= m
+    free = gr.full & ~blocked & ~fenced
+    out = []
+    touch = gr.neighbours_of(fenced) if fenced else -1
+    for region in gr.regions():
+        if region & ~free:
+            continue
+        if fenced and not (region & touch):
+            continue
+        cost = popcount(gr.boundary(region) & ~fences)
+        out.append((cost, region, 0))
+    for pasture in pastures:
+        if popcount(pasture) < 2:
+            continue
+        low = pasture & -pasture
+        for region in gr.regions():
+            if region & ~pasture or region == pasture or region & low:
+                continue
+            rest = pasture & ~region
+            if not gr.connected(rest):
+                continue
+            cost = popcount(gr.boundary(region) & ~fences)
+            out.append((cost, region, pasture))
+    out.sort(key=lambda t: (t[0], t[2], t[1]))
+    if len(_FENCE_CACHE) > _FENCE_CACHE_LIMIT:
+        _FENCE_CACHE.clear()
+    _FENCE_CACHE[key] = out
+    return out
+
+
+def fences_of(gr: Grid, pastures) -> int:
+    f = 0
+    for m in pastures:
+        f |= gr.boundary(m)
+    return f
+
+
+_FRONTIER_CACHE: dict = {}
+
+
+def capacity_frontier(caps: tuple, singles: int, types: int = 3):
+    """The Pareto-maximal housing capacities per animal type.
+
+    ``caps`` is a tuple of ``(capacity, only_type)`` containers (pastures: only_type -1 = any one type)
+    that each hold a single type; ``singles`` is the number of spaces holding one animal of any type
+    (the house, unfenced stables). Returns tuples ``(cap_type0, cap_type1, ...)``.
+    """
+    key = (caps, singles, types)
+    hit = _FRONTIER_CACHE.get(key)
+    if hit is not None:
+        return hit
+    states = {(0,) * types}
+    for cap, only in caps:
+        nxt = set()
+        for st in states:
+            kinds = range(types) if only < 0 else (only,)
+            for t in kinds:
+                s = list(st)
+                s[t] += cap
+                nxt.add(tuple(s))
+        states = _pareto(nxt)
+    if singles:
+        nxt = set()
+        for st in states:
+            for dist in _distributions(singles, types):
+                nxt.add(tuple(a + b for a, b in zip(st, dist)))
+        states = _pareto(nxt)
+    result = tuple(sorted(states))
+    if len(_FRONTIER_CACHE) > 20_000:
+        _FRONTIER_CACHE.clear()
+    _FRONTIER_CACHE[key] = result
+    return result
+
+
+def _distributions(n, k):
+    if k == 1:
+        yield (n,)
+        return
+    for first in range(n + 1):
+        for rest in _distributions(n - first, k - 1):
+            yield (first,) + rest
+
+
+def _pareto(points):
+    pts = sorted(points, reverse=True)
+    keep = []
+    for p in pts:
+        dominated = False
+        for q in keep:
+            if all(a <= b for a, b in zip(p, q)):
+                dominated = True
+                break
+        if not dominated:
+            keep.append(p)
+    return set(keep)
+
+
+def fits(frontier, counts) -> bool:
+    for cap in frontier:
+        ok = True
+        for a, b in zip(counts, cap):
+            if a > b:
+                ok = False
+                break
+        if ok:
+            return True
+    return False
+
+
+def best_keeps(frontier, counts):
+    """The Pareto-maximal animal counts, no more than ``counts``, that fit the housing."""
+    cands = {tuple(min(a, b) for a, b in zip(counts, cap)) for cap in frontier}
+    return sorted(_pareto(cands), reverse=True)
+
+
+def arrange(caps: tuple, singles: int, counts):
+    """One concrete arrangement of ``counts`` animals: (per container type index or None, singles list).
+
+    Returns ``(assignments, single_types)`` or None when they do not fit. ``assignments[i]`` is the type
+    kept in container ``i`` (or None) and how many.
+    """
+    types = len(counts)
+    n = len(caps)
+    best = None
+
+    def rec(i, remaining, chosen):
+        nonlocal best
+        if best is not None:
+            return
+        if i == n:
+            if sum(remaining) <= singles:
+                best = (list(chosen), remaining)
+            return
+        cap, only = caps[i]
+        kinds = list(range(types)) if only < 0 else [only]
+        order = sorted(kinds, key=lambda t: -remaining[t])
+        for t in order:
+            if remaining[t] > 0:
+                put = min(cap, remaining[t])
+                r2 = list(remaining)
+                r2[t] -= put
+                chosen.append((t, put))
+                rec(i + 1, r2, chosen)
+                chosen.pop()
+                if best is not None:
+                    return
+        chosen.append((None, 0))
+        rec(i + 1, remaining, chosen)
+        chosen.pop()
+
+    rec(0, list(counts), [])
+    if best is None:
+        return None
+    chosen, remaining = best
+    single_types = []
+    for t, k in enumerate(remaining):
+        single_types.extend([t] * k)
+    return chosen, single_types

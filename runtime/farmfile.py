@@ -1,0 +1,207 @@
+"""Scoring one player's end-of-game farm described in a small YAML file (``agricola score``).
+
+The format (see docs/farm-format.md)::
+
+    house: clay                 # wood, clay or stone
+    farmyard:                   # 3 rows of 5 spaces, top row first, separated by spaces
+      - "R   R   P   P   S"
+      - "R   G2  P   PS  ."
+      - "V1  F   .   .   ."
+    pastures: [A3+B3, A4+B4]    # optional: how fenced spaces split into pastures
+    animals: {sheep: 4, boar: 0, cattle: 1}
+    goods: {grain: 1, vegetable: 0, wood: 2, clay: 0, reed: 1, stone: 0, food: 0}
+    people: 3
+    begging: 0
+    improvements: [fireplace_2, joinery]
+    bonus: 0
+
+Spaces: ``R`` room, ``F`` empty field, ``G<n>``/``V<n>`` field with n grain/vegetables, ``P`` pasture
+space, ``PS`` pasture space with a stable, ``S`` stable outside pastures, ``.`` unused.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from compiler.diagnostics import Report, Span, did_you_mean
+from compiler.loader import LDict, LList, load_yaml_file
+
+from .engine import Game
+from .farm import iter_bits, popcount
+from .report import score_table
+from . import primitives as P
+
+KEYS = ("house", "farmyard", "pastures", "animals", "goods", "people", "begging", "improvements", "bonus")
+
+
+class FarmFileError(Exception):
+    pass
+
+
+class _Null:
+    trusted = True
+
+    def choose(self, *a, **k):  # pragma: no cover - scoring asks nothing
+        raise FarmFileError("scoring asked for a decision")
+
+
+def _fail(report: Report):
+    raise FarmFileError(report.render() + f"\n{len(report.sorted())} problem(s) found")
+
+
+def load_farm(path: Path, pack):
+    """Read a farm file into a one-player game's player; raises FarmFileError with located messages."""
+    report = Report()
+    data = load_yaml_file(path, report, str(path))
+    if report:
+        _fail(report)
+    file = str(path)
+    if not isinstance(data, LDict):
+        report.error("E140", "a farm file is a mapping (house, farmyard, animals, …)", Span(file, 1, 1))
+        _fail(report)
+    for key in data:
+        if key not in KEYS:
+            report.error("E110", f"unknown key '{key}' in farm file{did_you_mean(key, KEYS)}", data.key_span(key))
+    rules = pack.rules
+    game = Game(pack, max(1, rules.min_players), seed=0, agents=[_Null()] * max(1, rules.min_players))
+    p = game.players[0]
+    gr = p.grid
+    for k in list(p.goods):
+        p.goods[k] = 0
+    house = data.get("house", rules.materials[0])
+    if house not in rules.materials:
+        report.error("E141", f"unknown house material '{house}'{did_you_mean(str(house), rules.materials)}",
+                     data.span_of("house"))
+    else:
+        p.house = str(house)
+    rows = data.get("farmyard")
+    p.rooms = 0
+    pasture_cells = 0
+    if not isinstance(rows, list) or len(rows) != gr.rows:
+        report.error("E142", f"'farmyard' must be a list of {gr.rows} rows", data.span_of("farmyard"))
+    else:
+        for r, row in enumerate(rows):
+            span = rows.span_of(r)
+            tokens = str(row).split()
+            if len(tokens) != gr.cols:
+                report.error("E142", f"row {r + 1} has {len(tokens)} spaces; a row has {gr.cols}", span)
+                continue
+            for c, tok in enumerate(tokens):
+                cell = r * gr.cols + c
+                t = tok.upper()
+                if t == "R":
+                    p.rooms |= 1 << cell
+                elif t == "F":
+                    p.fields[cell] = [None, 0]
+                elif t[:1] in ("G", "V") and t[1:].isdigit() and int(t[1:]) > 0:
+                    p.fields[cell] = ["grain" if t[0] == "G" else "vegetable", int(t[1:])]
+                elif t == "P":
+                    pasture_cells |= 1 << cell
+                elif t == "PS":
+                    pasture_cells |= 1 << cell
+                    p.stables |= 1 << cell
+                elif t == "S":
+                    p.stables |= 1 << cell
+                elif t == ".":
+                    pass
+                else:
+                    report.error("E143", f"'{tok}' is not a farmyard space (use R, F, G<n>, V<n>, P, PS, S or .)",
+                                 Span(file, span.line, span.col + 1 + str(row).find(tok), len(tok)))
+    p.room_count = popcount(p.rooms)
+    p.field_mask = sum(1 << c for c in p.fields)
+    if not p.rooms:
+        report.error("E144", "the farmyard has no room (R)", data.span_of("farmyard"))
+    if popcount(p.stables) > rules.max_stables:
+        report.error("E144", f"{popcount(p.stables)} stables; a player has at most {rules.max_stables}",
+                     data.span_of("farmyard"))
+    groups = data.get("pastures")
+    pastures = []
+    if groups is None:
+        pastures = gr.components(pasture_cells)
+    elif not isinstance(groups, list):
+        report.error("E112", "'pastures' must be a list such as [A3+B3, A4]", data.span_of("pastures"))
+    else:
+        seen = 0
+        for i, g in enumerate(groups):
+            try:
+                m = gr.mask_from_names(str(g))
+            except ValueError as exc:
+                report.error("E145", str(exc), groups.span_of(i))
+                continue
+            if m & ~pasture_cells:
+                report.error("E145", f"pasture {g} covers spaces not marked P or PS", groups.span_of(i))
+            elif not gr.connected(m):
+                report.error("E145", f"pasture {g} is not connected", groups.span_of(i))
+            elif m & seen:
+                report.error("E145", f"pasture {g} overlaps another pasture", groups.span_of(i))
+            seen |= m
+            pastures.append(m)
+        if seen != pasture_cells and not report:
+            report.error("E145", f"spaces {gr.mask_names(pasture_cells & ~seen)} are marked P but in no pasture",
+                         data.span_of("pastures"))
+    p.pastures = tuple(sorted(pastures))
+    p.fences = 0
+    for m in p.pastures:
+        p.fences |= gr.boundary(m)
+    if popcount(p.fences) > rules.max_fences:
+        report.error("E144", f"these pastures need {popcount(p.fences)} fences; a player has {rules.max_fences}",
+                     data.span_of("farmyard"))
+    for key, allowed in (("animals", rules.animals), ("goods", [g for g in rules.goods if g not in rules.animals])):
+        block = data.get(key) or {}
+        if not isinstance(block, dict):
+            report.error("E112", f"'{key}' must be a mapping such as {{{allowed[0]}: 2}}", data.span_of(key))
+            continue
+        for name, n in block.items():
+            if name not in allowed:
+                report.error("E146", f"unknown {key[:-1] if key == 'goods' else 'animal'} '{name}'"
+                             f"{did_you_mean(name, allowed)}", block.key_span(name))
+            elif not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                report.error("E112", f"'{name}' must be a whole number of 0 or more", block.span_of(name))
+            else:
+                p.goods[name] = n
+    for key, attr, lo, hi in (("people", "people", 1, rules.max_people), ("begging", "begging", 0, 1000),
+                              ("bonus", "bonus", -1000, 1000)):
+        if key in data:
+            n = data[key]
+            if not isinstance(n, int) or isinstance(n, bool) or not lo <= n <= hi:
+                report.error("E112", f"'{key}' must be a whole number from {lo} to {hi}", data.span_of(key))
+            else:
+                setattr(p, attr, n)
+    improvements = data.get("improvements") or []
+    if not isinstance(improvements, list):
+        report.error("E112", "'improvements' must be a list of ids", data.span_of("improvements"))
+        improvements = []
+    for i, cid in enumerate(improvements):
+        cid = str(cid)
+        if cid not in pack.all_cards:
+            report.error("E147", f"unknown improvement '{cid}'{did_you_mean(cid, pack.all_cards)}",
+                         improvements.span_of(i))
+            continue
+        card = pack.all_cards[cid]
+        if card.kind == "major":
+            p.majors.append(cid)
+        elif card.kind == "minor":
+            p.minors.append(cid)
+        else:
+            p.occupations.append(cid)
+        for key, handler, who in card.listeners:
+            game.listeners.setdefault(key, []).append((p.idx, handler, who))
+        for apply in card.modifiers:
+            apply(game, p, card)
+    if not report and not P.animals_fit(game, p):
+        caps, singles = P.housing(game, p)
+        report.error("E148", "the animals do not fit on this farm (pastures hold "
+                     f"{', '.join(str(c) for c, _ in caps) or 'nothing'}; {singles} space(s) hold one animal each)",
+                     data.span_of("animals"))
+    if report:
+        _fail(report)
+    return game, p
+
+
+def score_farm_file(path: Path, pack):
+    game, p = load_farm(path, pack)
+    game.round = game.last_round
+    game.emit("phase:scoring", p)
+    s = game.score(p)
+    game.players = [p]
+    game.scores = [s]
+    return {"total": s["total"], "categories": s["categories"], "tie_break": s["tie_break"]}, score_table(game)

@@ -1,0 +1,58 @@
+"""Readable labels for decision options (used by logs, scenario files, saved games and humans)."""
+from __future__ import annotations
+
+from .farm import popcount
+
+
+def _goods(items):
+    return ", ".join(f"{n} {g}" for g, n in items)
+
+
+def label_of(game, player, kind, option, given=None) -> str:
+    """The label of ``option`` in a ``kind`` request, as a scenario file writes it."""
+    if given is not None:
+        return str(given)
+    if option == "stop":
+        return "stop"
+    gr = player.grid
+    if kind in ("room", "stable", "plow"):
+        return gr.name(option)
+    if kind == "fence":
+        cost, region, split = option
+        if split:
+            return f"divide {gr.mask_names(split)}: {gr.mask_names(region)}"
+        return gr.mask_names(region)
+    if kind == "sow":
+        a, b = option
+        parts = []
+        if a:
+            parts.append(f"{a} grain")
+        if b:
+            parts.append(f"{b} vegetable")
+        return ", ".join(parts)
+    if kind == "bake":
+        from .primitives import _bake_rates
+        rates = _bake_rates(player)
+        parts = [f"{k} grain with {game.card(r[3]).id}" for r, k in zip(rates, option) if k]
+        return ", ".join(parts)
+    if kind == "keep_animals":
+        return ", ".join(f"{n} {a}" for a, n in zip(game.rules.animals, option))
+    if kind == "feed":
+        if option == "pay":
+            return "pay"
+        give, get, window, at_most, source, key = game.exchanges_of(player)[option]
+        via = f" ({source})" if source else ""
+        return f"{_goods(give)} -> {_goods(get)}{via}"
+    if kind in ("major", "improvement"):
+        text = str(option)
+        if text.startswith("minor:"):
+            return text[6:]
+        if "<" in text:
+            a, b = text.split("<", 1)
+            return f"{a} (return {b})"
+        return text
+    return str(option)
+
+
+def describe_request(game, player, kind, options, labels=None):
+    return [label_of(game, player, kind, o, labels[i] if labels else None) for i, o in enumerate(options)]

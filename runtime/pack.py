@@ -1,0 +1,154 @@
+"""Loading a compiled rule pack from ``build/<pack>/`` into the objects the engine runs."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+class PackNotFound(Exception):
+    pass
+
+
+class Variant:
+    __slots__ = ("use", "can", "accumulate")
+
+    def __init__(self, use, can, accumulate):
+        self.use, self.can, self.accumulate = use, can, accumulate
+
+
+class SpaceDef:
+    """An action space of the pack (board space, extra space for some player counts, or round card)."""
+
+    def __init__(self, d: dict):
+        self.id = d["id"]
+        self.name = d["name"]
+        self.players = tuple(d["players"])
+        self.stage = d.get("stage")
+        self.tags = tuple(d.get("tags", ()))
+        self.text = d.get("text", "")
+        self.src = d.get("src")
+        self.variants = {n: Variant(*v) for n, v in d["variants"].items()}
+
+    def for_players(self, n: int) -> Variant:
+        return self.variants[n]
+
+
+class CardDef:
+    """A major improvement, minor improvement or occupation."""
+
+    def __init__(self, d: dict):
+        self.id = d["id"]
+        self.name = d["name"]
+        self.kind = d["kind"]  # major / minor / occupation
+        self.cost = tuple(d.get("cost", ()))
+        self.cost_fn = d.get("cost_fn")
+        self.points = d.get("points", 0)
+        self.bonus_points = d.get("bonus_points", False)
+        self.tags = tuple(d.get("tags", ()))
+        self.upgrade_of = tuple(d.get("upgrade_of", ()))
+        self.requires = d.get("requires")
+        self.requires_text = d.get("requires_text")
+        self.on_play = tuple(d.get("on_play", ()))
+        self.listeners = tuple(d.get("listeners", ()))
+        self.exchanges = tuple(d.get("exchanges", ()))
+        self.bake = tuple(d.get("bake", ()))
+        self.modifiers = tuple(d.get("modifiers", ()))
+        self.latches = tuple(d.get("latches", ()))
+        self.passing = d.get("passing", False)
+        self.deck = d.get("deck")
+        self.number = d.get("number")
+        self.players = d.get("players")
+        self.text = d.get("text", "")
+        self.src = d.get("src")
+
+
+class Rules:
+    """The game settings of a pack (game.yaml, compiled)."""
+
+    def __init__(self, d: dict):
+        self.id = d["id"]
+        self.name = d["name"]
+        self.min_players, self.max_players = d["players"]
+        self.last_round = d["rounds"]
+        self.stages = tuple(tuple(s) for s in d["stages"])
+        self.harvest_rounds = frozenset(d["harvest_rounds"])
+        self.rows, self.cols = d["farmyard"]
+        self.start_rooms_cells = tuple(d["start_rooms"])
+        self.start_rooms = len(self.start_rooms_cells)
+        self.materials = tuple(d["materials"])
+        self.start_people = d["start_people"]
+        self.max_people = d["max_people"]
+        self.max_fences = d["max_fences"]
+        self.max_stables = d["max_stables"]
+        self.goods = tuple(d["goods"])
+        self.animals = tuple(d["animals"])
+        self.building = tuple(d["building"])
+        self.crops = tuple(d["crops"])
+        self.start_goods = d["start_goods"]        # (start player fn, others fn)
+        self.feeding = d["feeding"]                # (per person fn, per newborn fn)
+        self.room_cost = tuple(d["room_cost"])
+        self.renovation_per_room = tuple(d["renovation_per_room"])
+        self.renovation_fixed = tuple(d["renovation_fixed"])
+        self.stable_cost = tuple(d["stable_cost"])
+        self.fence_cost = tuple(d["fence_cost"])
+        self.sowing = dict(d["sowing"])
+        self.housing = dict(d["housing"])
+        self.exchanges = tuple(d["exchanges"])
+        self.scoring = tuple(d["scoring"])
+        self.tie_break = d["tie_break"]
+        self.hand = d.get("hand")
+        self.pass_minors_solo = d.get("solo_removes_passing", True)
+
+
+class Pack:
+    """A compiled pack: its rules, action spaces, round cards and cards."""
+
+    def __init__(self, module):
+        self.module = module
+        self.id = module.PACK_ID
+        self.content_hash = module.CONTENT_HASH
+        self.rules = Rules(module.GAME)
+        self.spaces = [SpaceDef(d) for d in module.SPACES]
+        self.round_cards = [SpaceDef(d) for d in module.ROUND_CARDS]
+        self.majors = {d["id"]: CardDef(d) for d in module.MAJORS}
+        self.cards = {d["id"]: CardDef(d) for d in module.CARDS}
+        self.all_cards = dict(self.majors)
+        self.all_cards.update(self.cards)
+        self.space_defs = {s.id: s for s in self.spaces + self.round_cards}
+
+
+def build_dir_for(pack_id: str, build_root: Path | None = None) -> Path:
+    root = build_root or REPO_ROOT / "build"
+    return root / "packs" / _ident(pack_id)
+
+
+def _ident(pack_id: str) -> str:
+    return "".join(ch if ch.isalnum() else "_" for ch in pack_id)
+
+
+_LOADED: dict = {}
+
+
+def load_pack(pack_id: str, build_root: Path | None = None) -> Pack:
+    """Import the compiled modules of ``pack_id`` (compile it first with ``agricola compile``)."""
+    directory = build_dir_for(pack_id, build_root)
+    init = directory / "__init__.py"
+    manifest = directory / "manifest.json"
+    if not init.exists() or not manifest.exists():
+        raise PackNotFound(f"pack '{pack_id}' is not compiled (run: agricola compile --pack {pack_id})")
+    stamp = json.loads(manifest.read_text(encoding="utf-8")).get("content_hash")
+    key = (str(directory), stamp)
+    if key in _LOADED:
+        return _LOADED[key]
+    name = f"agricola_packs_{_ident(pack_id)}_{stamp[:12]}"
+    spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(directory)])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    pack = Pack(module)
+    _LOADED[key] = pack
+    return pack

@@ -1,0 +1,896 @@
+"""The verbs of the effect language: gain, pay, plow, sow, bake, build rooms, fence pastures, …
+
+Generated handler code calls these functions. Each verb that the language lets a designer write has a
+``can_<verb>`` (is it possible now?) and a ``<verb>`` (do it, asking the player where a choice exists).
+Every choice goes through ``g.decide`` as a request with an enumerable list of legal options.
+No action space, card or edition is named here.
+"""
+from __future__ import annotations
+
+from .farm import best_keeps, capacity_frontier, fencing_options, fits, iter_bits, popcount
+from .state import Ctx
+
+STOP = "stop"
+YES, NO = "yes", "no"
+
+# ====================================================================== goods
+
+
+def can_pay(p, items) -> bool:
+    goods = p.goods
+    for good, n in items:
+        if goods[good] < n:
+            return False
+    return True
+
+
+def pay(g, p, items, ctx=None):
+    goods = p.goods
+    for good, n in items:
+        goods[good] -= n
+    return True
+
+
+def gain(g, p, items, ctx=None):
+    """Add goods to the player's supply; animals must then fit on the farm."""
+    goods = p.goods
+    animal = False
+    stats = p.stats
+    for good, n in items:
+        if n <= 0:
+            continue
+        goods[good] += n
+        if good in g.animal_set:
+            animal = True
+        elif good in g.building_set and g.in_work_phase:
+            stats["building_gained"] = stats.get("building_gained", 0) + n
+    if g.log is not None:
+        shown = [f"{n} {good}" for good, n in items if n > 0]
+        if shown:
+            g.say(f"{p.name} gets {', '.join(shown)}")
+    if animal:
+        settle_animals(g, p)
+    return True
+
+
+def give_others(g, p, items, ctx=None):
+    for other in g.players:
+        if other is not p:
+            gain(g, other, items, ctx)
+    return True
+
+
+def scaled(items, factor):
+    return tuple((good, n * factor) for good, n in items)
+
+
+def resolve_material(items, material):
+    return tuple((material if good == "material" else good, n) for good, n in items)
+
+
+def price(g, p, target: str, base):
+    """The cost of ``target`` (room, renovation, stable, fence, major, minor, occupation) for ``p``."""
+    mods = p.mods.get("cost")
+    if not mods:
+        return base
+    goods = dict(base)
+    for kind, targets, data in mods:
+        if target not in targets:
+            continue
+        if kind == "set":
+            goods = dict(resolve_material(data, p.house))
+        elif kind == "delta":
+            for good, n in data:
+                if good in goods or n > 0:
+                    goods[good] = max(0, goods.get(good, 0) + n)
+    return tuple((good, n) for good, n in goods.items() if n > 0)
+
+
+# ====================================================================== choices
+
+
+def may(g, p, label: str) -> bool:
+    return g.decide(p, "may", (YES, NO), prompt=label) == YES
+
+
+def and_or(g, p, ctx, parts):
+    """``a and/or b``: at least one of the parts, each at most once, in the order the player picks."""
+    done = set()
+    did = False
+    while True:
+        opts = [i for i, part in enumerate(parts) if i not in done and part[0](g, p, ctx)]
+        if not opts:
+            break
+        if did:
+            opts.append(STOP)
+        pick = g.decide(p, "next", opts, labels=[parts[i][2] if i != STOP else STOP for i in opts])
+        if pick == STOP:
+            break
+        done.add(pick)
+        if parts[pick][1](g, p, ctx):
+            did = True
+    return did
+
+
+def then(g, p, ctx, parts):
+    """``a then b``: a is done; afterwards each later part may be done if possible."""
+    first = parts[0]
+    did = first[1](g, p, ctx)
+    for can, do, label in parts[1:]:
+        if can(g, p, ctx) and may(g, p, label):
+            do(g, p, ctx)
+    return did
+
+
+def choose(g, p, ctx, parts):
+    opts = [i for i, part in enumerate(parts) if part[0](g, p, ctx)]
+    if not opts:
+        return False
+    pick = g.decide(p, "choose", opts, labels=[parts[i][2] for i in opts])
+    return parts[pick][1](g, p, ctx)
+
+
+def optional(g, p, ctx, can, do, label):
+    if can(g, p, ctx) and may(g, p, label):
+        do(g, p, ctx)
+        return True
+    return False
+
+
+def limit_ok(p, key, times):
+    return p.used.get(key, 0) < times
+
+
+def limit_use(p, key):
+    p.used[key] = p.used.get(key, 0) + 1
+
+
+# ====================================================================== farm: rooms, renovation
+
+
+def _blocked_for_tiles(p) -> int:
+    return p.rooms | p.field_mask | p.stables | p.fenced_mask()
+
+
+def room_cost(g, p):
+    return price(g, p, "room", resolve_material(g.rules.room_cost, p.house))
+
+
+def room_cells(g, p) -> int:
+    gr = p.grid
+    return gr.full & ~_blocked_for_tiles(p) & gr.neighbours_of(p.rooms)
+
+
+def can_build_room(g, p, ctx=None, cost=None):
+    return bool(room_cells(g, p)) and can_pay(p, cost if cost is not None else room_cost(g, p))
+
+
+def build_room(g, p, ctx=None, cost=None, emit=True):
+    cells = room_cells(g, p)
+    cost = cost if cost is not None else room_cost(g, p)
+    if not cells or not can_pay(p, cost):
+        return False
+    opts = list(iter_bits(cells))
+    cell = g.decide(p, "room", opts)
+    pay(g, p, cost)
+    p.rooms |= 1 << cell
+    p.room_count += 1
+    if g.log is not None:
+        g.say(f"{p.name} builds a {p.house} room at {p.grid.name(cell)}")
+    if emit:
+        g.emit("event:build_rooms", p, Ctx(actor=p, data=1))
+    return True
+
+
+def build_rooms(g, p, ctx=None):
+    built = 0
+    while True:
+        cells = room_cells(g, p)
+        cost = room_cost(g, p)
+        if not cells or not can_pay(p, cost):
+            break
+        opts = list(iter_bits(cells))
+        if built:
+            opts.append(STOP)
+        cell = g.decide(p, "room", opts)
+        if cell == STOP:
+            break
+        pay(g, p, cost)
+        p.rooms |= 1 << cell
+        p.room_count += 1
+        built += 1
+        if g.log is not None:
+            g.say(f"{p.name} builds a {p.house} room at {p.grid.name(cell)}")
+    if built:
+        g.emit("event:build_rooms", p, Ctx(actor=p, data=built))
+    return built > 0
+
+
+def renovation_targets(g, p):
+    mats = g.rules.materials
+    level = mats.index(p.house)
+    if level + 1 >= len(mats) or p.mods.get("forbid_renovation"):
+        return ()
+    if p.mods.get("renovate_skip"):
+        return mats[level + 1:]
+    return (mats[level + 1],)
+
+
+def renovation_cost(g, p, target):
+    per_room = resolve_material(g.rules.renovation_per_room, target)
+    base = scaled(per_room, p.room_count) + resolve_material(g.rules.renovation_fixed, target)
+    merged: dict = {}
+    for good, n in base:
+        merged[good] = merged.get(good, 0) + n
+    return price(g, p, "renovation", tuple(merged.items()))
+
+
+def can_renovate(g, p, ctx=None):
+    for target in renovation_targets(g, p):
+        if can_pay(p, renovation_cost(g, p, target)):
+            return True
+    return False
+
+
+def renovate(g, p, ctx=None, target=None):
+    opts = [t for t in renovation_targets(g, p) if (target is None or t == target)
+            and can_pay(p, renovation_cost(g, p, t))]
+    if not opts:
+        return False
+    to = g.decide(p, "renovate", opts)
+    old = p.house
+    pay(g, p, renovation_cost(g, p, to))
+    p.house = to
+    if g.log is not None:
+        g.say(f"{p.name} renovates the house from {old} to {to}")
+    g.emit("event:renovate", p, Ctx(actor=p, data=(old, to)))
+    return True
+
+
+# ====================================================================== farm: stables
+
+
+def stable_cells(g, p) -> int:
+    return p.grid.full & ~(p.rooms | p.field_mask | p.stables)
+
+
+def stable_cost(g, p):
+    return price(g, p, "stable", g.rules.stable_cost)
+
+
+def can_build_stable(g, p, ctx=None, cost=None):
+    if popcount(p.stables) >= g.rules.max_stables or not stable_cells(g, p):
+        return False
+    return can_pay(p, cost if cost is not None else stable_cost(g, p))
+
+
+def _put_stable(g, p, cell):
+    p.stables |= 1 << cell
+    if g.log is not None:
+        g.say(f"{p.name} builds a stable at {p.grid.name(cell)}")
+
+
+def build_stable(g, p, ctx=None, cost=None):
+    if not can_build_stable(g, p, ctx, cost):
+        return False
+    cost = cost if cost is not None else stable_cost(g, p)
+    cell = g.decide(p, "stable", list(iter_bits(stable_cells(g, p))))
+    pay(g, p, cost)
+    _put_stable(g, p, cell)
+    g.emit("event:build_stables", p, Ctx(actor=p, data=1))
+    return True
+
+
+def build_stables(g, p, ctx=None):
+    built = 0
+    while can_build_stable(g, p):
+        opts = list(iter_bits(stable_cells(g, p)))
+        if built:
+            opts.append(STOP)
+        cell = g.decide(p, "stable", opts)
+        if cell == STOP:
+            break
+        pay(g, p, stable_cost(g, p))
+        _put_stable(g, p, cell)
+        built += 1
+    if built:
+        g.emit("event:build_stables", p, Ctx(actor=p, data=built))
+    return built > 0
+
+
+# ====================================================================== farm: fields, sowing
+
+
+def plow_cells(g, p) -> int:
+    gr = p.grid
+    free = gr.full & ~_blocked_for_tiles(p)
+    if p.field_mask:
+        free &= gr.neighbours_of(p.field_mask)
+    return free
+
+
+def can_plow(g, p, ctx=None):
+    return bool(plow_cells(g, p))
+
+
+def plow(g, p, ctx=None, count=1):
+    done = 0
+    for _ in range(count):
+        cells = plow_cells(g, p)
+        if not cells:
+            break
+        cell = g.decide(p, "plow", list(iter_bits(cells)))
+        p.fields[cell] = [None, 0]
+        p.field_mask |= 1 << cell
+        done += 1
+        if g.log is not None:
+            g.say(f"{p.name} plows a field at {p.grid.name(cell)}")
+    if done:
+        g.emit("event:plow", p, Ctx(actor=p, data=done))
+    return done > 0
+
+
+def _empty_fields(p):
+    return [c for c, f in sorted(p.fields.items()) if f[1] == 0]
+
+
+def can_sow(g, p, ctx=None):
+    if not (p.goods["grain"] or p.goods["vegetable"]):
+        return False
+    for f in p.fields.values():
+        if f[1] == 0:
+            return True
+    return False
+
+
+def sow(g, p, ctx=None):
+    empty = _empty_fields(p)
+    grain, veg = p.goods["grain"], p.goods["vegetable"]
+    if not empty or not (grain or veg):
+        return False
+    n = len(empty)
+    opts = [(a, b) for a in range(min(grain, n) + 1) for b in range(min(veg, n - a) + 1) if a + b > 0]
+    a, b = g.decide(p, "sow", opts)
+    yields = g.rules.sowing
+    cells = iter(empty)
+    for crop, k in (("grain", a), ("vegetable", b)):
+        for _ in range(k):
+            cell = next(cells)
+            p.goods[crop] -= 1
+            p.fields[cell] = [crop, yields[crop]]
+    if g.log is not None:
+        g.say(f"{p.name} sows {a} grain and {b} vegetable field(s)")
+    g.emit("event:sow", p, Ctx(actor=p, data=(a, b)))
+    return True
+
+
+# ====================================================================== fences and pastures
+
+
+def fence_price_per(g, p):
+    return price(g, p, "fence", g.rules.fence_cost)
+
+
+def _fence_budget(g, p, per, free):
+    left = g.rules.max_fences - popcount(p.fences)
+    if free:
+        return left
+    afford = left
+    for good, n in per:
+        if n > 0:
+            afford = min(afford, p.goods[good] // n)
+    return afford
+
+
+def fencing_steps(g, p, budget):
+    gr = p.grid
+    blocked = p.rooms | p.field_mask
+    opts = fencing_options(gr, blocked, p.pastures, p.fences)
+    return [o for o in opts if o[0] <= budget]
+
+
+def can_build_fences(g, p, ctx=None, free=False):
+    per = fence_price_per(g, p)
+    budget = _fence_budget(g, p, per, free)
+    if budget <= 0 and not free:
+        return False
+    return bool(fencing_steps(g, p, budget))
+
+
+def _apply_fence_step(g, p, step, per, free):
+    cost, region, split = step
+    if not free and cost:
+        pay(g, p, scaled(per, cost))
+    if split:
+        new = [m for m in p.pastures if m != split] + [region, split & ~region]
+    else:
+        new = list(p.pastures) + [region]
+    p.pastures = tuple(sorted(new))
+    p.fences = 0
+    gr = p.grid
+    for m in p.pastures:
+        p.fences |= gr.boundary(m)
+    if g.log is not None:
+        what = "divides a pasture into" if split else "fences a pasture of"
+        g.say(f"{p.name} {what} {gr.mask_names(region)} ({cost} fences)")
+
+
+def build_fences(g, p, ctx=None, free=False, max_spaces=None, single=False):
+    """Fence pastures one at a time (a new pasture or a division of one) until the player stops."""
+    steps = 0
+    per = fence_price_per(g, p)
+    while True:
+        budget = _fence_budget(g, p, per, free)
+        opts = fencing_steps(g, p, budget)
+        if max_spaces is not None:
+            opts = [o for o in opts if popcount(o[1]) <= max_spaces and not o[2]]
+        if not opts:
+            break
+        if steps:
+            opts = opts + [STOP]
+        pick = g.decide(p, "fence", opts)
+        if pick == STOP:
+            break
+        _apply_fence_step(g, p, pick, per, free)
+        steps += 1
+        if single:
+            break
+    if steps:
+        g.emit("event:build_fences", p, Ctx(actor=p, data=steps))
+        settle_animals(g, p)
+    return steps > 0
+
+
+def can_fence_spaces(g, p, ctx=None, n=1, free=True):
+    per = fence_price_per(g, p)
+    budget = _fence_budget(g, p, per, free)
+    return any(popcount(o[1]) == n and not o[2] for o in fencing_steps(g, p, budget))
+
+
+def fence_spaces(g, p, ctx=None, n=1, free=True):
+    per = fence_price_per(g, p)
+    budget = _fence_budget(g, p, per, free)
+    opts = [o for o in fencing_steps(g, p, budget) if popcount(o[1]) == n and not o[2]]
+    if not opts:
+        return False
+    pick = g.decide(p, "fence", opts)
+    _apply_fence_step(g, p, pick, per, free)
+    settle_animals(g, p)
+    return True
+
+
+# ====================================================================== animals
+
+
+def housing(g, p):
+    """(containers, singles): pastures as (capacity, any type), and one-animal spaces."""
+    h = g.rules.housing
+    per_space = h["pasture_space"]
+    factor = h["stable_factor"]
+    extra = p.extra_capacity
+    caps = []
+    fenced = 0
+    for m in p.pastures:
+        fenced |= m
+        cap = per_space * popcount(m)
+        for _ in range(popcount(m & p.stables)):
+            cap *= factor
+        caps.append((cap + extra, -1))
+    for cap, only in p.card_state.get("animal_slots", ()):
+        caps.append((cap, only))
+    unfenced = popcount(p.stables & ~fenced) * h["unfenced_stable"]
+    house = p.house_capacity if p.house_capacity is not None else h["house"]
+    return tuple(sorted(caps, reverse=True)), unfenced + house
+
+
+def animal_counts(g, p):
+    goods = p.goods
+    return tuple(goods[a] for a in g.rules.animals)
+
+
+def animals_fit(g, p, counts=None) -> bool:
+    caps, singles = housing(g, p)
+    return fits(capacity_frontier(caps, singles, len(g.rules.animals)), counts or animal_counts(g, p))
+
+
+def best_food_rate(g, p, good):
+    """The most food one ``good`` gives through the player's exchanges usable now, or 0."""
+    best = 0
+    for give, get, window, at_most, source, key in g.exchanges_of(p):
+        if window != "any_time" or len(give) != 1 or give[0] != (good, 1) or len(get) != 1:
+            continue
+        if get[0][0] == "food" and get[0][1] > best:
+            best = get[0][1]
+    return best
+
+
+def settle_animals(g, p):
+    """Keep the animals that fit (the player picks which); cook the rest if possible, else return them."""
+    counts = animal_counts(g, p)
+    caps, singles = housing(g, p)
+    frontier = capacity_frontier(caps, singles, len(counts))
+    if fits(frontier, counts):
+        return
+    opts = best_keeps(frontier, counts)
+    keep = g.decide(p, "keep_animals", opts)
+    for animal, have, kept in zip(g.rules.animals, counts, keep):
+        surplus = have - kept
+        if surplus <= 0:
+            continue
+        p.goods[animal] = kept
+        rate = best_food_rate(g, p, animal)
+        if rate:
+            p.goods["food"] += rate * surplus
+            if g.log is not None:
+                g.say(f"{p.name} cooks {surplus} {animal} for {rate * surplus} food")
+        elif g.log is not None:
+            g.say(f"{p.name} has no room for {surplus} {animal}; they return to the supply")
+
+
+def breed(g, p, only=None):
+    animals = g.rules.animals
+    counts = list(animal_counts(g, p))
+    cands = [i for i, a in enumerate(animals) if counts[i] >= 2 and (only is None or a == only)]
+    if not cands:
+        return False
+    caps, singles = housing(g, p)
+    frontier = capacity_frontier(caps, singles, len(counts))
+    fitting = []
+    for mask in range(1 << len(cands)):
+        trial = list(counts)
+        for k, i in enumerate(cands):
+            if mask >> k & 1:
+                trial[i] += 1
+        if fits(frontier, trial):
+            fitting.append(mask)
+    maximal = [m for m in fitting if not any(o != m and (o & m) == m for o in fitting)]
+    if not maximal or maximal == [0]:
+        return False
+    pick = maximal[0] if len(maximal) == 1 else g.decide(
+        p, "breed", maximal, labels=[",".join(animals[cands[k]] for k in range(len(cands)) if m >> k & 1)
+                                      for m in maximal])
+    born = []
+    for k, i in enumerate(cands):
+        if pick >> k & 1:
+            p.goods[animals[i]] += 1
+            born.append(animals[i])
+    if born and g.log is not None:
+        g.say(f"{p.name}'s animals breed: +1 {', +1 '.join(born)}")
+    return bool(born)
+
+
+# ====================================================================== family
+
+
+def can_family_growth(g, p, ctx=None):
+    return p.people < g.rules.max_people and p.room_count + p.card_rooms > p.people
+
+
+def can_family_growth_without_room(g, p, ctx=None):
+    return p.people < g.rules.max_people
+
+
+def family_growth(g, p, ctx=None, need_room=True):
+    if need_room and not can_family_growth(g, p):
+        return False
+    if not can_family_growth_without_room(g, p):
+        return False
+    p.people += 1
+    p.newborns += 1
+    if g.log is not None:
+        g.say(f"{p.name} has a newborn (family of {p.people})")
+    g.emit("event:family_growth", p, Ctx(actor=p, data=1))
+    return True
+
+
+def family_growth_without_room(g, p, ctx=None):
+    return family_growth(g, p, ctx, need_room=False)
+
+
+def take_start_player(g, p, ctx=None):
+    g.start_player = p.idx
+    if g.log is not None:
+        g.say(f"{p.name} takes the start player token")
+    g.emit("event:take_start_player", p, Ctx(actor=p))
+    return True
+
+
+# ====================================================================== baking and exchanges
+
+
+def _bake_rates(p):
+    best_unlimited = None
+    limited = []
+    for give, get, at_most, source in p.bake_rates:
+        if at_most is None:
+            if best_unlimited is None or get[0][1] > best_unlimited[1][0][1]:
+                best_unlimited = (give, get, at_most, source)
+        else:
+            limited.append((give, get, at_most, source))
+    rates = limited + ([best_unlimited] if best_unlimited else [])
+    return rates
+
+
+def can_bake(g, p, ctx=None):
+    return bool(p.bake_rates) and p.goods["grain"] > 0
+
+
+def bake(g, p, ctx=None):
+    """Turn grain into food through the player's baking improvements (how much goes where is a choice)."""
+    grain = p.goods["grain"]
+    rates = _bake_rates(p)
+    if not rates or not grain:
+        return False
+    allocations = [()]
+    for give, get, at_most, source in rates:
+        cap = at_most if at_most is not None else grain
+        nxt = []
+        for alloc in allocations:
+            used = sum(alloc)
+            for k in range(0, min(cap, grain - used) + 1):
+                nxt.append(alloc + (k,))
+        allocations = nxt
+    opts = [a for a in allocations if sum(a) > 0]
+    pick = g.decide(p, "bake", opts)
+    food = 0
+    for (give, get, at_most, source), k in zip(rates, pick):
+        if k:
+            pay(g, p, scaled(give, k))
+            food += get[0][1] * k
+            gain(g, p, scaled(get, k))
+    g.emit("event:bake", p, Ctx(actor=p, data=sum(pick)))
+    return True
+
+
+def can_exchange(g, p, give):
+    return can_pay(p, give)
+
+
+def exchange(g, p, give, get, ctx=None):
+    if not can_pay(p, give):
+        return False
+    pay(g, p, give)
+    gain(g, p, get)
+    return True
+
+
+def feeding_options(g, p):
+    """Exchanges that yield food and can be used now (any time, or in the harvest within their limit)."""
+    out = []
+    for i, (give, get, window, at_most, source, key) in enumerate(g.exchanges_of(p)):
+        if window not in ("any_time", "harvest", "feeding"):
+            continue
+        if not any(good == "food" for good, n in get):
+            continue
+        if at_most is not None and p.used.get(key, 0) >= at_most:
+            continue
+        if can_pay(p, give):
+            out.append(i)
+    return out
+
+
+def use_exchange(g, p, index):
+    give, get, window, at_most, source, key = g.exchanges_of(p)[index]
+    pay(g, p, give)
+    gain(g, p, get)
+    if at_most is not None:
+        p.used[key] = p.used.get(key, 0) + 1
+
+
+# ====================================================================== cards
+
+
+def card_cost(g, p, card):
+    if card.cost_fn is not None:
+        base = card.cost_fn(g, p)
+    else:
+        base = card.cost
+    kinds = ("improvement", card.kind) if card.kind in ("major", "minor") else (card.kind,)
+    for k in kinds:
+        base = price(g, p, k, base)
+    return base
+
+
+def major_options(g, p):
+    opts = []
+    owned = p.majors
+    for cid in g.major_supply:
+        card = g.card(cid)
+        if can_pay(p, card_cost(g, p, card)):
+            opts.append(cid)
+        if card.upgrade_of:
+            for have in owned:
+                hc = g.card(have)
+                if any(t in hc.tags or t == have for t in card.upgrade_of):
+                    opts.append(f"{cid}<{have}")
+    return opts
+
+
+def minor_options(g, p):
+    out = []
+    for cid in p.hand_minors:
+        card = g.card(cid)
+        if card.requires is not None and not card.requires(g, p):
+            continue
+        if can_pay(p, card_cost(g, p, card)):
+            out.append(cid)
+    return out
+
+
+def can_build_major(g, p, ctx=None):
+    return bool(major_options(g, p))
+
+
+def can_play_minor(g, p, ctx=None):
+    return bool(p.hand_minors) and bool(minor_options(g, p))
+
+
+def can_build_improvement(g, p, ctx=None):
+    return can_build_major(g, p) or can_play_minor(g, p)
+
+
+def build_major(g, p, ctx=None):
+    opts = major_options(g, p)
+    if not opts:
+        return False
+    pick = g.decide(p, "major", opts)
+    _take_major(g, p, pick)
+    return True
+
+
+def _take_major(g, p, pick):
+    if "<" in pick:
+        cid, returned = pick.split("<", 1)
+        card = g.card(cid)
+        g.release_card(p, returned)
+        p.majors.remove(returned)
+        g.major_supply.append(returned)
+        g.major_supply.sort(key=g.major_order.get)
+        if g.log is not None:
+            g.say(f"{p.name} upgrades {g.card(returned).name} to {card.name}")
+    else:
+        cid = pick
+        card = g.card(cid)
+        pay(g, p, card_cost(g, p, card))
+        if g.log is not None:
+            g.say(f"{p.name} builds {card.name}")
+    g.major_supply.remove(cid)
+    p.majors.append(cid)
+    g.acquire_card(p, card)
+    g.emit("event:build_major", p, Ctx(actor=p, card=card))
+    g.emit("event:build_improvement", p, Ctx(actor=p, card=card))
+
+
+def play_minor(g, p, ctx=None):
+    opts = minor_options(g, p)
+    if not opts:
+        return False
+    cid = g.decide(p, "minor", opts)
+    _play_minor(g, p, cid)
+    return True
+
+
+def _play_minor(g, p, cid):
+    card = g.card(cid)
+    pay(g, p, card_cost(g, p, card))
+    p.hand_minors.remove(cid)
+    if g.log is not None:
+        g.say(f"{p.name} plays {card.name}")
+    if card.passing:
+        g.run_on_play(p, card)
+        if g.nplayers > 1 or not g.rules.pass_minors_solo:
+            left = g.players[(p.idx + 1) % g.nplayers]
+            left.hand_minors.append(cid)
+    else:
+        p.minors.append(cid)
+        g.acquire_card(p, card)
+    g.emit("event:play_minor", p, Ctx(actor=p, card=card))
+    g.emit("event:build_improvement", p, Ctx(actor=p, card=card))
+
+
+def build_improvement(g, p, ctx=None):
+    majors = major_options(g, p)
+    minors = minor_options(g, p)
+    opts = majors + [f"minor:{c}" for c in minors]
+    if not opts:
+        return False
+    pick = g.decide(p, "improvement", opts)
+    if pick.startswith("minor:"):
+        _play_minor(g, p, pick[6:])
+    else:
+        _take_major(g, p, pick)
+    return True
+
+
+def occupation_options(g, p, fee):
+    out = []
+    for cid in p.hand_occupations:
+        card = g.card(cid)
+        if card.requires is not None and not card.requires(g, p):
+            continue
+        if can_pay(p, price(g, p, "occupation", fee + tuple(card.cost))):
+            out.append(cid)
+    return out
+
+
+def can_play_occupation(g, p, ctx=None, fee=()):
+    return bool(p.hand_occupations) and bool(occupation_options(g, p, fee))
+
+
+def play_occupation(g, p, ctx=None, fee=()):
+    opts = occupation_options(g, p, fee)
+    if not opts:
+        return False
+    cid = g.decide(p, "occupation", opts)
+    card = g.card(cid)
+    g.emit("before:play_occupation", p, Ctx(actor=p, card=card))
+    pay(g, p, price(g, p, "occupation", fee + tuple(card.cost)))
+    p.hand_occupations.remove(cid)
+    p.occupations.append(cid)
+    if g.log is not None:
+        g.say(f"{p.name} plays occupation {card.name}")
+    g.acquire_card(p, card)
+    g.emit("event:play_occupation", p, Ctx(actor=p, card=card))
+    return True
+
+
+# ====================================================================== schedule, scoring
+
+
+def rounds_next(g, n):
+    return [r for r in range(g.round + 1, g.round + 1 + n) if r <= g.last_round]
+
+
+def rounds_offsets(g, offsets):
+    return [g.round + k for k in offsets if g.round + k <= g.last_round]
+
+
+def rounds_listed(g, listed):
+    return [r for r in listed if g.round < r <= g.last_round]
+
+
+def rounds_remaining(g, parity=None):
+    return [r for r in range(g.round + 1, g.last_round + 1) if parity is None or r % 2 == parity]
+
+
+def schedule(g, p, items, rounds, ctx=None):
+    for r in rounds:
+        g.schedule.setdefault(r, []).append((p.idx, tuple(items)))
+    if g.log is not None and rounds:
+        g.say(f"{p.name} will get {', '.join(f'{n} {good}' for good, n in items)} in rounds {', '.join(map(str, rounds))}")
+    return True
+
+
+def bonus(g, p, points, ctx=None):
+    p.bonus += points
+    return True
+
+
+def convert_bonus(g, p, good, tiers, ctx=None):
+    have = p.goods[good]
+    best = None
+    for threshold, points in tiers:
+        if have >= threshold:
+            best = (threshold, points)
+    if best is None:
+        return False
+    p.goods[good] -= best[0]
+    p.bonus += best[1]
+    return True
+
+
+def return_to_space(g, p, items, ctx=None):
+    if ctx is None or ctx.space is None or not can_pay(p, items):
+        return False
+    pay(g, p, items)
+    for good, n in items:
+        ctx.space.goods[good] = ctx.space.goods.get(good, 0) + n
+    return True
+
+
+def always(g, p, c=None):
+    return True
+
+
+def never(g, p, c=None):
+    return False

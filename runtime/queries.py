@@ -1,0 +1,265 @@
+"""Quantities and functions the effect language can ask about a player or the game.
+
+The compiler reads ``QUANTITIES``, ``ALIASES`` and ``FUNCTIONS`` to check names and arity; generated
+code calls these functions directly. Nothing here names an action space, a card or an edition.
+"""
+from __future__ import annotations
+
+from .farm import iter_bits, popcount
+
+GOODS_IN_SUPPLY = ("food", "grain", "vegetable", "wood", "clay", "reed", "stone", "sheep", "boar", "cattle")
+
+
+def _good(name):
+    def q(g, p):
+        return p.goods[name]
+    q.__name__ = name
+    q.__doc__ = f"{name} the player has"
+    return q
+
+
+def rooms(g, p):
+    """rooms in the house"""
+    return p.room_count
+
+
+def people(g, p):
+    """family members, newborns included"""
+    return p.people
+
+
+def newborns(g, p):
+    """family members born this round"""
+    return p.newborns
+
+
+def occupations(g, p):
+    """occupations in front of the player"""
+    return len(p.occupations)
+
+
+def minors(g, p):
+    """minor improvements in front of the player"""
+    return len(p.minors)
+
+
+def majors(g, p):
+    """major improvements in front of the player"""
+    return len(p.majors)
+
+
+def improvements(g, p):
+    """major and minor improvements in front of the player"""
+    return len(p.majors) + len(p.minors)
+
+
+def fields(g, p):
+    """field tiles in the farmyard"""
+    return len(p.fields)
+
+
+def grain_fields(g, p):
+    """fields with grain on them"""
+    return sum(1 for f in p.fields.values() if f[0] == "grain" and f[1] > 0)
+
+
+def vegetable_fields(g, p):
+    """fields with vegetables on them"""
+    return sum(1 for f in p.fields.values() if f[0] == "vegetable" and f[1] > 0)
+
+
+def empty_fields(g, p):
+    """fields with nothing on them"""
+    return sum(1 for f in p.fields.values() if f[1] == 0)
+
+
+def planted_fields(g, p):
+    """fields with crops on them"""
+    return sum(1 for f in p.fields.values() if f[1] > 0)
+
+
+def grain_total(g, p):
+    """grain in the supply and on fields"""
+    return p.goods["grain"] + sum(f[1] for f in p.fields.values() if f[0] == "grain")
+
+
+def vegetable_total(g, p):
+    """vegetables in the supply and on fields"""
+    return p.goods["vegetable"] + sum(f[1] for f in p.fields.values() if f[0] == "vegetable")
+
+
+def pastures(g, p):
+    """fenced pastures"""
+    return len(p.pastures)
+
+
+def pasture_spaces(g, p):
+    """farmyard spaces inside pastures"""
+    m = 0
+    for pm in p.pastures:
+        m |= pm
+    return popcount(m)
+
+
+def stables(g, p):
+    """stables built"""
+    return popcount(p.stables)
+
+
+def fenced_stables(g, p):
+    """stables inside pastures"""
+    m = 0
+    for pm in p.pastures:
+        m |= pm
+    return popcount(p.stables & m)
+
+
+def unfenced_stables(g, p):
+    """stables outside pastures"""
+    m = 0
+    for pm in p.pastures:
+        m |= pm
+    return popcount(p.stables & ~m)
+
+
+def fences(g, p):
+    """fences built"""
+    return popcount(p.fences)
+
+
+def unused_spaces(g, p):
+    """farmyard spaces with no room, field, stable and outside every pasture"""
+    used = p.rooms | p.stables | p.field_mask
+    for pm in p.pastures:
+        used |= pm
+    return p.grid.n - popcount(used)
+
+
+def animals(g, p):
+    """sheep, wild boar and cattle together"""
+    gd = p.goods
+    return gd["sheep"] + gd["boar"] + gd["cattle"]
+
+
+def building_resources(g, p):
+    """wood, clay, reed and stone in the supply"""
+    gd = p.goods
+    return gd["wood"] + gd["clay"] + gd["reed"] + gd["stone"]
+
+
+def begging(g, p):
+    """begging cards"""
+    return p.begging
+
+
+def card_points(g, p):
+    """points printed on the player's improvements"""
+    return sum(g.card(cid).points for cid in p.majors + p.minors)
+
+
+def bonus_points(g, p):
+    """bonus points earned from cards"""
+    return p.bonus
+
+
+def round(g, p):  # noqa: A001 - the language's word
+    """the current round number"""
+    return g.round
+
+
+def rounds_left(g, p):
+    """complete rounds still to play after this one"""
+    return g.last_round - g.round
+
+
+def players(g, p):
+    """the number of players"""
+    return g.nplayers
+
+
+def rooms_built(g, p):
+    """rooms built onto the starting house"""
+    return max(0, p.room_count - g.rules.start_rooms)
+
+
+def house_level(g, p):
+    """0 for the first house material, 1 for the next, …"""
+    return g.rules.materials.index(p.house)
+
+
+QUANTITIES = {f.__name__: f for f in (
+    rooms, people, newborns, occupations, minors, majors, improvements, fields, grain_fields,
+    vegetable_fields, empty_fields, planted_fields, grain_total, vegetable_total, pastures, pasture_spaces,
+    stables, fenced_stables, unfenced_stables, fences, unused_spaces, animals, building_resources, begging,
+    card_points, bonus_points, round, rounds_left, players, rooms_built, house_level,
+)}
+for _name in GOODS_IN_SUPPLY:
+    QUANTITIES[_name] = _good(_name)
+    globals()[_name] = QUANTITIES[_name]
+
+# Singular forms a designer writes after 'per' ("1 food per room").
+ALIASES = {
+    "room": "rooms", "person": "people", "newborn": "newborns", "occupation": "occupations",
+    "minor": "minors", "major": "majors", "improvement": "improvements", "field": "fields",
+    "grain_field": "grain_fields", "vegetable_field": "vegetable_fields", "empty_field": "empty_fields",
+    "pasture": "pastures", "stable": "stables", "fenced_stable": "fenced_stables",
+    "unfenced_stable": "unfenced_stables", "fence": "fences", "unused_space": "unused_spaces",
+    "animal": "animals", "begging_card": "begging", "complete_round_left": "rounds_left",
+    "round_left": "rounds_left", "building_resource": "building_resources", "vegetables": "vegetable",
+}
+
+
+# ---------------- functions: name -> (callable, argument kinds) ----------------
+
+def occupied(g, p, space_id):
+    """whether the action space is occupied this round"""
+    s = g.space_by_id.get(space_id)
+    return bool(s and s.occupants)
+
+
+def has(g, p, card_or_tag):
+    """whether the player has the card (or a card with the #tag) in front of them"""
+    for cid in p.majors + p.minors + p.occupations:
+        if cid == card_or_tag or card_or_tag in g.card(cid).tags:
+            return True
+    return False
+
+
+def fn_min(g, p, a, b):
+    """the smaller of two numbers"""
+    return a if a < b else b
+
+
+def fn_max(g, p, a, b):
+    """the larger of two numbers"""
+    return a if a > b else b
+
+
+def most(g, p, quantity_fn):
+    """whether no other player has more of the quantity"""
+    mine = quantity_fn(g, p)
+    return all(quantity_fn(g, o) <= mine for o in g.players)
+
+
+FUNCTIONS = {
+    "occupied": (occupied, ("space",)),
+    "has": (has, ("card",)),
+    "min": (fn_min, ("number", "number")),
+    "max": (fn_max, ("number", "number")),
+    "most": (most, ("quantity",)),
+}
+
+
+def tier(value, table):
+    """The result of the highest threshold that ``value`` reaches (0 below the first)."""
+    out = 0
+    for threshold, result in table:
+        if value >= threshold:
+            out = result
+        else:
+            break
+    return out
+
+
+def div(a, b):
+    return a // b if b else 0

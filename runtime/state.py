@@ -1,0 +1,116 @@
+"""Game state: players, their farms and supplies, the board's action spaces.
+
+The state is plain data; the verbs that change it live in ``primitives`` and the round structure in
+``engine``. Nothing here names an action space, a card or an edition: those come from the compiled pack.
+"""
+from __future__ import annotations
+
+from .farm import grid, iter_bits, popcount
+
+
+class Player:
+    __slots__ = (
+        "idx", "name", "goods", "grid", "house", "rooms", "room_count", "fields", "field_mask", "pastures",
+        "stables", "fences", "people", "newborns", "home", "begging", "bonus", "majors", "minors",
+        "occupations", "hand_occupations", "hand_minors", "exchanges", "bake_rates", "mods", "used",
+        "card_rooms", "card_state", "extra_capacity", "house_capacity", "latches", "stats",
+    )
+
+    def __init__(self, idx: int, rules):
+        self.idx = idx
+        self.name = f"P{idx + 1}"
+        self.goods = {g: 0 for g in rules.goods}
+        self.grid = grid(rules.rows, rules.cols)
+        self.house = rules.materials[0]
+        self.rooms = 0
+        for cell in rules.start_rooms_cells:
+            self.rooms |= 1 << cell
+        self.room_count = popcount(self.rooms)
+        self.fields: dict[int, list] = {}   # cell -> [crop or None, count]
+        self.field_mask = 0
+        self.pastures: tuple = ()             # sorted tuple of space masks
+        self.stables = 0
+        self.fences = 0                       # edge mask
+        self.people = rules.start_people
+        self.newborns = 0
+        self.home = 0
+        self.begging = 0
+        self.bonus = 0
+        self.majors: list[str] = []
+        self.minors: list[str] = []
+        self.occupations: list[str] = []
+        self.hand_occupations: list[str] = []
+        self.hand_minors: list[str] = []
+        self.exchanges: list = []   # (give, get, window, at_most, source id, key)
+        self.bake_rates: list = []  # (give, get, at_most, source id)
+        self.mods: dict = {}        # modifier kind -> list
+        self.used: dict = {}        # limit key -> times used in the current period
+        self.card_rooms = 0         # people housed on cards
+        self.card_state: dict = {}
+        self.extra_capacity = 0     # added to every pasture
+        self.house_capacity = None  # None: the rules' default
+        self.latches: set = set()
+        self.stats: dict = {}
+
+    # ----- derived views
+    def fenced_mask(self) -> int:
+        m = 0
+        for pm in self.pastures:
+            m |= pm
+        return m
+
+    def used_mask(self) -> int:
+        return self.rooms | self.stables | self.field_mask | self.fenced_mask()
+
+    def to_dict(self) -> dict:
+        gr = self.grid
+        return {
+            "name": self.name,
+            "goods": dict(self.goods),
+            "house": self.house,
+            "rooms": [gr.name(i) for i in iter_bits(self.rooms)],
+            "fields": {gr.name(c): ([f[0], f[1]] if f[1] else None) for c, f in sorted(self.fields.items())},
+            "pastures": [gr.mask_names(m) for m in self.pastures],
+            "stables": [gr.name(i) for i in iter_bits(self.stables)],
+            "fences": popcount(self.fences),
+            "people": self.people,
+            "begging": self.begging,
+            "bonus": self.bonus,
+            "majors": list(self.majors),
+            "minors": list(self.minors),
+            "occupations": list(self.occupations),
+        }
+
+
+class Space:
+    """An action space on the board this game (board space or revealed round card)."""
+
+    __slots__ = ("id", "name", "defn", "goods", "occupants", "use", "can", "accumulate", "tags", "stage",
+                 "round_revealed")
+
+    def __init__(self, defn, nplayers: int):
+        self.id = defn.id
+        self.name = defn.name
+        self.defn = defn
+        self.goods: dict[str, int] = {}
+        self.occupants: list[int] = []
+        variant = defn.for_players(nplayers)
+        self.use = variant.use
+        self.can = variant.can
+        self.accumulate = variant.accumulate
+        self.tags = defn.tags
+        self.stage = defn.stage
+        self.round_revealed = None
+
+
+class Ctx:
+    """What an effect is running for: the space used, the card, the player who caused it."""
+
+    __slots__ = ("space", "card", "actor", "event", "data")
+
+    def __init__(self, space=None, card=None, actor=None, event=None, data=None):
+        self.space = space
+        self.card = card
+        self.actor = actor
+        self.event = event
+        self.data = data

@@ -1,0 +1,36 @@
+"""Shared fixtures: the compiled built-in packs and small game helpers."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def build_root(tmp_path_factory):
+    return tmp_path_factory.mktemp("build")
+
+
+@pytest.fixture(scope="session")
+def compiler(build_root):
+    from compiler.build import Compiler
+    return Compiler(ROOT, build_root)
+
+
+def _pack(compiler, build_root, name):
+    result = compiler.compile(name)
+    assert result.ok, result.report.render()
+    from runtime.pack import load_pack
+    return load_pack(name, build_root)
+
+
+@pytest.fixture(scope="session")
+def revised(compiler, build_root):
+    return _pack(compiler, build_root, "revised")
+
+
+@pytest.fixture(scope="session")
+def family(compiler, build_root):
+    return _pack(compiler, build_root, "revised-family")
