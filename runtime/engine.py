@@ -36,6 +36,7 @@ class Game:
         self.space_by_id: dict[str, Space] = {}
         self.schedule: dict[int, list] = {}
         self.listeners: dict[str, list] = {}
+        self.latches: list = []     # (owner, condition, handler, card id): 'once …' rules not yet fired
         self.animal_set = frozenset(rules.animals)
         self.building_set = frozenset(rules.building)
         self.in_work_phase = False
@@ -94,6 +95,23 @@ class Game:
     # ------------------------------------------------------------------ cards in play
     def acquire_card(self, p, card):
         """Put a card's lasting effects into play for ``p`` and run its on-play effects."""
+        self.install_card(p, card)
+        self.run_on_play(p, card)
+        self.check_latches()
+
+    def check_latches(self):
+        """Fire every 'once <condition>' rule whose condition now holds (each fires at most once)."""
+        if not self.latches:
+            return
+        for entry in list(self.latches):
+            owner, cond, handler, cid = entry
+            p = self.players[owner]
+            if entry in self.latches and cond(self, p):
+                self.latches.remove(entry)
+                handler(self, p, Ctx(actor=p))
+
+    def install_card(self, p, card):
+        """Put a card's lasting effects (exchanges, bake rates, listeners, modifiers) into play for ``p``."""
         for give, get, window, at_most in card.exchanges:
             p.exchanges.append((give, get, window, at_most, card.id, f"x:{card.id}:{len(p.exchanges)}"))
         for give, get, at_most in card.bake:
@@ -102,7 +120,8 @@ class Game:
             self.listeners.setdefault(key, []).append((p.idx, handler, who))
         for apply in card.modifiers:
             apply(self, p, card)
-        self.run_on_play(p, card)
+        for cond, handler in card.latches:
+            self.latches.append((p.idx, cond, handler, card.id))
 
     def run_on_play(self, p, card):
         for handler in card.on_play:
@@ -187,6 +206,7 @@ class Game:
                 self.say(f"new action space: {d.name}")
         for pi, items in self.schedule.pop(r, ()):
             P.gain(self, self.players[pi], items)
+        self.check_latches()
         for p in self.turn_order():
             self.emit("phase:round_start", p)
         for s in self.spaces:
@@ -259,6 +279,7 @@ class Game:
         self.emit("turn_end:" + s.id, p, ctx)
         for t in tags:
             self.emit("turn_end:#" + t, p, ctx)
+        self.check_latches()
 
     def returning_home(self):
         for p in self.turn_order():

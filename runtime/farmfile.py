@@ -54,29 +54,52 @@ def load_farm(path: Path, pack):
     data = load_yaml_file(path, report, str(path))
     if report:
         _fail(report)
-    file = str(path)
     if not isinstance(data, LDict):
-        report.error("E140", "a farm file is a mapping (house, farmyard, animals, …)", Span(file, 1, 1))
+        report.error("E140", "a farm file is a mapping (house, farmyard, animals, …)", Span(str(path), 1, 1))
         _fail(report)
     for key in data:
         if key not in KEYS:
             report.error("E110", f"unknown key '{key}' in farm file{did_you_mean(key, KEYS)}", data.key_span(key))
     rules = pack.rules
-    game = Game(pack, max(1, rules.min_players), seed=0, agents=[_Null()] * max(1, rules.min_players))
+    n = max(1, rules.min_players)
+    game = Game(pack, n, seed=0, agents=[_Null()] * n)
     p = game.players[0]
+    if "farmyard" not in data:
+        report.error("E111", "farm file is missing the required key 'farmyard'", data.span)
+    apply_farm(game, p, data, report, reset=True)
+    if report:
+        _fail(report)
+    return game, p
+
+
+def apply_farm(game, p, data: LDict, report: Report, reset: bool = True):
+    """Set player ``p``'s farm and supply from located farm data (the farm-file keys); problems go to
+    ``report``. With ``reset``, everything not given is emptied first (an empty supply, the starting house)."""
+    pack = game.pack
+    rules = pack.rules
     gr = p.grid
-    for k in list(p.goods):
-        p.goods[k] = 0
-    house = data.get("house", rules.materials[0])
+    file = data.span.file
+    if reset:
+        for k in list(p.goods):
+            p.goods[k] = 0
+    house = data.get("house", p.house)
     if house not in rules.materials:
         report.error("E141", f"unknown house material '{house}'{did_you_mean(str(house), rules.materials)}",
                      data.span_of("house"))
     else:
         p.house = str(house)
     rows = data.get("farmyard")
-    p.rooms = 0
+    if rows is None:
+        rows_given = False
+    else:
+        rows_given = True
+        p.rooms = 0
+        p.fields = {}
+        p.stables = 0
     pasture_cells = 0
-    if not isinstance(rows, list) or len(rows) != gr.rows:
+    if not rows_given:
+        pasture_cells = p.fenced_mask()
+    elif not isinstance(rows, list) or len(rows) != gr.rows:
         report.error("E142", f"'farmyard' must be a list of {gr.rows} rows", data.span_of("farmyard"))
     else:
         for r, row in enumerate(rows):
@@ -115,7 +138,9 @@ def load_farm(path: Path, pack):
                      data.span_of("farmyard"))
     groups = data.get("pastures")
     pastures = []
-    if groups is None:
+    if not rows_given and groups is None:
+        pastures = list(p.pastures)
+    elif groups is None:
         pastures = gr.components(pasture_cells)
     elif not isinstance(groups, list):
         report.error("E112", "'pastures' must be a list such as [A3+B3, A4]", data.span_of("pastures"))
@@ -183,18 +208,13 @@ def load_farm(path: Path, pack):
             p.minors.append(cid)
         else:
             p.occupations.append(cid)
-        for key, handler, who in card.listeners:
-            game.listeners.setdefault(key, []).append((p.idx, handler, who))
-        for apply in card.modifiers:
-            apply(game, p, card)
+        game.install_card(p, card)
     if not report and not P.animals_fit(game, p):
         caps, singles = P.housing(game, p)
         report.error("E148", "the animals do not fit on this farm (pastures hold "
                      f"{', '.join(str(c) for c, _ in caps) or 'nothing'}; {singles} space(s) hold one animal each)",
                      data.span_of("animals"))
-    if report:
-        _fail(report)
-    return game, p
+    return True
 
 
 def score_farm_file(path: Path, pack):

@@ -1,0 +1,33 @@
+"""Runs every scenario file under tests/scenarios/ (one pytest case per scenario)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from runtime.scenario import run_file
+
+HERE = Path(__file__).parent
+FILES = sorted((HERE / "scenarios").rglob("*.yaml"))
+
+
+@pytest.fixture(scope="session")
+def pack_loader(compiler, build_root):
+    from runtime.pack import load_pack
+    cache = {}
+
+    def load(name):
+        if name not in cache:
+            result = compiler.compile(name)
+            assert result.ok, result.report.render()
+            cache[name] = load_pack(name, build_root)
+        return cache[name]
+    return load
+
+
+@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(HERE / "scenarios")) for p in FILES])
+def test_scenario_file(path, pack_loader):
+    outcomes = run_file(path, pack_loader)
+    failed = [o for o in outcomes if not o.ok]
+    assert outcomes, "no scenario in file"
+    assert not failed, "\n".join(f"{o.name}: {o.message}" for o in failed)
