@@ -219,11 +219,28 @@ class _Converter:
         return LStr(value, span, [(start.line + 1, col)])
 
 
+_FAILED = object()
+_CLoader = getattr(yaml, "CSafeLoader", None)
+
+
+def _fast_compose(text: str):
+    """Compose with libyaml when it is available (much faster); _FAILED on any problem."""
+    if _CLoader is None:
+        return _FAILED
+    try:
+        return yaml.compose(text, Loader=_CLoader)
+    except (yaml.YAMLError, RecursionError, ValueError):
+        return _FAILED
+
+
 def load_yaml_text(text: str, file: str, report: Report):
     """Parse YAML text into located values; problems go to ``report``. Returns None on failure."""
     report.sources.add_text(file, text)
+    node = _fast_compose(text)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        if node is _FAILED:
+            # the C parser found a problem: read again with the Python parser for its clearer message
+            node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = (exc.problem or exc.context or "invalid YAML").strip()

@@ -28,8 +28,9 @@ _WORDS = {
 
 @lru_cache(maxsize=1)
 def grammar() -> Lark:
+    # cache=True keeps the built parser in the temp folder, keyed by a hash of the grammar and options.
     return Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), parser="lalr", start=list(START.values()),
-                propagate_positions=True, maybe_placeholders=False, cache=False)
+                propagate_positions=True, maybe_placeholders=False, cache=True)
 
 
 def grammar_text() -> str:

@@ -128,6 +128,14 @@ def cmd_compile(args) -> int:
     return status
 
 
+def _default(args, what: str) -> str:
+    from .pack import defaults
+    name = defaults(_root(args)).get(what)
+    if not name:
+        raise SystemExit(f"error: no pack named; give --pack (rules/defaults.yaml has no '{what}')")
+    return str(name)
+
+
 def _load(args, pack_id):
     """Compile if needed and load the pack; returns (pack, None) or (None, exit code)."""
     comp = _compiler(args)
@@ -147,7 +155,7 @@ def cmd_play(args) -> int:
     from .engine import Game
     from .report import score_table
 
-    pack, err = _load(args, args.pack)
+    pack, err = _load(args, args.pack or _default(args, "play"))
     if pack is None:
         return err
     rules = pack.rules
@@ -182,7 +190,7 @@ def game_result(game) -> dict:
 
 def cmd_score(args) -> int:
     from .farmfile import FarmFileError, score_farm_file
-    pack, err = _load(args, args.pack)
+    pack, err = _load(args, args.pack or _default(args, "score"))
     if pack is None:
         return err
     try:
@@ -231,11 +239,11 @@ def make_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("compile", help="compile a pack (default: every pack) into build/packs/")
-    p.add_argument("--pack", help="pack name, e.g. revised")
+    p.add_argument("--pack", help="pack name (default: every pack)")
     p.set_defaults(func=cmd_compile)
 
     p = sub.add_parser("play", help="play a full game with random agents")
-    p.add_argument("--pack", default="revised-family")
+    p.add_argument("--pack", default=None, help="pack name (default: 'play' in rules/defaults.yaml)")
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print one JSON object with the scores")
@@ -243,7 +251,7 @@ def make_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("score", help="score an end-of-game farm described in YAML")
     p.add_argument("farm", metavar="FARM.yaml")
-    p.add_argument("--pack", default="revised")
+    p.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_score)
 

@@ -44,6 +44,7 @@ class Grid:
                 self.cell_edges[i] = (1 << top) | (1 << bottom) | (1 << left) | (1 << right)
         self.edge_count = h_count + rows * (cols + 1)
         self._regions = None
+        self._region_bounds = None
         self._boundary_cache: dict[int, int] = {}
 
     # ----- naming
@@ -113,6 +114,12 @@ class Grid:
             rest &= ~seen
         return out
 
+    def region_bounds(self) -> list[tuple[int, int]]:
+        """(region, boundary edges) for every connected set of spaces (computed once)."""
+        if self._region_bounds is None:
+            self._region_bounds = [(m, self.boundary(m)) for m in self.regions()]
+        return self._region_bounds
+
     def regions(self) -> list[int]:
         """Every connected set of spaces, smallest first (computed once)."""
         if self._regions is None:
@@ -133,7 +140,7 @@ class Grid:
 
 
 def popcount(m: int) -> int:
-    return bin(m).count("1")
+    return m.bit_count()
 
 
 def iter_bits(m: int):
@@ -167,33 +174,45 @@ def fencing_options(gr: Grid, blocked: int, pastures: tuple, fences: int):
     fenced = 0
     for m in pastures:
         fenced |= m
-    free = gr.full & ~blocked & ~fenced
-    out = []
-    touch = gr.neighbours_of(fenced) if fenced else -1
-    for region in gr.regions():
-        if region & ~free:
-            continue
-        if fenced and not (region & touch):
-            continue
-        cost = popcount(gr.boundary(region) & ~fences)
-        out.append((cost, region, 0))
+    bad = blocked | fenced
+    nf = ~fences
+    bounds = gr.region_bounds()
+    if fenced:
+        touch = gr.neighbours_of(fenced)
+        out = [((b & nf).bit_count(), r, 0) for r, b in bounds if not (r & bad) and r & touch]
+    else:
+        out = [((b & nf).bit_count(), r, 0) for r, b in bounds if not (r & bad)]
     for pasture in pastures:
-        if popcount(pasture) < 2:
+        if pasture.bit_count() < 2:
             continue
         low = pasture & -pasture
-        for region in gr.regions():
-            if region & ~pasture or region == pasture or region & low:
+        outside = ~pasture | low
+        for r, b in bounds:
+            if r & outside or r == pasture:
                 continue
-            rest = pasture & ~region
-            if not gr.connected(rest):
+            if not gr.connected(pasture & ~r):
                 continue
-            cost = popcount(gr.boundary(region) & ~fences)
-            out.append((cost, region, pasture))
+            out.append(((b & nf).bit_count(), r, pasture))
     out.sort(key=lambda t: (t[0], t[2], t[1]))
     if len(_FENCE_CACHE) > _FENCE_CACHE_LIMIT:
         _FENCE_CACHE.clear()
     _FENCE_CACHE[key] = out
     return out
+
+
+def min_fencing_cost(gr: Grid, blocked: int, pastures: tuple, fences: int, budget: int) -> bool:
+    """Whether some fencing step costs at most ``budget`` fences (cheap answers first)."""
+    if budget >= 4:
+        fenced = 0
+        for m in pastures:
+            fenced |= m
+        free = gr.full & ~blocked & ~fenced
+        if fenced:
+            free &= gr.neighbours_of(fenced)
+        if free:
+            return True
+    opts = fencing_options(gr, blocked, pastures, fences)
+    return bool(opts) and opts[0][0] <= budget
 
 
 def fences_of(gr: Grid, pastures) -> int:
@@ -204,6 +223,44 @@ def fences_of(gr: Grid, pastures) -> int:
 
 
 _FRONTIER_CACHE: dict = {}
+
+
+def pasture_frontier(caps: tuple, types: int = 3):
+    """The Pareto-maximal capacities per animal type of the single-type containers alone."""
+    key = (caps, types)
+    hit = _PASTURE_CACHE.get(key)
+    if hit is not None:
+        return hit
+    states = {(0,) * types}
+    for cap, only in caps:
+        nxt = set()
+        for st in states:
+            kinds = range(types) if only < 0 else (only,)
+            for t in kinds:
+                s = list(st)
+                s[t] += cap
+                nxt.add(tuple(s))
+        states = _pareto(nxt)
+    result = tuple(sorted(states))
+    if len(_PASTURE_CACHE) > 20_000:
+        _PASTURE_CACHE.clear()
+    _PASTURE_CACHE[key] = result
+    return result
+
+
+_PASTURE_CACHE: dict = {}
+
+
+def fits_housing(caps: tuple, singles: int, counts) -> bool:
+    """Whether ``counts`` animals fit: single-type containers first, the rest one per single space."""
+    for cap in pasture_frontier(caps, len(counts)):
+        over = 0
+        for a, b in zip(counts, cap):
+            if a > b:
+                over += a - b
+        if over <= singles:
+            return True
+    return False
 
 
 def capacity_frontier(caps: tuple, singles: int, types: int = 3):
@@ -217,20 +274,12 @@ def capacity_frontier(caps: tuple, singles: int, types: int = 3):
     hit = _FRONTIER_CACHE.get(key)
     if hit is not None:
         return hit
-    states = {(0,) * types}
-    for cap, only in caps:
-        nxt = set()
-        for st in states:
-            kinds = range(types) if only < 0 else (only,)
-            for t in kinds:
-                s = list(st)
-                s[t] += cap
-                nxt.add(tuple(s))
-        states = _pareto(nxt)
+    states = set(pasture_frontier(caps, types))
     if singles:
         nxt = set()
+        dists = list(_distributions(singles, types))
         for st in states:
-            for dist in _distributions(singles, types):
+            for dist in dists:
                 nxt.add(tuple(a + b for a, b in zip(st, dist)))
         states = _pareto(nxt)
     result = tuple(sorted(states))
@@ -253,24 +302,23 @@ def _pareto(points):
     pts = sorted(points, reverse=True)
     keep = []
     for p in pts:
-        dominated = False
         for q in keep:
-            if all(a <= b for a, b in zip(p, q)):
-                dominated = True
-                break
-        if not dominated:
+            for a, b in zip(p, q):
+                if a > b:
+                    break
+            else:
+                break  # p is dominated by q
+        else:
             keep.append(p)
     return set(keep)
 
 
 def fits(frontier, counts) -> bool:
     for cap in frontier:
-        ok = True
         for a, b in zip(counts, cap):
             if a > b:
-                ok = False
                 break
-        if ok:
+        else:
             return True
     return False
 

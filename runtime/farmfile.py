@@ -12,7 +12,7 @@ The format (see docs/farm-format.md)::
     goods: {grain: 1, vegetable: 0, wood: 2, clay: 0, reed: 1, stone: 0, food: 0}
     people: 3
     begging: 0
-    improvements: [fireplace_2, joinery]
+    improvements: [<improvement id>, …]
     bonus: 0
 
 Spaces: ``R`` room, ``F`` empty field, ``G<n>``/``V<n>`` field with n grain/vegetables, ``P`` pasture

@@ -133,6 +133,17 @@ def _ident(pack_id: str) -> str:
 _LOADED: dict = {}
 
 
+def defaults(root: Path | None = None) -> dict:
+    """The default packs named in ``rules/defaults.yaml`` (the runtime itself names none)."""
+    import yaml
+    path = (root or REPO_ROOT) / "rules" / "defaults.yaml"
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError):
+        data = {}
+    return data if isinstance(data, dict) else {}
+
+
 def load_pack(pack_id: str, build_root: Path | None = None) -> Pack:
     """Import the compiled modules of ``pack_id`` (compile it first with ``agricola compile``)."""
     directory = build_dir_for(pack_id, build_root)

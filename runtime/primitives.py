@@ -7,7 +7,7 @@ No action space, card or edition is named here.
 """
 from __future__ import annotations
 
-from .farm import best_keeps, capacity_frontier, fencing_options, fits, iter_bits, popcount
+from .farm import best_keeps, capacity_frontier, fencing_options, fits, fits_housing, iter_bits, min_fencing_cost, popcount
 from .state import Ctx
 
 STOP = "stop"
@@ -383,9 +383,9 @@ def _fence_budget(g, p, per, free):
 
 
 def fencing_steps(g, p, budget):
-    gr = p.grid
-    blocked = p.rooms | p.field_mask
-    opts = fencing_options(gr, blocked, p.pastures, p.fences)
+    opts = fencing_options(p.grid, p.rooms | p.field_mask, p.pastures, p.fences)
+    if not opts or opts[-1][0] <= budget:
+        return list(opts)
     return [o for o in opts if o[0] <= budget]
 
 
@@ -394,7 +394,7 @@ def can_build_fences(g, p, ctx=None, free=False):
     budget = _fence_budget(g, p, per, free)
     if budget <= 0 and not free:
         return False
-    return bool(fencing_steps(g, p, budget))
+    return min_fencing_cost(p.grid, p.rooms | p.field_mask, p.pastures, p.fences, budget)
 
 
 def _apply_fence_step(g, p, step, per, free):
@@ -490,7 +490,7 @@ def animal_counts(g, p):
 
 def animals_fit(g, p, counts=None) -> bool:
     caps, singles = housing(g, p)
-    return fits(capacity_frontier(caps, singles, len(g.rules.animals)), counts or animal_counts(g, p))
+    return fits_housing(caps, singles, counts or animal_counts(g, p))
 
 
 def best_food_rate(g, p, good):
@@ -508,10 +508,9 @@ def settle_animals(g, p):
     """Keep the animals that fit (the player picks which); cook the rest if possible, else return them."""
     counts = animal_counts(g, p)
     caps, singles = housing(g, p)
-    frontier = capacity_frontier(caps, singles, len(counts))
-    if fits(frontier, counts):
+    if fits_housing(caps, singles, counts):
         return
-    opts = best_keeps(frontier, counts)
+    opts = best_keeps(capacity_frontier(caps, singles, len(counts)), counts)
     keep = g.decide(p, "keep_animals", opts)
     for animal, have, kept in zip(g.rules.animals, counts, keep):
         surplus = have - kept
@@ -534,14 +533,13 @@ def breed(g, p, only=None):
     if not cands:
         return False
     caps, singles = housing(g, p)
-    frontier = capacity_frontier(caps, singles, len(counts))
     fitting = []
     for mask in range(1 << len(cands)):
         trial = list(counts)
         for k, i in enumerate(cands):
             if mask >> k & 1:
                 trial[i] += 1
-        if fits(frontier, trial):
+        if fits_housing(caps, singles, trial):
             fitting.append(mask)
     maximal = [m for m in fitting if not any(o != m and (o & m) == m for o in fitting)]
     if not maximal or maximal == [0]:
@@ -685,6 +683,8 @@ def card_cost(g, p, card):
         base = card.cost_fn(g, p)
     else:
         base = card.cost
+        if not p.mods:
+            return base
     kinds = ("improvement", card.kind) if card.kind in ("major", "minor") else (card.kind,)
     for k in kinds:
         base = price(g, p, k, base)

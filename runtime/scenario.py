@@ -2,19 +2,19 @@
 
 A scenario file (see docs/scenarios.md)::
 
-    pack: revised          # optional (default revised)
+    pack: <pack>           # optional (default: 'scenario' in rules/defaults.yaml)
     players: 2             # optional (default 2)
     scenarios:
-      - name: Forest gives all the wood lying on it
+      - name: <what it shows>
         given:
           round: 3
-          spaces: {forest: {wood: 6}}
+          spaces: {<space id>: {wood: 6}}
           player: {goods: {wood: 1}}
-        use: forest        # or: do: [harvest], do: [use forest, score], …
+        use: <space id>    # or: do: [harvest], do: [use <space id>, score], …
         answers: []        # option labels, in order, for the acting player's requests
         expect:
           player: {goods: {wood: 7}}
-          spaces: {forest: {}}
+          spaces: {<space id>: {}}
 
 The acting player is P1 and starts the round as start player. ``given.player`` (P1) and
 ``given.players`` (a list, P1 first) take the keys of a farm file (house, farmyard, pastures, animals,
@@ -90,8 +90,11 @@ def load_scenarios(path: Path, report: Report):
     return data
 
 
-def run_file(path: Path, load_pack, default_pack: str = "revised") -> list[Outcome]:
+def run_file(path: Path, load_pack, default_pack: str | None = None) -> list[Outcome]:
     """Run every scenario of a file. ``load_pack(name)`` returns a compiled pack."""
+    if default_pack is None:
+        from .pack import defaults
+        default_pack = str(defaults().get("scenario", ""))
     report = Report()
     data = load_scenarios(Path(path), report)
     file = str(path)
