@@ -70,6 +70,7 @@ class Checker:
         self.sym = symbols
         self.report = report
         self.counts = list(range(symbols.min_players, symbols.max_players + 1))  # player counts in scope
+        self.card_id = None  # the card being checked ('this' refers to it)
 
     def err(self, code, message, span, hint=None):
         self.report.error(code, message, span, hint)
@@ -120,9 +121,9 @@ class Checker:
     # ------------------------------------------------------------ expressions
     def quantity_name(self, name, span) -> str:
         canonical = Q.ALIASES.get(name, name)
-        if canonical in self.sym.quantities:
+        if canonical in self.sym.quantities or canonical in Q.CONTEXT_QUANTITIES:
             return canonical
-        known = list(self.sym.quantities) + list(Q.ALIASES)
+        known = list(self.sym.quantities) + list(Q.ALIASES) + list(Q.CONTEXT_QUANTITIES)
         self.err("E204", f"unknown quantity '{name}'{did_you_mean(name, known)}", span)
         return name
 
@@ -195,10 +196,15 @@ class Checker:
             elif kind == "card":
                 if isinstance(arg, N.TagRef):
                     if arg.name not in self.sym.card_tags:
-                        self.err("E205", f"unknown card tag '#{arg.name}'{did_you_mean(arg.name, self.sym.card_tags)}",
-                                 arg.span)
+                        self.err("E205", f"unknown card tag '#{arg.name}'"
+                                 f"{did_you_mean('#' + arg.name, ['#' + t for t in self.sym.card_tags])}", arg.span)
                 elif isinstance(arg, N.Quantity):
-                    if arg.name not in self.sym.cards:
+                    if arg.name == "this":
+                        if self.card_id is None:
+                            self.err("E206", "'this' means the card whose rule it is; there is none here", arg.span)
+                        else:
+                            arg.name = self.card_id
+                    elif arg.name not in self.sym.cards:
                         self.err("E205", f"unknown card '{arg.name}'{did_you_mean(arg.name, self.sym.cards)}", arg.span)
                 else:
                     self.err("E206", f"{node.name}() needs a card id or a #tag", arg.span)
@@ -251,11 +257,25 @@ class Checker:
                     self.err("E214", "conversion thresholds must be rising numbers", span)
                 last = k if isinstance(k, int) else last
         if v.name == "renovate" and v.word is not None and v.word not in self.sym.materials:
-            self.err("E208", f"unknown house material '{v.word}'{did_you_mean(v.word, self.sym.materials)}", v.span)
+            self.err("E208", f"unknown house material '{v.word}'{did_you_mean(v.word, self.sym.materials)}",
+                     getattr(v, "word_span", v.span))
         if v.name == "breed" and v.word not in self.sym.animals:
             self.err("E203", f"'{v.word}' is not an animal{did_you_mean(v.word, self.sym.animals)}", v.span)
         if v.name == "return_to_space" and where == "space":
             self.err("E212", "'return … to the space' belongs in a card's 'after you use' rule", v.span)
+        if v.body is not None:
+            self.body(v.body, where)
+        if v.name == "schedule_action" and v.body is not None:
+            for node in N.walk(v.body):
+                if isinstance(node, N.Verb) and node.name in ("return_to_space", "convert_bonus"):
+                    self.err("E212", f"'{node.name.replace('_', ' ')}' cannot be scheduled", node.span)
+        if v.name == "harvest_more" and v.word not in self.sym.crops:
+            self.err("E203", f"'{v.word}' is not a crop{did_you_mean(v.word, self.sym.crops)}", v.span)
+        if v.name == "pile":
+            if self.card_id is None:
+                self.err("E212", "'pile … on this card' belongs to a card", v.span)
+        if v.name == "build_fences" and v.price is not None:
+            self.err("E212", "'build fences' takes 'free' or nothing (fences cost what the rules say)", v.span)
         if v.name == "plow" and not 1 <= (v.number or 0) <= 15:
             self.err("E215", "plow needs a number of fields from 1 to 15", v.span)
         if v.name == "fence_spaces" and not 1 <= (v.number or 0) <= 15:
@@ -265,7 +285,8 @@ class Checker:
         for name, is_tag, span in refs:
             if is_tag:
                 if name not in self.sym.space_tags:
-                    self.err("E205", f"unknown action space tag '#{name}'{did_you_mean(name, self.sym.space_tags)}", span)
+                    self.err("E205", f"unknown action space tag '#{name}'"
+                             f"{did_you_mean('#' + name, ['#' + t for t in self.sym.space_tags])}", span)
             elif name not in self.sym.spaces:
                 self.err("E205", f"unknown action space '{name}'{did_you_mean(name, self.sym.spaces)}", span)
 
@@ -292,14 +313,25 @@ class Checker:
                          f"(missing feature: per-{rule.limit.period} limits)", rule.limit.span)
             phase_where = "scoring" if (t.kind == "at_phase" and t.phase == "scoring") else where
             self.body(rule.body, phase_where)
+        elif rule.kind == "action":
+            if rule.guard is not None:
+                self.expr(rule.guard)
+            if rule.limit is not None and rule.limit.period not in PERIODS_SUPPORTED:
+                self.err("E300", f"limits per {rule.limit.period} are not supported yet "
+                         f"(missing feature: per-{rule.limit.period} limits)", rule.limit.span)
+            self.body(rule.body, where)
         elif rule.kind in ("exchanges", "bake"):
             for ex in rule.exchanges:
                 self.goods(ex.give, constant=True, what="exchange amounts")
-                self.goods(ex.get, constant=True, what="exchange amounts")
-                if rule.kind == "bake":
+                if ex.get is not None:
+                    self.goods(ex.get, constant=True, what="exchange amounts")
+                elif self.card_id is None:
+                    self.err("E212", "'-> top of pile' belongs to a card with a pile", ex.span)
+                if rule.kind == "bake" and ex.get is not None:
                     gives = [it.good for it in ex.give.items if isinstance(it, N.GoodsItem)]
                     gets = [it.good for it in ex.get.items if isinstance(it, N.GoodsItem)]
-                    if gives != [self.sym.crops[0]] or gets != [self.sym.food]:
+                    known = all(x in self.sym.goods for x in gives + gets)
+                    if known and (gives != [self.sym.crops[0]] or gets != [self.sym.food]):
                         self.err("E217", f"a bake rate turns {self.sym.crops[0]} into {self.sym.food}", ex.span)
         elif rule.kind == "modifier":
             self.modifier(rule.modifier)
@@ -314,15 +346,22 @@ class Checker:
                     self.err("E209", f"unknown cost target '{word}'{did_you_mean(word, COST_TARGETS)}", span)
                 if second is not None and first not in self.sym.materials:
                     self.err("E208", f"unknown house material '{first}'{did_you_mean(first, self.sym.materials)}", span)
-            for item in m.goods:
-                n, good = item[0], item[1]
-                span = item[2] if len(item) > 2 else m.span
-                self.good(good, span, allow_material=True)
             if m.kind == "cost_substitute":
+                pay, instead = m.goods
+                self.goods(pay, constant=True, what="substituted amounts")
+                if instead is not None:
+                    self.goods(instead, constant=True, what="substituted amounts")
                 for word, span in m.words:
                     self.good(word, span)
-                self.err("E300", "paying one good instead of another is not supported yet "
-                         "(missing feature: cost substitution)", m.span)
+            else:
+                for item in m.goods:
+                    n, good = item[0], item[1]
+                    span = item[2] if len(item) > 2 else m.span
+                    self.good(good, span, allow_material=True)
+                    if isinstance(n, N.Node):
+                        self.expr(n)
+                        if m.kind == "cost_set":
+                            self.err("E216", "a set cost must use plain numbers", span)
         elif m.kind == "capacity":
             word, span = m.words[0]
             if word not in CAPACITY_TARGETS:
@@ -334,7 +373,12 @@ class Checker:
             for word, span in m.words:
                 if word not in self.sym.crops:
                     self.err("E203", f"'{word}' is not a crop{did_you_mean(word, self.sym.crops)}", span)
-            self.err("E300", "cards that are fields are not supported yet (missing feature: card fields)", m.span)
+        elif m.kind == "free_per_action":
+            word, _, span = m.targets[0]
+            if word not in ("fence", "fences"):
+                self.err("E209", f"only fences can be free per action, not '{word}'", span)
+        elif m.kind in ("use_occupied", "double_placement"):
+            self.spaces_ref(m.words)
         elif m.kind in ("allow", "forbid"):
             word, span = m.words[0]
             allowed = RULE_SWITCHES[m.kind]
@@ -405,16 +449,24 @@ def _game_settings(src: PackSource, report: Report) -> dict | None:
         report.error("E130", f"players: min {lo} is more than max {hi}", g.span_of("players"))
     rounds = settings["rounds"]
     covered = []
+    stages_map = g["stages"]
     for stage, (a, b) in settings["stages"]:
-        if a > b or b > rounds:
-            report.error("E131", f"stage {stage} spans rounds {a} to {b}, outside 1 to {rounds}", g.span_of("stages"))
+        if a > b or b > rounds or a < 1:
+            report.error("E131", f"stage {stage} spans rounds {a} to {b}, outside 1 to {rounds}",
+                         stages_map.span_of(str(stage)))
         covered.extend(range(a, b + 1))
     if sorted(covered) != list(range(1, rounds + 1)):
-        report.error("E131", f"the stages must cover rounds 1 to {rounds} once each", g.span_of("stages"))
-    for r in settings["harvest_rounds"]:
+        missing = sorted(set(range(1, rounds + 1)) - set(covered))
+        twice = sorted({r for r in covered if covered.count(r) > 1})
+        what = (f"round {', '.join(map(str, missing))} is in no stage" if missing else
+                f"round {', '.join(map(str, twice))} is in more than one stage")
+        report.error("E131", f"the stages must cover rounds 1 to {rounds} once each: {what}", g.span_of("stages"))
+    harvest = g["harvest_after_rounds"]
+    for i, r in enumerate(settings["harvest_rounds"]):
         if not 1 <= r <= rounds:
-            report.error("E131", f"harvest after round {r}, but the game has {rounds} rounds",
-                         g.span_of("harvest_after_rounds"))
+            idx = next((k for k, v in enumerate(harvest) if v == r), None)
+            span = harvest.span_of(idx) if idx is not None else g.span_of("harvest_after_rounds")
+            report.error("E131", f"harvest after round {r}, but the game has {rounds} rounds", span)
     from runtime.farm import grid
     gr = grid(settings["rows"], settings["cols"])
     cells = []
@@ -433,6 +485,38 @@ def _game_settings(src: PackSource, report: Report) -> dict | None:
         report.error("E134", f"the runtime knows no good '{unknown[0]}' (it knows: {', '.join(Q.GOODS_IN_SUPPLY)})",
                      g.span_of("goods"))
     return settings
+
+
+def _counts_text(counts) -> str:
+    counts = sorted(counts)
+    if len(counts) > 1 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}-{counts[-1]} players"
+    return f"{', '.join(map(str, counts))} player{'s' if counts != [1] else ''}"
+
+
+def _check_round_cards(settings, rounds, src, g, report, lo, hi):
+    """Each stage needs as many round cards as it has rounds, for every player count (one message each)."""
+    stages = dict(settings["stages"])
+    stage_of_span = {}
+    for u in rounds:
+        stage_of_span.setdefault(u.data["stage"], u.entry.span_of("stage"))
+    for stage, (a, b) in stages.items():
+        need = b - a + 1
+        wrong = {}
+        for n in range(lo, hi + 1):
+            k = sum(1 for u in rounds if u.data["stage"] == stage and n in u.data["players"])
+            if k != need:
+                wrong.setdefault(k, []).append(n)
+        for k, counts in wrong.items():
+            span = stage_of_span.get(stage) or g["stages"].span_of(str(stage))
+            report.error("E136", f"stage {stage} has {k} round card{'s' if k != 1 else ''} for "
+                         f"{_counts_text(counts)} but {need} round{'s' if need != 1 else ''} "
+                         f"(rounds {a} to {b})" if need > 1 else
+                         f"stage {stage} has {k} round card{'s' if k != 1 else ''} for {_counts_text(counts)} "
+                         f"but 1 round (round {a})", span)
+    for u in rounds:
+        if u.data["stage"] not in stages:
+            continue
 
 
 def check_pack(src: PackSource, report: Report) -> CheckedPack | None:
@@ -489,6 +573,8 @@ def check_pack(src: PackSource, report: Report) -> CheckedPack | None:
     def space_units(entries, kind):
         out = []
         for e in entries:
+            if not getattr(e, "schema_ok", True):
+                continue  # the schema has reported what is wrong with it
             sid = str(e.get("id"))
             counts = _players_of(e, lo, hi, report)
             if kind == "round":
@@ -543,23 +629,15 @@ def check_pack(src: PackSource, report: Report) -> CheckedPack | None:
             report.error("E135", f"'{e.get('id')}' is a board action space and cannot have a 'stage' "
                          "(round cards go in rounds.yaml)", e.span_of("stage"))
     rounds = space_units(src.rounds, "round")
-    per_count = {n: sum(1 for u in rounds if n in u.data["players"]) for n in range(lo, hi + 1)}
-    for n, k in per_count.items():
-        if rounds and k != settings["rounds"]:
-            report.error("E136", f"with {n} players there are {k} round cards for {settings['rounds']} rounds",
-                         src.rounds[0].span if src.rounds else g.span)
-    stage_rounds = dict(settings["stages"])
-    for stage, (a, b) in stage_rounds.items():
-        for n in range(lo, hi + 1):
-            k = sum(1 for u in rounds if u.data["stage"] == stage and n in u.data["players"])
-            if rounds and k != b - a + 1:
-                report.error("E136", f"stage {stage} has {k} round card(s) with {n} players but {b - a + 1} round(s)",
-                             src.rounds[0].span)
+    if all(getattr(e, "schema_ok", True) for e in src.rounds):
+        _check_round_cards(settings, rounds, src, g, report, lo, hi)
 
     # ---- improvements and cards
     def card_units(entries, kind):
         out = []
         for e in entries:
+            if not getattr(e, "schema_ok", True):
+                continue  # the schema has reported what is wrong with it
             cid = str(e.get("id"))
             data = {"name": str(e.get("name", cid)), "tags": [str(t) for t in (e.get("tags") or [])],
                     "points": int(e.get("points") or 0), "bonus_points": bool(e.get("bonus_points")),
@@ -581,8 +659,10 @@ def check_pack(src: PackSource, report: Report) -> CheckedPack | None:
                 chk.expr(data["requires"])
             effects = _text(e, "effects")
             rules = parse(effects, "rules", report) if effects else []
+            chk.card_id = cid
             for r in rules or []:
                 chk.rule(r, "card")
+            chk.card_id = None
             data["rules"] = rules or []
             out.append(Unit(kind, cid, e, e.span, data))
         return out

@@ -121,12 +121,16 @@ class Gen:
 
     def __init__(self, w: ModuleWriter):
         self.w = w
+        self.card_id = None
 
     # ------------------------------------------------------------ expressions
     def expr(self, node) -> str:
         if isinstance(node, N.Num):
             return str(int(node.value))
         if isinstance(node, N.Quantity):
+            import runtime.queries as RQ
+            if node.name in RQ.CONTEXT_QUANTITIES:
+                return f"Q.{node.name}(c)"
             return f"Q.{node.name}(g, p)"
         if isinstance(node, N.Call):
             import runtime.queries as RQ
@@ -177,12 +181,14 @@ class Gen:
             if isinstance(it, N.PlayersGoods):
                 table = {}
                 for n in range(1, 10):
-                    resolved = goods_for_players(N.Goods([it]), n)
-                    c = const_goods(resolved)
-                    table[n] = c if c is not None else None
-                if any(v is None for v in table.values()):
-                    raise ValueError("players(...) entries must have plain amounts")
-                parts.append(f"{pyrepr(table)}[g.nplayers]")
+                    table[n] = const_goods(goods_for_players(N.Goods([it]), n))
+                if all(v is not None for v in table.values()):
+                    parts.append(f"{pyrepr(table)}[g.nplayers]")
+                else:
+                    chain = "()"
+                    for n in range(9, 0, -1):
+                        chain = f"({self.goods(goods_for_players(N.Goods([it]), n))} if g.nplayers == {n} else {chain})"
+                    parts.append(chain)
                 continue
             amount = self.expr(it.amount) if it.amount is not None else "1"
             if it.per_quantity:
@@ -240,6 +246,16 @@ class Gen:
             return f"return {cond} and {a}(g, p, c)", f"if {cond}:\n    return {b}(g, p, c)\nreturn False"
         return self._verb(node)
 
+    def _rounds(self, rs) -> str:
+        if rs.kind == "next":
+            return f"P.rounds_next(g, {int(rs.numbers[0])})"
+        if rs.kind == "offsets":
+            return f"P.rounds_offsets(g, {pyrepr(tuple(int(x) for x in rs.numbers))})"
+        if rs.kind == "listed":
+            return f"P.rounds_listed(g, {pyrepr(tuple(int(x) for x in rs.numbers))})"
+        parity = {"remaining": "None", "even": "0", "odd": "1"}[rs.kind]
+        return f"P.rounds_remaining(g, {parity})"
+
     def _cost_arg(self, v):
         if v.free:
             return "()"
@@ -293,8 +309,12 @@ class Gen:
             free = "True" if v.free else "False"
             return f"return P.can_build_fences(g, p, c, {free})", f"return P.build_fences(g, p, c, {free})"
         if n == "fence_spaces":
-            free = "False" if v.price is not None else "True"
             k = int(v.number)
+            if v.price is not None:
+                price = self.goods(v.price)
+                return (f"return P.can_pay(p, {price}) and P.can_fence_spaces(g, p, c, {k}, True)",
+                        f"P.pay(g, p, {price})\nreturn P.fence_spaces(g, p, c, {k}, True)")
+            free = "True" if v.free else "False"
             return (f"return P.can_fence_spaces(g, p, c, {k}, {free})",
                     f"return P.fence_spaces(g, p, c, {k}, {free})")
         if n == "renovate":
@@ -305,16 +325,7 @@ class Gen:
             return (f"return P.can_play_occupation(g, p, c, {fee})",
                     f"return P.play_occupation(g, p, c, {fee})")
         if n == "schedule":
-            rs = v.rounds
-            if rs.kind == "next":
-                rounds = f"P.rounds_next(g, {int(rs.numbers[0])})"
-            elif rs.kind == "offsets":
-                rounds = f"P.rounds_offsets(g, {pyrepr(tuple(int(x) for x in rs.numbers))})"
-            elif rs.kind == "listed":
-                rounds = f"P.rounds_listed(g, {pyrepr(tuple(int(x) for x in rs.numbers))})"
-            else:
-                parity = {"remaining": "None", "even": "0", "odd": "1"}[rs.kind]
-                rounds = f"P.rounds_remaining(g, {parity})"
+            rounds = self._rounds(v.rounds)
             return "return True", f"return P.schedule(g, p, {self.goods(v.goods)}, {rounds}, c)"
         if n == "bonus":
             return "return True", f"return P.bonus(g, p, {self.expr(v.expr)}, c)"
@@ -324,6 +335,23 @@ class Gen:
                     f"return P.convert_bonus(g, p, {v.word!r}, {pyrepr(tiers)}, c)")
         if n == "breed":
             return "return True", f"return P.breed(g, p, {v.word!r})"
+        if n == "schedule_action":
+            a, b = self.stmt(v.body)
+            rs = v.rounds
+            rounds = self._rounds(rs)
+            return "return True", f"return P.schedule_action(g, p, {a}, {b}, {rounds}, {textgen.stmt(v.body)!r}, c)"
+        if n == "for_each_player":
+            a, b = self.stmt(v.body)
+            return "return True", f"return P.for_each_player(g, p, c, {a}, {b})"
+        if n == "harvest_more":
+            return (f"return P.can_harvest_more(g, p, {v.word!r})",
+                    f"return P.harvest_more(g, p, {v.word!r}, {int(v.number)})")
+        if n == "newborn_acts":
+            return "return p.newborns > 0", "return P.newborn_acts(g, p, c)"
+        if n == "pile":
+            return "return True", f"return P.pile(g, p, {self.card_id!r}, {self.goods(v.goods)})"
+        if n == "move_crop":
+            return "return P.can_move_crop(g, p)", "return P.move_crop(g, p)"
         raise ValueError(f"no code for verb {n}")
 
 
@@ -353,6 +381,7 @@ def card_table(gen: Gen, unit: Unit) -> dict:
     """The table entry of an improvement or card, emitting its handler functions."""
     d = unit.data
     w = gen.w
+    gen.card_id = unit.id
     entry = {"id": unit.id, "name": d["name"], "kind": d["kind"], "points": d["points"],
              "bonus_points": d["bonus_points"], "tags": tuple(d["tags"]), "upgrade_of": tuple(d["upgrade_of"]),
              "passing": d["passing"], "deck": d["deck"], "number": d["number"], "players": d["players"],
@@ -371,11 +400,12 @@ def card_table(gen: Gen, unit: Unit) -> dict:
         w.add(f"def {fname}(g, p):\n    # {_where(d['requires'].span)}\n    return {gen.expr(d['requires'])}")
         entry["requires"] = Code(fname)
         entry["requires_text"] = textgen.expr(d["requires"])
-    on_play, listeners, exchanges, bake, modifiers, latches = [], [], [], [], [], []
+    on_play, listeners, exchanges, bake, modifiers, latches, actions = [], [], [], [], [], [], []
     for i, rule in enumerate(d["rules"]):
         if rule.kind in ("exchanges", "bake"):
             for ex in rule.exchanges:
-                give, get = const_goods(ex.give), const_goods(ex.get)
+                give = const_goods(ex.give)
+                get = "pile" if ex.get is None else const_goods(ex.get)
                 if rule.kind == "bake":
                     bake.append((give, get, ex.at_most))
                 else:
@@ -383,6 +413,21 @@ def card_table(gen: Gen, unit: Unit) -> dict:
             continue
         if rule.kind == "modifier":
             modifiers.append(Code(_modifier(gen, rule.modifier)))
+            continue
+        if rule.kind == "action":
+            can, do = gen.stmt(rule.body)
+            name = w.name("action")
+            conds = [f"{can}(g, p, c)"]
+            if rule.guard is not None:
+                conds.insert(0, gen.expr(rule.guard))
+            key = f"lim:{unit.id}:{i}@{rule.limit.period}" if rule.limit is not None else None
+            if key:
+                conds.insert(0, f"P.limit_ok(p, {key!r}, {int(rule.limit.times)})")
+            w.add(f"def {name}_can(g, p, c):\n    # {_where(rule.span)}: {rule.window} action\n"
+                  f"    return {' and '.join(conds)}\n\n\n"
+                  f"def {name}_do(g, p, c):\n    done = {do}(g, p, c)\n"
+                  + (f"    if done:\n        P.limit_use(p, {key!r})\n" if key else "") + "    return done")
+            actions.append((rule.window, Code(f"{name}_can"), Code(f"{name}_do"), textgen.stmt(rule.body)))
             continue
         t = rule.trigger
         can, do = gen.stmt(rule.body)
@@ -416,7 +461,8 @@ def card_table(gen: Gen, unit: Unit) -> dict:
             for key in _listener_keys(t):
                 listeners.append((key, Code(handler), t.actor))
     entry.update(on_play=tuple(on_play), listeners=tuple(listeners), exchanges=tuple(exchanges),
-                 bake=tuple(bake), modifiers=tuple(modifiers), latches=tuple(latches))
+                 bake=tuple(bake), modifiers=tuple(modifiers), latches=tuple(latches), actions=tuple(actions))
+    gen.card_id = None
     return entry
 
 
@@ -434,11 +480,34 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
             if word == "improvements":
                 word = "improvement"
             targets.append(word if second is None else f"{word}:{first}")
-        goods = tuple((str(good), int(n)) for n, good, *_ in m.goods)
         kind = "delta" if m.kind == "cost_delta" else "set"
-        body.append(f"p.mods.setdefault('cost', []).append(({kind!r}, {pyrepr(tuple(targets))}, {pyrepr(goods)}))")
+        if any(isinstance(n, N.Node) for n, *_ in m.goods):
+            fn = w.name("cost_amounts")
+            parts = ", ".join(f"({str(good)!r}, {gen.expr(n) if isinstance(n, N.Node) else int(n)})"
+                              for n, good, *_ in m.goods)
+            w.add(f"def {fn}(g, p):\n    return ({parts},)")
+            body.append(f"p.mods.setdefault('cost', []).append(('delta_fn', {pyrepr(tuple(targets))}, {fn}))")
+        else:
+            goods = tuple((str(good), int(n)) for n, good, *_ in m.goods)
+            body.append(f"p.mods.setdefault('cost', []).append(({kind!r}, {pyrepr(tuple(targets))}, {pyrepr(goods)}))")
+    elif m.kind == "cost_substitute":
+        targets = tuple(_target_word(first, second) for first, second, _ in m.targets)
+        pay = const_goods(m.goods[0])
+        instead = const_goods(m.goods[1]) if m.goods[1] is not None else ("all", m.words[0][0])
+        body.append(f"p.mods.setdefault('substitute', []).append(({pyrepr(targets)}, {pyrepr(pay)}, {pyrepr(instead)}))")
+    elif m.kind == "free_per_action":
+        body.append(f"p.mods['free_fences'] = p.mods.get('free_fences', 0) + {int(m.number)}")
+    elif m.kind in ("use_occupied", "double_placement"):
+        name_, is_tag, _ = m.words[0]
+        key = ("#" if is_tag else "") + name_
+        body.append(f"p.mods.setdefault({m.kind!r}, []).append({key!r})")
+    elif m.kind == "card_field":
+        crops = tuple(w_ for w_, _ in m.words)
+        body.append(f"P.add_card_field(g, p, card.id, {pyrepr(crops)})")
     elif m.kind == "capacity":
-        body.append(f"p.extra_capacity += {gen.expr(m.expr)}")
+        fn = w.name("pasture_capacity")
+        w.add(f"def {fn}(g, p):\n    return {gen.expr(m.expr)}")
+        body.append(f"p.mods.setdefault('pasture_extra', []).append({fn})")
     elif m.kind == "house_holds":
         fn = w.name("house_capacity")
         w.add(f"def {fn}(g, p):\n    return {gen.expr(m.expr)}")
@@ -453,6 +522,13 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
         raise ValueError(f"no code for modifier {m.kind}")
     w.add(f"def {name}(g, p, card):\n    # {_where(m.span)}\n" + "\n".join("    " + b for b in body))
     return name
+
+
+def _target_word(first, second):
+    word = first if second is None else second
+    if word.endswith("s") and word[:-1] in ("room", "stable", "fence", "major", "minor", "occupation", "improvement"):
+        word = word[:-1]
+    return word if second is None else f"{word}:{first}"
 
 
 def space_table(gen: Gen, unit: Unit) -> dict:

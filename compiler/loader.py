@@ -29,26 +29,36 @@ _STANDARD_TAGS = {
 class LStr(str):
     """A string from a YAML file that remembers where its text is.
 
-    ``lines[i]`` is the (file line, file column) where line ``i`` of the text starts, so that an error
-    inside an effect text can point at the exact character in the file.
+    ``segments`` maps offsets in the value to file positions: a sorted tuple of
+    ``(value offset, file line, file column)``; a character at offset ``o`` is at the column of the last
+    segment starting at or before ``o`` plus the distance from that segment's start. This keeps errors
+    inside effects exact for ``|`` blocks, folded and plain multi-line text, and quoted text with escapes.
     """
 
     span: Span
-    lines: tuple
+    segments: tuple
 
-    def __new__(cls, value: str, span: Span, lines=None):
+    def __new__(cls, value: str, span: Span, segments=None):
         obj = str.__new__(cls, value)
         obj.span = span
-        obj.lines = tuple(lines) if lines else ((span.line, span.col),)
+        obj.segments = tuple(segments) if segments else ((0, span.line, span.col),)
         return obj
+
+    def offset_of(self, line_index: int, col_index: int) -> int:
+        lines = str(self).split("\n")
+        line_index = max(0, min(line_index, len(lines) - 1))
+        return sum(len(x) + 1 for x in lines[:line_index]) + max(0, col_index)
 
     def span_at(self, line_index: int, col_index: int, length: int = 1) -> Span:
         """The file span of text line ``line_index`` (0-based), column ``col_index`` (0-based)."""
-        if not self.lines:
-            return self.span
-        line_index = max(0, min(line_index, len(self.lines) - 1))
-        fline, fcol = self.lines[line_index]
-        return Span(self.span.file, fline, fcol + col_index, max(1, length))
+        offset = self.offset_of(line_index, col_index)
+        seg = self.segments[0]
+        for candidate in self.segments:
+            if candidate[0] <= offset:
+                seg = candidate
+            else:
+                break
+        return Span(self.span.file, seg[1], seg[2] + (offset - seg[0]), max(1, length))
 
 
 class LDict(dict):
@@ -61,6 +71,7 @@ class LDict(dict):
         self.span = span or Span("<memory>")
         self.value_spans: dict = {}
         self.key_spans: dict = {}
+        self.schema_ok = True  # False once the schema found a problem in this mapping
 
     def span_of(self, key) -> Span:
         return self.value_spans.get(key) or self.key_spans.get(key) or self.span
@@ -123,8 +134,16 @@ class _Converter:
             self.fail("E103", f"nesting deeper than {MAX_DEPTH} levels", _mark_span(self.file, node.start_mark))
             return None
         if node.tag not in _STANDARD_TAGS:
-            self.fail("E102", f"YAML tag '{node.tag}' is not allowed (only plain YAML data is read)",
-                      _mark_span(self.file, node.start_mark, len(node.tag)))
+            shown = node.tag
+            if shown.startswith("tag:yaml.org,2002:"):
+                shown = "!!" + shown[len("tag:yaml.org,2002:"):]
+            line = self.text_lines[node.start_mark.line] if node.start_mark.line < len(self.text_lines) else ""
+            written = line[node.start_mark.column:].split()[0] if line[node.start_mark.column:].split() else shown
+            if written.startswith("!"):
+                shown = written
+            self.fail("E102", f"YAML tag '{shown}' is not allowed (only plain YAML data is read)",
+                      _mark_span(self.file, node.start_mark, len(shown)),
+                      "a file with such a tag is not read at all")
             return None
         if isinstance(node, MappingNode):
             out = LDict(span=_mark_span(self.file, node.start_mark))
@@ -198,25 +217,105 @@ class _Converter:
     def _string(self, node: ScalarNode) -> LStr:
         value = node.value
         start = node.start_mark
-        if node.style in ("|", ">"):
-            # Block scalar: content starts on the next line, at the block's indentation.
-            lines = []
+        if node.style == "|":
             first = start.line + 1  # 0-based index of the first content line
-            indent = None
-            for i in range(first, min(len(self.text_lines), node.end_mark.line + 1)):
-                raw = self.text_lines[i]
-                if raw.strip():
-                    indent = len(raw) - len(raw.lstrip(" "))
-                    break
-            indent = indent or 0
-            nlines = value.count("\n") + 1
-            for k in range(nlines):
-                lines.append((first + k + 1, indent + 1))
-            span = Span(self.file, first + 1, indent + 1, 1)
-            return LStr(value, span, lines)
-        col = start.column + 1 + (1 if node.style in ("'", '"') else 0)
-        span = Span(self.file, start.line + 1, col, max(1, len(value)))
-        return LStr(value, span, [(start.line + 1, col)])
+            indent = self._block_indent(node, first)
+            segments = []
+            offset = 0
+            for k, line in enumerate(value.split("\n")):
+                segments.append((offset, first + k + 1, indent + 1))
+                offset += len(line) + 1
+            return LStr(value, Span(self.file, first + 1, indent + 1, 1), segments)
+        if node.style == ">" or (start.line != node.end_mark.line):
+            return self._folded(node)
+        col = start.column + 1
+        if node.style == '"':
+            return LStr(value, Span(self.file, start.line + 1, col + 1, max(1, len(value))),
+                        self._quoted_segments(node, col + 1, double=True))
+        if node.style == "'":
+            return LStr(value, Span(self.file, start.line + 1, col + 1, max(1, len(value))),
+                        self._quoted_segments(node, col + 1, double=False))
+        return LStr(value, Span(self.file, start.line + 1, col, max(1, len(value))), [(0, start.line + 1, col)])
+
+    def _block_indent(self, node, first: int) -> int:
+        """The indentation of a block scalar's content (explicit indicators like ``|2`` honoured)."""
+        header = self.text_lines[node.start_mark.line][node.start_mark.column:] if node.start_mark.line < len(
+            self.text_lines) else ""
+        digits = [ch for ch in header[1:3] if ch.isdigit()]
+        if digits:
+            line = self.text_lines[node.start_mark.line]
+            stripped = line.lstrip(" ")
+            key_col = len(line) - len(stripped)
+            while stripped.startswith("- "):
+                key_col += 2
+                stripped = stripped[2:].lstrip(" ")
+                key_col = len(line) - len(stripped)
+            parent = key_col if not line.lstrip(" ").startswith("- ") else key_col
+            return parent + int(digits[0])
+        for i in range(first, min(len(self.text_lines), node.end_mark.line + 1)):
+            raw = self.text_lines[i]
+            if raw.strip():
+                return len(raw) - len(raw.lstrip(" "))
+        return 0
+
+    def _folded(self, node) -> LStr:
+        """Folded (``>``), plain or quoted text over several lines: find each source line's text in turn."""
+        value = node.value
+        start = node.start_mark
+        first = start.line + (1 if node.style == ">" else 0)
+        segments = []
+        pos = 0
+        for i in range(first, min(len(self.text_lines), node.end_mark.line + 1)):
+            raw = self.text_lines[i]
+            if i == start.line and node.style != ">":
+                col0 = start.column + (1 if node.style in ("'", '"') else 0)
+                piece = raw[col0:]
+            else:
+                col0 = len(raw) - len(raw.lstrip(" "))
+                piece = raw[col0:]
+            piece = piece.rstrip()
+            if node.style in ("'", '"') and i == node.end_mark.line:
+                piece = piece[:-1] if piece.endswith(("'", '"')) else piece
+            if not piece:
+                continue
+            probe = piece[: min(len(piece), 12)]
+            found = value.find(probe, pos)
+            if found < 0:
+                continue
+            segments.append((found, i + 1, col0 + 1))
+            pos = found + len(probe)
+        if not segments:
+            segments = [(0, start.line + 1, start.column + 1)]
+        return LStr(value, Span(self.file, segments[0][1], segments[0][2], max(1, len(value))), segments)
+
+    def _quoted_segments(self, node, col: int, double: bool):
+        """Segments of a one-line quoted string, so that escapes do not shift later columns."""
+        line = node.start_mark.line + 1
+        raw = self.text_lines[node.start_mark.line][col - 1:] if node.start_mark.line < len(self.text_lines) else ""
+        segments = [(0, line, col)]
+        i = 0
+        out = 0
+        while i < len(raw):
+            ch = raw[i]
+            if double and ch == '"':
+                break
+            if not double and ch == "'":
+                if raw[i + 1: i + 2] == "'":
+                    i += 2
+                    out += 1
+                    segments.append((out, line, col + i))
+                    continue
+                break
+            if double and ch == "\\":
+                nxt = raw[i + 1: i + 2]
+                width = {"x": 4, "u": 6, "U": 10}.get(nxt, 2)
+                i += width
+                out += 1
+                segments.append((out, line, col + i))
+                continue
+            i += 1
+            out += 1
+        return segments
 
 
 _FAILED = object()
@@ -245,8 +344,24 @@ def load_yaml_text(text: str, file: str, report: Report):
         mark = exc.problem_mark or exc.context_mark
         problem = (exc.problem or exc.context or "invalid YAML").strip()
         hint = None
+        lines = text.splitlines()
+        line = lines[mark.line] if mark is not None and mark.line < len(lines) else ""
         if "mapping values are not allowed" in problem:
-            hint = "text that contains ': ' must be quoted (\"…\") or written as a block after '|'"
+            value = line.split(": ", 1)[1] if ": " in line else ""
+            if ": " in value or value.rstrip().endswith(":"):
+                hint = "text that contains ': ' must be quoted (\"…\") or written as a block after '|'"
+            else:
+                hint = "check the indentation of this line: keys of one mapping start in the same column"
+        elif "cannot start any token" in problem and "\\t" in problem:
+            problem = "a tab character; YAML indentation must use spaces"
+        elif "expected <block end>, but found" in problem:
+            problem = "unexpected text here"
+            hint = "check the indentation, and that every quote opened above is closed"
+        elif "while scanning a quoted scalar" in (exc.context or "") and exc.context_mark is not None:
+            mark = exc.context_mark
+            problem = "this quoted text is never closed"
+        elif "could not find expected ':'" in problem:
+            hint = "each line of a mapping needs 'key: value'; continue long text in a block after '|'"
         report.error("E101", f"invalid YAML: {problem}", _mark_span(file, mark), hint)
         return None
     except yaml.YAMLError as exc:
@@ -259,7 +374,8 @@ def load_yaml_text(text: str, file: str, report: Report):
         return None
     conv = _Converter(file, text, report)
     try:
-        return conv.convert(node)
+        data = conv.convert(node)
+        return None if conv.failed else data
     except RecursionError:
         report.error("E103", f"nesting deeper than {MAX_DEPTH} levels", Span(file, 1, 1))
         return None
@@ -274,6 +390,7 @@ def load_yaml_file(path: Path, report: Report, display: str | None = None):
         report.error("E100", f"cannot read file: {exc.strerror or exc}", Span(name))
         return None
     if size > MAX_FILE_BYTES:
+        report.sources.add_text(name, "")
         report.error("E108", f"file is {size} bytes; the limit is {MAX_FILE_BYTES} bytes", Span(name, 1, 1))
         return None
     try:
@@ -284,12 +401,18 @@ def load_yaml_file(path: Path, report: Report, display: str | None = None):
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        report.error("E109", "file is not valid UTF-8 text", Span(name, line, 1))
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", errors="replace")) + 1
+        report.sources.add_text(name, raw.decode("utf-8", errors="replace"))
+        report.error("E109", "file is not valid UTF-8 text", Span(name, line, col))
         return None
     if "\x00" in text:
-        line = text[: text.index("\x00")].count("\n") + 1
-        report.error("E109", "file contains a NUL byte; it is not a text file", Span(name, line, 1))
+        at = text.index("\x00")
+        line = text[:at].count("\n") + 1
+        col = at - (text.rfind("\n", 0, at) + 1) + 1
+        report.sources.add_text(name, text.replace("\x00", " "))
+        report.error("E109", "file contains a NUL byte; it is not a text file", Span(name, line, col))
         return None
     return load_yaml_text(text, name, report)
 

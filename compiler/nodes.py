@@ -178,6 +178,7 @@ class Verb(Node):
     expr: Node | None = None         # bonus <expr>
     rounds: "RoundSpec | None" = None
     tiers: list | None = None        # convert wood to bonus (3: 1, ...)
+    body: Node | None = None         # schedule action (...), for each player (...)
 
 
 @dataclass
@@ -209,13 +210,14 @@ class Limit(Node):
 @dataclass
 class Exchange(Node):
     give: Goods
-    get: Goods
+    get: Goods | None
     at_most: int | None = None
+    pile: bool = False               # "-> top of pile": the top good of the card's pile
 
 
 @dataclass
 class Rule(Node):
-    kind: str                          # triggered / exchanges / bake / modifier
+    kind: str                          # triggered / exchanges / bake / action / modifier
     trigger: Trigger | None = None
     guard: Node | None = None
     limit: Limit | None = None

@@ -104,9 +104,9 @@ def _read_pack_files(ws: Workspace, pack_id: str, directory: Path, report: Repor
                 report.error("E112", "each entry must be a mapping (starting with '- id: …')", entries.span_of(i))
                 continue
             if overlay:
-                _validate_overlay_entry(entry, entry_kind, report)
+                entry.schema_ok = _validate_overlay_entry(entry, entry_kind, report)
             else:
-                schema.validate(entry, entry_kind, report)
+                entry.schema_ok = schema.validate(entry, entry_kind, report)
             good.append(entry)
         out[fname] = good
     cards_root = ws.cards_dir / pack_id
@@ -123,8 +123,8 @@ def _read_pack_files(ws: Workspace, pack_id: str, directory: Path, report: Repor
                 report.error("E112", "a card file must be a mapping (id, name, kind, …)",
                              getattr(data, "span", Span(disp, 1, 1)))
                 continue
-            if schema.validate(data, "card", report):
-                out["cards"].append(data)
+            data.schema_ok = schema.validate(data, "card", report)
+            out["cards"].append(data)
     return out
 
 
@@ -143,7 +143,7 @@ def _validate_overlay_entry(entry, kind, report):
         probe["name"] = "x"
     if kind == "major" and "cost" not in probe:
         probe["cost"] = "x"
-    schema.validate(probe, kind, report)
+    return schema.validate(probe, kind, report)
 
 
 def load_pack(ws: Workspace, pack_id: str, report: Report, _chain=None) -> PackSource | None:
@@ -239,6 +239,7 @@ def _merge_entries(base: list, over: list, kind, report, changes: list) -> list:
             merged = LDict(result[index[eid]], span=entry.span)
             merged.value_spans = dict(result[index[eid]].value_spans)
             merged.key_spans = dict(result[index[eid]].key_spans)
+            merged.schema_ok = getattr(result[index[eid]], "schema_ok", True) and getattr(entry, "schema_ok", True)
             for key, value in entry.items():
                 merged[key] = value
                 merged.value_spans[key] = entry.span_of(key)
@@ -247,7 +248,7 @@ def _merge_entries(base: list, over: list, kind, report, changes: list) -> list:
             changes.append(("changed", eid, entry))
         else:
             if kind is not None and report is not None:
-                schema.validate(entry, kind, report)
+                entry.schema_ok = schema.validate(entry, kind, report) and getattr(entry, "schema_ok", True)
             index[eid] = len(result)
             result.append(entry)
             changes.append(("added", eid, entry))

@@ -194,6 +194,13 @@ class _Build(Transformer):
         window = children[0]
         return N.Rule("exchanges", window=window, exchanges=_nodes(children, N.Exchange), span=self.sp(meta))
 
+    def window_action(self, meta, children):
+        window = children[0]
+        guard = next((c for c in children[1:] if isinstance(c, _Guard)), None)
+        limit = next((c for c in children if isinstance(c, N.Limit)), None)
+        return N.Rule("action", window=window, guard=guard.cond if guard else None, limit=limit,
+                      body=children[-1], span=self.sp(meta))
+
     def bake_rates(self, meta, children):
         return N.Rule("bake", window="bake", exchanges=_nodes(children, N.Exchange), span=self.sp(meta))
 
@@ -299,6 +306,7 @@ class _Build(Transformer):
     ev_sow = _ev("sow")
     ev_family_growth = _ev("family_growth")
     ev_take_start_player = _ev("take_start_player")
+    ev_fence_pasture = _ev("fence_pasture")
     del _ev
 
     # phases
@@ -334,6 +342,11 @@ class _Build(Transformer):
         at_most = next((c for c in children if isinstance(c, int) and not isinstance(c, Token)), None)
         return N.Exchange(goods[0], goods[1], at_most, span=self.sp(meta))
 
+    def exchange_pile(self, meta, children):
+        goods = _nodes(children, N.Goods)
+        at_most = next((c for c in children if isinstance(c, int) and not isinstance(c, Token)), None)
+        return N.Exchange(goods[0], None, at_most, pile=True, span=self.sp(meta))
+
     # ---- modifiers
     def cost_delta(self, meta, children):
         return N.Modifier("cost_delta", targets=children[0], goods=children[1], span=self.sp(meta))
@@ -344,10 +357,26 @@ class _Build(Transformer):
                                                                  for it in goods.items], span=self.sp(meta))
 
     def cost_substitute(self, meta, children):
-        names = _tokens(children, "NAME")
-        return N.Modifier("cost_substitute", words=[(names[0].value, self.s.of_token(names[0])),
-                                                     (names[1].value, self.s.of_token(names[1]))],
+        pay, instead = _nodes(children, N.Goods)
+        return N.Modifier("cost_substitute", goods=[pay, instead], targets=children[-1], span=self.sp(meta))
+
+    def cost_substitute_all(self, meta, children):
+        pay = _nodes(children, N.Goods)[0]
+        name = _tokens(children, "NAME")[0]
+        return N.Modifier("cost_substitute", goods=[pay, None], words=[(name.value, self.s.of_token(name))],
                           targets=children[-1], span=self.sp(meta))
+
+    def free_per_action(self, meta, children):
+        n = _tokens(children, "INT")[0]
+        name = _tokens(children, "NAME")[0]
+        return N.Modifier("free_per_action", number=int(n), targets=[(name.value, None, self.s.of_token(name))],
+                          span=self.sp(meta))
+
+    def use_occupied(self, meta, children):
+        return N.Modifier("use_occupied", words=[children[-1]], span=self.sp(meta))
+
+    def double_placement(self, meta, children):
+        return N.Modifier("double_placement", words=[children[-1]], span=self.sp(meta))
 
     def capacity(self, meta, children):
         name = children[0]
@@ -387,6 +416,11 @@ class _Build(Transformer):
     def signed_item(self, meta, children):
         sign, n, good = children
         value = int(n) * (-1 if sign == "-" else 1)
+        return (value, good.value, self.s.of_token(good))
+
+    def signed_expr_item(self, meta, children):
+        sign, expr, good = children
+        value = expr if sign == "+" else N.Neg(expr, span=expr.span)
         return (value, good.value, self.s.of_token(good))
 
     # ---- bodies
@@ -450,7 +484,10 @@ class _Build(Transformer):
 
     def renovate(self, meta, c):
         names = _tokens(c, "NAME")
-        return self._verb("renovate", meta, c, word=names[0].value if names else None)
+        v = self._verb("renovate", meta, c, word=names[0].value if names else None)
+        if names:
+            v.word_span = self.s.of_token(names[0])
+        return v
 
     def build_stables(self, meta, c):
         return self._verb("build_stables", meta, c)
@@ -504,6 +541,24 @@ class _Build(Transformer):
 
     def breed(self, meta, c):
         return self._verb("breed", meta, c, word=c[0].value)
+
+    def schedule_action(self, meta, c):
+        return self._verb("schedule_action", meta, c, body=c[0], rounds=c[1])
+
+    def for_each_player(self, meta, c):
+        return self._verb("for_each_player", meta, c, body=c[0])
+
+    def harvest_more(self, meta, c):
+        return self._verb("harvest_more", meta, c, number=int(_tokens(c, "INT")[0]), word=_tokens(c, "NAME")[0].value)
+
+    def newborn_acts(self, meta, c):
+        return self._verb("newborn_acts", meta, c)
+
+    def pile(self, meta, c):
+        return self._verb("pile", meta, c, goods=c[0])
+
+    def move_crop(self, meta, c):
+        return self._verb("move_crop", meta, c)
 
     def choose(self, meta, c):
         return N.Choose(list(c), span=self.sp(meta))

@@ -122,6 +122,10 @@ class Game:
             apply(self, p, card)
         for cond, handler in card.latches:
             self.latches.append((p.idx, cond, handler, card.id))
+        for window, can, do, label in card.actions:
+            p.actions.append((window, can, do, label, card.id))
+        p.turn_abilities = bool(p.actions) or any(
+            e[2] == "any_time" and (e[1] == "pile" or not any(g == "food" for g, n in e[1])) for e in p.exchanges)
 
     def run_on_play(self, p, card):
         for handler in card.on_play:
@@ -131,6 +135,9 @@ class Game:
         """Take a returned card's lasting effects out of play (an upgraded improvement)."""
         p.exchanges = [e for e in p.exchanges if e[4] != cid]
         p.bake_rates = [b for b in p.bake_rates if b[3] != cid]
+        p.actions = [a for a in p.actions if a[4] != cid]
+        p.turn_abilities = bool(p.actions) or any(
+            e[2] == "any_time" and (e[1] == "pile" or not any(g == "food" for g, n in e[1])) for e in p.exchanges)
         card = self.card(cid)
         for key, handler, who in card.listeners:
             hooks = self.listeners.get(key, [])
@@ -194,18 +201,28 @@ class Game:
         return self.finish()
 
     def play_round(self):
+        self.start_round()
+        self.work_phase()
+        self.returning_home()
+        if self.round in self.rules.harvest_rounds:
+            self.harvest()
+        self.end_round()
+
+    def start_round(self):
+        """The preparation phase: next round, its card revealed, scheduled goods collected,
+        round-start abilities, accumulation spaces refilled."""
         self.round += 1
         r = self.round
         if self.log is not None:
             self.log.append(f"Round {r}")
         if r - 1 < len(self.round_order):
             d = self.pack.space_defs[self.round_order[r - 1]]
-            s = self._add_space(d)
-            s.round_revealed = r
-            if self.log is not None:
-                self.say(f"new action space: {d.name}")
-        for pi, items in self.schedule.pop(r, ()):
-            P.gain(self, self.players[pi], items)
+            if d.id not in self.space_by_id:
+                s = self._add_space(d)
+                s.round_revealed = r
+                if self.log is not None:
+                    self.say(f"new action space: {d.name}")
+        self.collect_scheduled(r)
         self.check_latches()
         for p in self.turn_order():
             self.emit("phase:round_start", p)
@@ -214,13 +231,22 @@ class Game:
                 goods = s.goods
                 for good, k in s.accumulate:
                     goods[good] = goods.get(good, 0) + k
-        self.work_phase()
-        self.returning_home()
-        if r in self.rules.harvest_rounds:
-            self.harvest()
+
+    def end_round(self):
+        """After returning home (and the harvest): newborns grow up, round tallies reset."""
         for p in self.players:
             p.newborns = 0
             p.stats["building_gained"] = 0
+
+    def collect_scheduled(self, r):
+        """Players take what lies for them on this round's space (goods, or an action to take)."""
+        for pi, items in self.schedule.pop(r, ()):
+            p = self.players[pi]
+            if isinstance(items, P.ScheduledAction):
+                if items.can(self, p, None):
+                    items.do(self, p, Ctx(actor=p))
+            else:
+                P.gain(self, p, items)
 
     def turn_order(self):
         n = self.nplayers
@@ -242,17 +268,60 @@ class Game:
                 break
         self.in_work_phase = False
 
-    def legal_spaces(self, p):
-        return [s.id for s in self.spaces if not s.occupants and s.can(self, p, None)]
+    def legal_spaces(self, p, only=None):
+        shared = p.mods.get("use_occupied") if p.mods else None
+        out = []
+        for s in self.spaces:
+            if only is not None and not self._matches(s, only):
+                continue
+            if s.occupants:
+                if not shared or len(s.occupants) != 1 or s.occupants[0] == p.idx or not self._matches(s, shared):
+                    continue
+            if s.can(self, p, None):
+                out.append(s.id)
+        return out
+
+    @staticmethod
+    def _matches(space, keys) -> bool:
+        for k in keys:
+            if k == space.id or (k[0] == "#" and k[1:] in space.tags):
+                return True
+        return False
 
     def place(self, p):
+        if p.turn_abilities:
+            self.any_time(p)
         opts = self.legal_spaces(p)
         p.home -= 1
         if not opts:
             self.say(f"{p.name} has no action space to use; the person stays home")
             return
         sid = self.decide(p, "place", opts)
-        self.use_space(p, self.space_by_id[sid])
+        space = self.space_by_id[sid]
+        self.use_space(p, space)
+        double = p.mods.get("double_placement") if p.mods else None
+        if double and p.home > 0:
+            only = None if self._matches(space, double) else double
+            opts = self.legal_spaces(p, only)
+            if opts and P.may(self, p, "place another person now"):
+                p.home -= 1
+                self.use_space(p, self.space_by_id[self.decide(p, "place", opts)])
+
+    def any_time(self, p):
+        """Before a placement, the player may use any-time abilities (see primitives.turn_options)."""
+        while True:
+            opts = P.turn_options(self, p)
+            if not opts:
+                return
+            pick = self.decide(p, "any_time", ["place"] + opts)
+            if pick == "place":
+                return
+            kind, i = pick
+            if kind == "x":
+                P.use_exchange(self, p, i)
+            else:
+                window, can, do, label, source = p.actions[i]
+                do(self, p, Ctx(actor=p))
 
     def use_space(self, p, s):
         s.occupants.append(p.idx)
@@ -332,10 +401,15 @@ class Game:
         return adult * (p.people - p.newborns) + baby * p.newborns
 
     def feed(self, p):
+        """Feeding: the player may convert goods first (any food exchange while short; the harvest's
+        once-per-harvest exchanges even when fed), then pays; each missing food is a begging card."""
         need = self.feeding_need(p)
         goods = p.goods
-        while goods["food"] < need:
+        while True:
             opts = P.feeding_options(self, p)
+            if goods["food"] >= need:
+                exchanges = self.exchanges_of(p)
+                opts = [i for i in opts if exchanges[i][2] == "harvest"]
             if not opts:
                 break
             choice = self.decide(p, "feed", ["pay"] + opts)

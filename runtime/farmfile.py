@@ -204,6 +204,8 @@ def apply_farm(game, p, data: LDict, report: Report, reset: bool = True):
         card = pack.all_cards[cid]
         if card.kind == "major":
             p.majors.append(cid)
+            if cid in game.major_supply:
+                game.major_supply.remove(cid)
         elif card.kind == "minor":
             p.minors.append(cid)
         else:

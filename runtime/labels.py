@@ -43,6 +43,15 @@ def label_of(game, player, kind, option, given=None) -> str:
         give, get, window, at_most, source, key = game.exchanges_of(player)[option]
         via = f" ({source})" if source else ""
         return f"{_goods(give)} -> {_goods(get)}{via}"
+    if kind == "any_time":
+        if option == "place":
+            return "place"
+        what, i = option
+        if what == "x":
+            give, get, window, at_most, source, key = game.exchanges_of(player)[i]
+            out = "top of pile" if get == "pile" else _goods(get)
+            return f"{_goods(give)} -> {out} ({source})"
+        return f"{player.actions[i][3]} ({player.actions[i][4]})"
     if kind in ("major", "improvement"):
         text = str(option)
         if text.startswith("minor:"):

@@ -58,6 +58,7 @@ class CardDef:
         self.bake = tuple(d.get("bake", ()))
         self.modifiers = tuple(d.get("modifiers", ()))
         self.latches = tuple(d.get("latches", ()))
+        self.actions = tuple(d.get("actions", ()))
         self.passing = d.get("passing", False)
         self.deck = d.get("deck")
         self.number = d.get("number")

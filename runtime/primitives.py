@@ -75,15 +75,69 @@ def price(g, p, target: str, base):
         return base
     goods = dict(base)
     for kind, targets, data in mods:
-        if target not in targets:
+        if target not in targets and f"{target}:{p.house}" not in targets:
             continue
         if kind == "set":
             goods = dict(resolve_material(data, p.house))
-        elif kind == "delta":
-            for good, n in data:
+        elif kind == "delta" or kind == "delta_fn":
+            for good, n in (data(g, p) if kind == "delta_fn" else data):
                 if good in goods or n > 0:
                     goods[good] = max(0, goods.get(good, 0) + n)
     return tuple((good, n) for good, n in goods.items() if n > 0)
+
+
+def price_options(g, p, target: str, cost) -> list:
+    """The ways to pay ``cost`` for one ``target``: the cost itself, then each allowed substitution
+    (``may pay 1 wood instead of 2 clay for rooms``; different cards combine, each once)."""
+    subs = p.mods.get("substitute")
+    if not subs:
+        return [cost]
+    options = [dict(cost)]
+    for targets, pay_goods, instead in subs:
+        if target not in targets:
+            continue
+        grown = []
+        for base in options:
+            if instead[0] == "all":
+                n = base.get(instead[1], 0)
+                if not n:
+                    continue
+                alt = dict(base)
+                del alt[instead[1]]
+            else:
+                if any(base.get(good, 0) < k for good, k in instead):
+                    continue
+                alt = dict(base)
+                for good, k in instead:
+                    alt[good] -= k
+            for good, k in pay_goods:
+                alt[good] = alt.get(good, 0) + k
+            grown.append({k: v for k, v in alt.items() if v > 0})
+        options.extend(grown)
+    out = []
+    for o in options:
+        t = tuple(sorted(o.items()))
+        if t not in out:
+            out.append(t)
+    return [tuple((good, n) for good, n in o) for o in out]
+
+
+def can_pay_any(p, options) -> bool:
+    for o in options:
+        if can_pay(p, o):
+            return True
+    return False
+
+
+def pay_one_of(g, p, options, what="pay"):
+    """Pay one of several ways (the player picks when more than one is affordable)."""
+    ok = [o for o in options if can_pay(p, o)]
+    if not ok:
+        return False
+    pick = ok[0] if len(ok) == 1 else g.decide(p, "pay", ok, labels=[", ".join(f"{n} {good}" for good, n in o) or "nothing"
+                                                                     for o in ok])
+    pay(g, p, pick)
+    return True
 
 
 # ====================================================================== choices
@@ -162,17 +216,19 @@ def room_cells(g, p) -> int:
 
 
 def can_build_room(g, p, ctx=None, cost=None):
-    return bool(room_cells(g, p)) and can_pay(p, cost if cost is not None else room_cost(g, p))
+    if not room_cells(g, p):
+        return False
+    return can_pay_any(p, price_options(g, p, "room", cost if cost is not None else room_cost(g, p)))
 
 
 def build_room(g, p, ctx=None, cost=None, emit=True):
     cells = room_cells(g, p)
-    cost = cost if cost is not None else room_cost(g, p)
-    if not cells or not can_pay(p, cost):
+    options = price_options(g, p, "room", cost if cost is not None else room_cost(g, p))
+    if not cells or not can_pay_any(p, options):
         return False
     opts = list(iter_bits(cells))
     cell = g.decide(p, "room", opts)
-    pay(g, p, cost)
+    pay_one_of(g, p, options)
     p.rooms |= 1 << cell
     p.room_count += 1
     if g.log is not None:
@@ -186,8 +242,8 @@ def build_rooms(g, p, ctx=None):
     built = 0
     while True:
         cells = room_cells(g, p)
-        cost = room_cost(g, p)
-        if not cells or not can_pay(p, cost):
+        options = price_options(g, p, "room", room_cost(g, p))
+        if not cells or not can_pay_any(p, options):
             break
         opts = list(iter_bits(cells))
         if built:
@@ -195,7 +251,7 @@ def build_rooms(g, p, ctx=None):
         cell = g.decide(p, "room", opts)
         if cell == STOP:
             break
-        pay(g, p, cost)
+        pay_one_of(g, p, options)
         p.rooms |= 1 << cell
         p.room_count += 1
         built += 1
@@ -227,19 +283,19 @@ def renovation_cost(g, p, target):
 
 def can_renovate(g, p, ctx=None):
     for target in renovation_targets(g, p):
-        if can_pay(p, renovation_cost(g, p, target)):
+        if can_pay_any(p, price_options(g, p, "renovation", renovation_cost(g, p, target))):
             return True
     return False
 
 
 def renovate(g, p, ctx=None, target=None):
     opts = [t for t in renovation_targets(g, p) if (target is None or t == target)
-            and can_pay(p, renovation_cost(g, p, t))]
+            and can_pay_any(p, price_options(g, p, "renovation", renovation_cost(g, p, t)))]
     if not opts:
         return False
     to = g.decide(p, "renovate", opts)
     old = p.house
-    pay(g, p, renovation_cost(g, p, to))
+    pay_one_of(g, p, price_options(g, p, "renovation", renovation_cost(g, p, to)))
     p.house = to
     if g.log is not None:
         g.say(f"{p.name} renovates the house from {old} to {to}")
@@ -335,10 +391,11 @@ def _empty_fields(p):
 
 
 def can_sow(g, p, ctx=None):
-    if not (p.goods["grain"] or p.goods["vegetable"]):
+    grain, veg = p.goods["grain"], p.goods["vegetable"]
+    if not (grain or veg):
         return False
-    for f in p.fields.values():
-        if f[1] == 0:
+    for key, f in p.fields.items():
+        if f[1] == 0 and ((grain and _field_allows(p, key, "grain")) or (veg and _field_allows(p, key, "vegetable"))):
             return True
     return False
 
@@ -349,13 +406,32 @@ def sow(g, p, ctx=None):
     if not empty or not (grain or veg):
         return False
     n = len(empty)
-    opts = [(a, b) for a in range(min(grain, n) + 1) for b in range(min(veg, n - a) + 1) if a + b > 0]
+    if not p.card_state.get("field_crops"):
+        opts = [(a, b) for a in range(min(grain, n) + 1) for b in range(min(veg, n - a) + 1) if a + b > 0]
+        plan = None
+    else:
+        both = [k for k in empty if _field_allows(p, k, "grain") and _field_allows(p, k, "vegetable")]
+        g_only = [k for k in empty if _field_allows(p, k, "grain") and not _field_allows(p, k, "vegetable")]
+        v_only = [k for k in empty if _field_allows(p, k, "vegetable") and not _field_allows(p, k, "grain")]
+        opts = [(a, b) for a in range(min(grain, n) + 1) for b in range(min(veg, n) + 1)
+                if a + b > 0 and max(0, a - len(g_only)) + max(0, b - len(v_only)) <= len(both)]
+        plan = (both, g_only, v_only)
+    if not opts:
+        return False
     a, b = g.decide(p, "sow", opts)
     yields = g.rules.sowing
-    cells = iter(empty)
-    for crop, k in (("grain", a), ("vegetable", b)):
-        for _ in range(k):
-            cell = next(cells)
+    if plan is None:
+        order = {"grain": iter(empty), "vegetable": None}
+        cells = iter(empty)
+        targets = {"grain": [next(cells) for _ in range(a)], "vegetable": [next(cells) for _ in range(b)]}
+    else:
+        both, g_only, v_only = plan
+        gt = g_only[:a] + both[: max(0, a - len(g_only))]
+        rest = [k for k in both if k not in gt]
+        vt = v_only[:b] + rest[: max(0, b - len(v_only))]
+        targets = {"grain": gt, "vegetable": vt}
+    for crop in ("grain", "vegetable"):
+        for cell in targets[crop]:
             p.goods[crop] -= 1
             p.fields[cell] = [crop, yields[crop]]
     if g.log is not None:
@@ -371,15 +447,45 @@ def fence_price_per(g, p):
     return price(g, p, "fence", g.rules.fence_cost)
 
 
-def _fence_budget(g, p, per, free):
+def _fence_payments(g, p, per):
+    """Ways to pay for one fence: the price, or a substitute good (single goods only)."""
+    options = price_options(g, p, "fence", per)
+    if len(options) > 1 and all(len(o) == 1 for o in options) and len({o[0][0] for o in options}) == len(options):
+        return options
+    return [per]
+
+
+def _fence_budget(g, p, per, free, free_left=0):
     left = g.rules.max_fences - popcount(p.fences)
     if free:
         return left
-    afford = left
-    for good, n in per:
-        if n > 0:
-            afford = min(afford, p.goods[good] // n)
-    return afford
+    afford = 0
+    options = _fence_payments(g, p, per)
+    if len(options) == 1:
+        afford = left
+        for good, n in per:
+            if n > 0:
+                afford = min(afford, p.goods[good] // n)
+    else:
+        for ((good, n),) in options:
+            afford += p.goods[good] // n if n > 0 else left
+    return min(left, afford + free_left)
+
+
+def _pay_fences(g, p, per, count):
+    options = _fence_payments(g, p, per)
+    if count <= 0:
+        return
+    if len(options) == 1:
+        pay(g, p, scaled(per, count))
+        return
+    (g1, n1), = options[0]
+    (g2, n2), = options[1]
+    splits = [(a, count - a) for a in range(count + 1)
+              if p.goods[g1] >= a * n1 and p.goods[g2] >= (count - a) * n2]
+    a, b = splits[0] if len(splits) == 1 else g.decide(
+        p, "pay", splits, labels=[f"{a * n1} {g1}, {b * n2} {g2}" for a, b in splits])
+    pay(g, p, ((g1, a * n1), (g2, b * n2)))
 
 
 def fencing_steps(g, p, budget):
@@ -391,16 +497,18 @@ def fencing_steps(g, p, budget):
 
 def can_build_fences(g, p, ctx=None, free=False):
     per = fence_price_per(g, p)
-    budget = _fence_budget(g, p, per, free)
+    budget = _fence_budget(g, p, per, free, p.mods.get("free_fences", 0))
     if budget <= 0 and not free:
         return False
     return min_fencing_cost(p.grid, p.rooms | p.field_mask, p.pastures, p.fences, budget)
 
 
-def _apply_fence_step(g, p, step, per, free):
+def _apply_fence_step(g, p, step, per, free, free_left=0):
+    """Build one fencing step; returns how many free fences it used."""
     cost, region, split = step
-    if not free and cost:
-        pay(g, p, scaled(per, cost))
+    used_free = min(cost, free_left)
+    if not free and cost - used_free:
+        _pay_fences(g, p, per, cost - used_free)
     if split:
         new = [m for m in p.pastures if m != split] + [region, split & ~region]
     else:
@@ -413,14 +521,18 @@ def _apply_fence_step(g, p, step, per, free):
     if g.log is not None:
         what = "divides a pasture into" if split else "fences a pasture of"
         g.say(f"{p.name} {what} {gr.mask_names(region)} ({cost} fences)")
+    if not split:
+        g.emit("event:fence_pasture", p, Ctx(actor=p, data=popcount(region)))
+    return used_free
 
 
 def build_fences(g, p, ctx=None, free=False, max_spaces=None, single=False):
     """Fence pastures one at a time (a new pasture or a division of one) until the player stops."""
     steps = 0
     per = fence_price_per(g, p)
+    free_left = p.mods.get("free_fences", 0)
     while True:
-        budget = _fence_budget(g, p, per, free)
+        budget = _fence_budget(g, p, per, free, free_left)
         opts = fencing_steps(g, p, budget)
         if max_spaces is not None:
             opts = [o for o in opts if popcount(o[1]) <= max_spaces and not o[2]]
@@ -431,7 +543,7 @@ def build_fences(g, p, ctx=None, free=False, max_spaces=None, single=False):
         pick = g.decide(p, "fence", opts)
         if pick == STOP:
             break
-        _apply_fence_step(g, p, pick, per, free)
+        free_left -= _apply_fence_step(g, p, pick, per, free, free_left)
         steps += 1
         if single:
             break
@@ -468,6 +580,10 @@ def housing(g, p):
     per_space = h["pasture_space"]
     factor = h["stable_factor"]
     extra = p.extra_capacity
+    mods = p.mods
+    if mods:
+        for fn in mods.get("pasture_extra", ()):
+            extra += fn(g, p)
     caps = []
     fenced = 0
     for m in p.pastures:
@@ -479,7 +595,8 @@ def housing(g, p):
     for cap, only in p.card_state.get("animal_slots", ()):
         caps.append((cap, only))
     unfenced = popcount(p.stables & ~fenced) * h["unfenced_stable"]
-    house = p.house_capacity if p.house_capacity is not None else h["house"]
+    house_fn = mods.get("house_capacity") if mods else None
+    house = house_fn(g, p) if house_fn is not None else h["house"]
     return tuple(sorted(caps, reverse=True)), unfenced + house
 
 
@@ -655,22 +772,52 @@ def exchange(g, p, give, get, ctx=None):
 def feeding_options(g, p):
     """Exchanges that yield food and can be used now (any time, or in the harvest within their limit)."""
     out = []
-    for i, (give, get, window, at_most, source, key) in enumerate(g.exchanges_of(p)):
+    for i, entry in enumerate(g.exchanges_of(p)):
+        give, get, window, at_most, source, key = entry
         if window not in ("any_time", "harvest", "feeding"):
             continue
-        if not any(good == "food" for good, n in get):
+        if get == "pile" or not any(good == "food" for good, n in get):
             continue
-        if at_most is not None and p.used.get(key, 0) >= at_most:
-            continue
-        if can_pay(p, give):
+        if exchange_ready(p, entry):
             out.append(i)
     return out
+
+
+def turn_options(g, p):
+    """Any-time abilities a player may use before placing a person: exchanges that do not make food
+    (those are offered when feeding and when animals do not fit) and any-time actions."""
+    out = []
+    for i, entry in enumerate(g.exchanges_of(p)):
+        give, get, window, at_most, source, key = entry
+        if window != "any_time" or source is None:
+            continue
+        if get != "pile" and any(good == "food" for good, n in get):
+            continue
+        if exchange_ready(p, entry):
+            out.append(("x", i))
+    for i, (window, can, do, label, source) in enumerate(p.actions):
+        if window == "any_time" and can(g, p, None):
+            out.append(("a", i))
+    return out
+
+
+def exchange_ready(p, entry) -> bool:
+    give, get, window, at_most, source, key = entry
+    if at_most is not None and p.used.get(key, 0) >= at_most:
+        return False
+    if get == "pile" and pile_top(p, source) is None:
+        return False
+    return can_pay(p, give)
 
 
 def use_exchange(g, p, index):
     give, get, window, at_most, source, key = g.exchanges_of(p)[index]
     pay(g, p, give)
-    gain(g, p, get)
+    if get == "pile":
+        stack = p.card_state["piles"][source]
+        gain(g, p, ((stack.pop(0), 1),))
+    else:
+        gain(g, p, get)
     if at_most is not None:
         p.used[key] = p.used.get(key, 0) + 1
 
@@ -894,3 +1041,170 @@ def always(g, p, c=None):
 
 def never(g, p, c=None):
     return False
+
+
+# ====================================================================== later actions, all players
+
+
+class ScheduledAction:
+    """An effect waiting on a future round space (``schedule action(...) on …``)."""
+
+    __slots__ = ("can", "do", "label")
+
+    def __init__(self, can, do, label):
+        self.can, self.do, self.label = can, do, label
+
+
+def schedule_action(g, p, can, do, rounds, label, ctx=None):
+    entry = ScheduledAction(can, do, label)
+    for r in rounds:
+        g.schedule.setdefault(r, []).append((p.idx, entry))
+    if g.log is not None and rounds:
+        g.say(f"{p.name} will '{label}' in round {', '.join(map(str, rounds))}")
+    return True
+
+
+def for_each_player(g, p, ctx, can, do):
+    """Run an effect for every player in turn order (the owner included)."""
+    for other in g.turn_order():
+        if can(g, other, ctx):
+            do(g, other, ctx)
+    return True
+
+
+# ====================================================================== fields
+
+
+def add_card_field(g, p, card_id, crops):
+    """A card that is a field: it is sown and harvested like a field tile, but is not a farmyard space."""
+    key = -(len([k for k in p.fields if k < 0]) + 1)
+    p.fields[key] = [None, 0]
+    p.card_state.setdefault("field_crops", {})[key] = tuple(crops) if crops else None
+    p.card_state.setdefault("field_cards", {})[key] = card_id
+
+
+def _field_allows(p, key, crop):
+    allowed = p.card_state.get("field_crops", {}).get(key) if key < 0 else None
+    return allowed is None or crop in allowed
+
+
+def can_harvest_more(g, p, crop):
+    return any(f[0] == crop and f[1] > 0 for f in p.fields.values())
+
+
+def harvest_more(g, p, crop, n):
+    taken = 0
+    for key in sorted(p.fields):
+        f = p.fields[key]
+        if f[0] == crop and f[1] > 0:
+            k = min(n, f[1])
+            f[1] -= k
+            taken += k
+            if f[1] == 0:
+                f[0] = None
+    if taken:
+        gain(g, p, ((crop, taken),))
+    return taken > 0
+
+
+def _field_name(p, key):
+    if key >= 0:
+        return p.grid.name(key)
+    return p.card_state.get("field_cards", {}).get(key, "card")
+
+
+def can_move_crop(g, p):
+    has_src = any(f[1] >= 2 for f in p.fields.values())
+    return has_src and any(f[1] == 0 for f in p.fields.values())
+
+
+def move_crop(g, p):
+    opts = [(s, d) for s, fs in sorted(p.fields.items()) if fs[1] >= 2
+            for d, fd in sorted(p.fields.items()) if fd[1] == 0 and _field_allows(p, d, fs[0])]
+    if not opts:
+        return False
+    s, d = g.decide(p, "move_crop", opts, labels=[f"{_field_name(p, a)} -> {_field_name(p, b)}" for a, b in opts])
+    crop = p.fields[s][0]
+    p.fields[s][1] -= 1
+    p.fields[d] = [crop, 1]
+    return True
+
+
+# ====================================================================== people
+
+
+def newborn_acts(g, p, ctx=None):
+    """This round's newborn stops being a newborn and may be placed this round."""
+    if p.newborns <= 0:
+        return False
+    p.newborns -= 1
+    if g.in_work_phase:
+        p.home += 1
+    return True
+
+
+# ====================================================================== piles on cards
+
+
+def pile(g, p, card_id, items):
+    stack = p.card_state.setdefault("piles", {}).setdefault(card_id, [])
+    for good, n in items:
+        stack.extend([good] * n)
+    return True
+
+
+def pile_top(p, card_id):
+    stack = p.card_state.get("piles", {}).get(card_id)
+    return stack[0] if stack else None
+
+
+# ====================================================================== pastures with room
+
+
+def roomy_pasture_count(g, p, free):
+    """Pastures holding at least one animal and room for ``free`` more, in the best arrangement."""
+    caps, singles = housing(g, p)
+    pastures = [cap for cap, only in caps if only < 0]
+    counts = animal_counts(g, p)
+    types = len(counts)
+    best = 0
+    n = len(pastures)
+    if n > 8:
+        pastures = sorted(pastures, reverse=True)[:8]
+        n = 8
+
+    def assign(i, chosen):
+        nonlocal best
+        if i == n:
+            per_type = [[] for _ in range(types)]
+            for cap, t in zip(pastures, chosen):
+                if t is not None:
+                    per_type[t].append(cap)
+            options = []
+            for t in range(types):
+                caps_t = sorted(per_type[t])
+                total = sum(caps_t)
+                opts_t = []
+                eligible = [c for c in caps_t if c - free >= 1]
+                for k in range(0, min(len(eligible), counts[t]) + 1):
+                    overflow = max(0, counts[t] - (total - k * free))
+                    opts_t.append((k, overflow))
+                options.append(opts_t)
+            def rec(t, used, score):
+                nonlocal best
+                if used > singles:
+                    return
+                if t == types:
+                    best = max(best, score)
+                    return
+                for k, over in options[t]:
+                    rec(t + 1, used + over, score + k)
+            rec(0, 0, 0)
+            return
+        for t in list(range(types)) + [None]:
+            chosen.append(t)
+            assign(i + 1, chosen)
+            chosen.pop()
+
+    assign(0, [])
+    return best

@@ -54,8 +54,8 @@ def improvements(g, p):
 
 
 def fields(g, p):
-    """field tiles in the farmyard"""
-    return len(p.fields)
+    """field tiles in the farmyard (cards that are fields do not count)"""
+    return p.field_mask.bit_count()
 
 
 def grain_fields(g, p):
@@ -182,6 +182,21 @@ def rooms_built(g, p):
     return max(0, p.room_count - g.rules.start_rooms)
 
 
+def building_gained(g, p):
+    """building resources gained in this round's work phase (spent ones included)"""
+    return p.stats.get("building_gained", 0)
+
+
+def after_harvest(g, p):
+    """1 in a round that follows a harvest, else 0"""
+    return 1 if (g.round - 1) in g.rules.harvest_rounds else 0
+
+
+def harvest_round(g, p):
+    """1 in a round that ends with a harvest, else 0"""
+    return 1 if g.round in g.rules.harvest_rounds else 0
+
+
 def house_level(g, p):
     """0 for the first house material, 1 for the next, …"""
     return g.rules.materials.index(p.house)
@@ -191,8 +206,18 @@ QUANTITIES = {f.__name__: f for f in (
     rooms, people, newborns, occupations, minors, majors, improvements, fields, grain_fields,
     vegetable_fields, empty_fields, planted_fields, grain_total, vegetable_total, pastures, pasture_spaces,
     stables, fenced_stables, unfenced_stables, fences, unused_spaces, animals, building_resources, begging,
-    card_points, bonus_points, round, rounds_left, players, rooms_built, house_level,
+    card_points, bonus_points, round, rounds_left, players, rooms_built, house_level, building_gained,
+    after_harvest, harvest_round,
 )}
+
+# Quantities read from the event a rule reacts to (generated code passes the context).
+def event_size(c):
+    """the size of what the event made: rooms built, stables built, spaces of a new pasture, grain baked"""
+    data = getattr(c, "data", None)
+    return data if isinstance(data, int) else 0
+
+
+CONTEXT_QUANTITIES = {"event_size": event_size}
 for _name in GOODS_IN_SUPPLY:
     QUANTITIES[_name] = _good(_name)
     globals()[_name] = QUANTITIES[_name]
@@ -241,7 +266,42 @@ def most(g, p, quantity_fn):
     return all(quantity_fn(g, o) <= mine for o in g.players)
 
 
+def yours(g, p, space_id):
+    """whether one of the player's people is on the action space"""
+    s = g.space_by_id.get(space_id)
+    return bool(s and p.idx in s.occupants)
+
+
+def others_min(g, p, quantity_fn):
+    """the smallest value of the quantity among the other players (0 when alone)"""
+    vals = [quantity_fn(g, o) for o in g.players if o is not p]
+    return min(vals) if vals else 0
+
+
+def others_max(g, p, quantity_fn):
+    """the largest value of the quantity among the other players (0 when alone)"""
+    vals = [quantity_fn(g, o) for o in g.players if o is not p]
+    return max(vals) if vals else 0
+
+
+def occupations_after(g, p, card_id):
+    """occupations the player played after the given card"""
+    occ = p.occupations
+    return len(occ) - occ.index(card_id) - 1 if card_id in occ else 0
+
+
+def roomy_pastures(g, p, free):
+    """pastures holding at least one animal with room for ``free`` more, in the best arrangement"""
+    from .primitives import roomy_pasture_count
+    return roomy_pasture_count(g, p, free)
+
+
 FUNCTIONS = {
+    "yours": (yours, ("space",)),
+    "others_min": (others_min, ("quantity",)),
+    "others_max": (others_max, ("quantity",)),
+    "occupations_after": (occupations_after, ("card",)),
+    "roomy_pastures": (roomy_pastures, ("number",)),
     "occupied": (occupied, ("space",)),
     "has": (has, ("card",)),
     "min": (fn_min, ("number", "number")),

@@ -178,8 +178,10 @@ def setup_game(sc: LDict, pack, players: int, seed: int = 0):
         _apply_player(game, game.players[i], pdata)
     if "start_player" in given:
         game.start_player = _player_index(game, given["start_player"], given.span_of("start_player"))
-    for p in game.players:
+    for i, p in enumerate(game.players):
         p.home = p.people - p.newborns
+        if i < len(plist) and "home" in plist[i]:
+            p.home = int(plist[i]["home"])
     return game, recorder
 
 
@@ -291,19 +293,10 @@ def run_one(sc: LDict, pack, players: int = 2, seed: int = 0):
                 P.breed(game, p1)
             elif kind == "next_round":
                 game.returning_home()
+                game.end_round()
+                game.start_round()
                 for p in game.players:
-                    p.newborns = 0
-                game.round += 1
-                r = game.round
-                if r - 1 < len(game.round_order):
-                    d = pack.space_defs[game.round_order[r - 1]]
-                    if d.id not in game.space_by_id:
-                        game._add_space(d).round_revealed = r
-                for pi, items in game.schedule.pop(r, ()):
-                    P.gain(game, game.players[pi], items)
-                game.check_latches()
-                for p in game.turn_order():
-                    game.emit("phase:round_start", p)
+                    p.home = p.people - p.newborns
             elif kind == "score":
                 game.finish()
     except (ScriptError, IllegalDecision) as exc:

@@ -13,7 +13,8 @@ class Player:
         "idx", "name", "goods", "grid", "house", "rooms", "room_count", "fields", "field_mask", "pastures",
         "stables", "fences", "people", "newborns", "home", "begging", "bonus", "majors", "minors",
         "occupations", "hand_occupations", "hand_minors", "exchanges", "bake_rates", "mods", "used",
-        "card_rooms", "card_state", "extra_capacity", "house_capacity", "latches", "stats",
+        "card_rooms", "card_state", "extra_capacity", "house_capacity", "latches", "stats", "actions",
+        "turn_abilities",
     )
 
     def __init__(self, idx: int, rules):
@@ -51,6 +52,8 @@ class Player:
         self.house_capacity = None  # None: the rules' default
         self.latches: set = set()
         self.stats: dict = {}
+        self.actions: list = []     # any-time actions from cards: (window, can, do, label, source id)
+        self.turn_abilities = False  # has any-time abilities offered before a placement
 
     # ----- derived views
     def fenced_mask(self) -> int:

@@ -1,0 +1,660 @@
+"""Diagnostics, word for word: every mistake a designer or modder can make in a rule pack is reported
+as ``path:line:col: error[CODE]: message``, the source line, a caret under the exact span and a hint
+when there is one; then ``N problem(s) found`` and exit status 2, never a traceback.
+
+Each case copies the real packs ``rules/revised`` and ``rules/revised-family`` into a temporary root,
+changes one thing, and runs ``agricola --root ROOT validate ROOT/rules/<pack>`` in-process.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from runtime import cli
+
+REPO = Path(__file__).resolve().parent.parent
+PACKS = ("revised", "revised-family")
+
+
+# ---------------------------------------------------------------- helpers
+
+@pytest.fixture
+def root(tmp_path, monkeypatch):
+    """A root folder holding copies of the built-in packs; the working directory is an empty folder,
+    so that nothing is read relative to the project checkout."""
+    (tmp_path / "rules").mkdir()
+    for pack in PACKS:
+        shutil.copytree(REPO / "rules" / pack, tmp_path / "rules" / pack)
+    cwd = tmp_path / "elsewhere"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    return tmp_path
+
+
+def edit(root: Path, rel: str, old: str, new: str) -> None:
+    """Replace the one occurrence of ``old`` in ``rules/<rel>`` by ``new``."""
+    path = root / "rules" / rel
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times in {rel}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def validate(root: Path, capsys, *targets: str):
+    """Run ``agricola --root ROOT validate ROOT/rules/<target>…``; returns (status, stdout, stderr)."""
+    paths = [str(root / "rules" / t) for t in targets]
+    status = cli.main(["--root", str(root), "validate", *paths])
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def block(*lines: str) -> str:
+    return "\n".join(lines)
+
+
+def check(root: Path, capsys, pack: str, *diagnostics: str) -> str:
+    """Validate ``pack`` and compare stderr word for word with the given diagnostics."""
+    status, out, err = validate(root, capsys, pack)
+    n = len(diagnostics)
+    expected = "\n".join(diagnostics) + f"\n{n} problem{'s' if n != 1 else ''} found\n"
+    assert "Traceback" not in out + err
+    assert "internal error" not in out + err
+    assert err == expected
+    assert out == ""
+    assert status == 2
+    _check_carets(root, err)
+    return err
+
+
+_HEADER = re.compile(r"^(rules/[^:]+):(\d+):(\d+): error\[E\d+\]: ")
+
+
+def _check_carets(root: Path, err: str) -> None:
+    """Cross-check every located diagnostic: the shown line is that line of the file on disk, and the
+    caret starts at the reported column."""
+    lines = err.split("\n")
+    for i, line in enumerate(lines):
+        m = _HEADER.match(line)
+        if not m or i + 2 >= len(lines) or not lines[i + 1].startswith("  "):
+            continue
+        path, lineno, col = m.group(1), int(m.group(2)), int(m.group(3))
+        # shown as the tool shows them: bad bytes replaced, NUL bytes as blanks
+        file_lines = (root / path).read_bytes().decode("utf-8", errors="replace").replace("\x00", " ").splitlines()
+        assert lines[i + 1] == "  " + file_lines[lineno - 1].expandtabs(1)
+        caret = lines[i + 2]
+        assert caret.startswith("  ") and caret.strip(" ").strip("^") == ""
+        assert len(caret) - len(caret.lstrip(" ")) == col - 1 + 2
+
+
+# ---------------------------------------------------------------- stage 1: YAML
+
+def test_invalid_yaml_unquoted_colon(root, capsys):
+    edit(root, "revised/actions.yaml", "  name: Day Laborer\n", "  name: Day Laborer: the best\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/actions.yaml:25:20: error[E101]: invalid YAML: mapping values are not allowed here",
+        "    name: Day Laborer: the best",
+        "                     ^",
+        "  = hint: text that contains ': ' must be quoted (\"…\") or written as a block after '|'",
+    ))
+
+
+def test_invalid_yaml_unquoted_colon_in_effect(root, capsys):
+    edit(root, "revised/actions.yaml", "  effect: gain 2 food\n", "  effect: gain 2 food: now\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/actions.yaml:26:22: error[E101]: invalid YAML: mapping values are not allowed here",
+        "    effect: gain 2 food: now",
+        "                       ^",
+        "  = hint: text that contains ': ' must be quoted (\"…\") or written as a block after '|'",
+    ))
+
+
+def test_yaml_merge_key_refused(root, capsys):
+    edit(root, "revised/game.yaml", "supply: {fences: 15, stables: 4}\n",
+         "base: &b {fences: 15, stables: 4}\nsupply: {<<: *b}\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/game.yaml:25:10: error[E102]: YAML merge keys ('<<') are not allowed",
+        "  supply: {<<: *b}",
+        "           ^^",
+    ))
+
+
+def test_duplicate_key(root, capsys):
+    edit(root, "revised/actions.yaml", "  name: Grain Seeds\n", "  name: Grain Seeds\n  name: Seeds\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/actions.yaml:13:3: error[E106]: duplicate key 'name'",
+        "    name: Seeds",
+        "    ^^^^",
+        "  = hint: the first 'name' is on line 12",
+    ))
+
+
+def test_file_not_utf8(root, capsys):
+    path = root / "rules/revised/actions.yaml"
+    path.write_bytes(path.read_bytes().replace(b"name: Day Laborer", b"name: Day Lab\xf6rer"))
+    check(root, capsys, "revised", block(
+        "rules/revised/actions.yaml:25:16: error[E109]: file is not valid UTF-8 text",
+        "    name: Day Lab\ufffdrer",
+        "                 ^",
+    ))
+
+
+def test_file_with_nul_byte(root, capsys):
+    path = root / "rules/revised/actions.yaml"
+    path.write_bytes(path.read_bytes().replace(b"name: Day Laborer", b"name: Day Lab\x00rer"))
+    check(root, capsys, "revised", block(
+        "rules/revised/actions.yaml:25:16: error[E109]: file contains a NUL byte; it is not a text file",
+        "    name: Day Lab rer",
+        "                 ^",
+    ))
+
+
+def test_file_over_size_limit(root, capsys, monkeypatch):
+    import compiler.loader
+    limit = max(p.stat().st_size for p in (root / "rules").rglob("*.yaml")) + 10
+    monkeypatch.setattr(compiler.loader, "MAX_FILE_BYTES", limit)
+    path = root / "rules/revised/majors.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "#" * (limit + 1) + "\n", encoding="utf-8")
+    size = path.stat().st_size
+    check(root, capsys, "revised",
+          f"rules/revised/majors.yaml:1:1: error[E108]: file is {size} bytes; the limit is {limit} bytes")
+
+
+def test_nesting_too_deep(root, capsys):
+    path = root / "rules/revised/game.yaml"
+    deep = "deep:\n" + "".join("  " * (i + 1) + f"k{i}:\n" for i in range(70))
+    path.write_text(path.read_text(encoding="utf-8") + deep, encoding="utf-8")
+    check(root, capsys, "revised",
+          block(
+              "rules/revised/game.yaml:143:129: error[E103]: nesting deeper than 64 levels",
+              "  " + " " * 128 + "k63:",
+              "  " + " " * 128 + "^",
+          ))
+
+
+# ---------------------------------------------------------------- stage 2: schema
+
+def test_unknown_key_did_you_mean(root, capsys):
+    edit(root, "revised/actions.yaml", "  accumulate: 1 reed\n", "  acumulate: 1 reed\n")
+    check(root, capsys, "revised",
+          block(
+              "rules/revised/actions.yaml:41:3: error[E110]: unknown key 'acumulate' in action space (did you mean 'accumulate'?)",
+              "    acumulate: 1 reed",
+              "    ^^^^^^^^^",
+          ))
+
+
+def test_missing_required_key(root, capsys):
+    edit(root, "revised/majors.yaml", "  cost: 1 wood, 3 stone\n", "")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:40:3: error[E111]: major improvement is missing the required key 'cost'",
+        "  - id: well",
+        "    ^",
+    ))
+
+
+def test_wrong_type_text_for_list(root, capsys):
+    edit(root, "revised/actions.yaml", "  tags: [reed_accumulation]\n", "  tags: reed_accumulation\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/actions.yaml:40:9: error[E112]: 'tags' must be a list, not text",
+        "    tags: reed_accumulation",
+        "          ^^^^^^^^^^^^^^^^^",
+    ))
+
+
+def test_wrong_type_text_for_number(root, capsys):
+    edit(root, "revised/game.yaml", "rounds: 14\n", "rounds: many\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/game.yaml:7:9: error[E112]: 'rounds' must be a whole number, not text",
+        "  rounds: many",
+        "          ^^^^",
+    ))
+
+
+def test_wrong_type_number_for_boolean(root, capsys):
+    edit(root, "revised/majors.yaml", "  bonus_points: true\n  tags: [workshop]\n  effects: |\n    in harvest: wood",
+         "  bonus_points: 3\n  tags: [workshop]\n  effects: |\n    in harvest: wood")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:70:17: error[E112]: 'bonus_points' must be true or false, not a number",
+        "    bonus_points: 3",
+        "                  ^",
+    ))
+
+
+def test_wrong_type_effects_as_list(root, capsys):
+    edit(root, "revised/majors.yaml", "  effects: |\n    on build: schedule", "  effects:\n    - on build: schedule")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:46:5: error[E112]: 'effects' must be text, not a list",
+        "      - on build: schedule 1 food on next 5 rounds",
+        "      ^",
+    ))
+
+
+def test_entry_not_a_mapping(root, capsys):
+    edit(root, "revised/majors.yaml", "- id: well\n", "- well\n- id: well\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:40:3: error[E112]: each entry must be a mapping (starting with '- id: …')",
+        "  - well",
+        "    ^^^^",
+    ))
+
+
+def test_invalid_id(root, capsys):
+    edit(root, "revised/actions.yaml", "- id: day_laborer\n", "- id: Day-Laborer\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/actions.yaml:24:7: error[E114]: 'Day-Laborer' is not a valid id: use lower-case letters, "
+        "digits and '_', starting with a letter",
+        "  - id: Day-Laborer",
+        "        ^^^^^^^^^^^",
+    ))
+
+
+def test_number_out_of_range(root, capsys):
+    edit(root, "revised/game.yaml", "supply: {fences: 15, stables: 4}", "supply: {fences: -1, stables: 4}")
+    check(root, capsys, "revised", block(
+        "rules/revised/game.yaml:24:18: error[E115]: 'fences' must be at least 0, not -1",
+        "  supply: {fences: -1, stables: 4}",
+        "                   ^^",
+    ))
+
+
+# ---------------------------------------------------------------- packs and overlays
+
+def test_unknown_pack_in_extends(root, capsys):
+    edit(root, "revised-family/game.yaml", "extends: revised\n", "extends: revisd\n")
+    check(root, capsys, "revised-family", block(
+        "rules/revised-family/game.yaml:2:10: error[E120]: unknown pack 'revisd' in 'extends' (did you mean 'revised'?)",
+        "  extends: revisd",
+        "           ^^^^^^",
+        "  = hint: packs here: revised",
+    ))
+
+
+def test_pack_extends_itself(root, capsys):
+    edit(root, "revised-family/game.yaml", "extends: revised\n", "extends: revised-family\n")
+    check(root, capsys, "revised-family", block(
+        "rules/revised-family/game.yaml:2:10: error[E123]: pack 'revised-family' extends 'revised-family', "
+        "which leads back to itself",
+        "  extends: revised-family",
+        "           ^^^^^^^^^^^^^^",
+    ))
+
+
+def test_remove_entry_base_lacks(root, capsys):
+    edit(root, "revised-family/actions.yaml", "- id: lessons_extra\n", "- id: lesson_extra\n")
+    check(root, capsys, "revised-family", block(
+        "rules/revised-family/actions.yaml:10:7: error[E124]: cannot remove 'lesson_extra': the base pack has no "
+        "such entry (did you mean 'lessons_extra'?)",
+        "  - id: lesson_extra",
+        "        ^^^^^^^^^^^^",
+    ))
+
+
+def test_duplicate_id_across_spaces_and_rounds(root, capsys):
+    edit(root, "revised/rounds.yaml", "- id: fencing\n", "- id: farmland\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/rounds.yaml:8:7: error[E121]: duplicate id 'farmland'",
+        "  - id: farmland",
+        "        ^^^^^^^^",
+        "  = hint: 'farmland' is already used at rules/revised/actions.yaml:15",
+    ))
+
+
+def test_duplicate_id_in_majors(root, capsys):
+    edit(root, "revised/majors.yaml", "- id: fireplace_3\n", "- id: fireplace_2\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:11:7: error[E121]: duplicate id 'fireplace_2'",
+        "  - id: fireplace_2",
+        "        ^^^^^^^^^^^",
+        "  = hint: 'fireplace_2' is already used at rules/revised/majors.yaml:2",
+    ))
+
+
+def test_game_id_differs_from_folder(root, capsys):
+    edit(root, "revised-family/game.yaml", "id: revised-family\n", "id: family\n")
+    check(root, capsys, "revised-family", block(
+        "rules/revised-family/game.yaml:3:5: error[E122]: game.yaml says id 'family' but the pack folder is "
+        "'revised-family'",
+        "  id: family",
+        "      ^^^^^^",
+    ))
+
+
+def test_stage_on_board_space(root, capsys):
+    edit(root, "revised/actions.yaml", "  name: Farmland\n", "  name: Farmland\n  stage: 2\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/actions.yaml:17:10: error[E135]: 'farmland' is a board action space and cannot have a "
+        "'stage' (round cards go in rounds.yaml)",
+        "    stage: 2",
+        "           ^",
+    ))
+
+
+def test_no_such_path(root, capsys):
+    missing = root / "rules" / "nopack"
+    status = cli.main(["--root", str(root), "validate", str(missing)])
+    out = capsys.readouterr()
+    assert out.err == f"{missing}: error[E100]: no such file or folder\n1 problem found\n"
+    assert status == 2 and "Traceback" not in out.out + out.err
+
+
+# ---------------------------------------------------------------- effect language, inside `|` blocks
+
+def test_effect_unexpected_character_in_block(root, capsys):
+    edit(root, "revised/majors.yaml", "    on build: may bake\n\n- id: stone_oven",
+         "    on build: may bake!\n\n- id: stone_oven")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:55:23: error[E201]: unexpected character '!'",
+        "      on build: may bake!",
+        "                        ^",
+    ))
+
+
+def test_effect_unexpected_token_in_block(root, capsys):
+    edit(root, "revised/majors.yaml", "    bake: grain -> 5 food (at most once)\n",
+         "    bake: grain -> 5 food (at most once))\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:54:41: error[E202]: unexpected ')'; expected ';', end of line",
+        "      bake: grain -> 5 food (at most once))",
+        "                                          ^",
+    ))
+
+
+def test_effect_misspelled_keyword_lists_expected(root, capsys):
+    edit(root, "revised/majors.yaml", "    in harvest: clay -> 2 food (at most once)\n",
+         "    in harvest: clay -> 2 food (at most onse)\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:83:41: error[E202]: unexpected 'onse'; expected 'once', 'twice', a number",
+        "      in harvest: clay -> 2 food (at most onse)",
+        "                                          ^^^^",
+    ))
+
+
+def test_effect_unfinished_line(root, capsys):
+    edit(root, "revised/majors.yaml", "    on build: schedule 1 food on next 5 rounds\n",
+         "    on build: schedule 1 food on next\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:46:38: error[E202]: unexpected end of line; expected a number",
+        "      on build: schedule 1 food on next",
+        "                                       ^",
+    ))
+
+
+def test_unknown_good_in_block(root, capsys):
+    edit(root, "revised/majors.yaml",
+         "- id: fireplace_2\n  name: Fireplace\n  cost: 2 clay\n  points: 1\n  tags: [fireplace, cooking, baking]\n"
+         "  effects: |\n    any time: vegetable -> 2 food; sheep",
+         "- id: fireplace_2\n  name: Fireplace\n  cost: 2 clay\n  points: 1\n  tags: [fireplace, cooking, baking]\n"
+         "  effects: |\n    any time: vegetable -> 2 food; sheeps")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:8:36: error[E203]: unknown good 'sheeps' (did you mean 'sheep'?)",
+        "      any time: vegetable -> 2 food; sheeps -> 2 food; boar -> 2 food; cattle -> 3 food",
+        "                                     ^^^^^^",
+    ))
+
+
+def test_unknown_good_in_block_after_comment_line(root, capsys):
+    edit(root, "revised/majors.yaml", "  effects: |\n    on build: schedule 1 food on next 5 rounds",
+         "  effects: |\n    # the well fills up\n    on build: schedule 1 fod on next 5 rounds")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:47:26: error[E203]: unknown good 'fod' (did you mean 'food'?)",
+        "      on build: schedule 1 fod on next 5 rounds",
+        "                           ^^^",
+    ))
+
+
+def test_unknown_good_in_game_exchanges_block(root, capsys):
+    edit(root, "revised/game.yaml", "  any time: grain -> 1 food; vegetable -> 1 food\n",
+         "  any time: grain -> 1 food; vegetable -> 1 food\n  any time: grain -> 1 foood\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/game.yaml:58:24: error[E203]: unknown good 'foood' (did you mean 'food'?)",
+        "    any time: grain -> 1 foood",
+        "                         ^^^^^",
+    ))
+
+
+def test_unknown_good_in_cost(root, capsys):
+    edit(root, "revised/majors.yaml", "  cost: 1 wood, 3 stone\n", "  cost: 1 wood, 3 stonne\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:42:19: error[E203]: unknown good 'stonne' (did you mean 'stone'?)",
+        "    cost: 1 wood, 3 stonne",
+        "                    ^^^^^^",
+    ))
+
+
+def test_unknown_quantity_in_quoted_scoring(root, capsys):
+    edit(root, "revised/game.yaml", '"tier(pastures;', '"tier(pasturs;')
+    check(root, capsys, "revised", block(
+        "rules/revised/game.yaml:63:51: error[E204]: unknown quantity 'pasturs' (did you mean 'pastures'?)",
+        '    - {id: pastures, label: Pastures, points: "tier(pasturs; 0: -1, 1: 1, 2: 2, 3: 3, 4: 4)"}',
+        "                                                    ^^^^^^^",
+    ))
+
+
+BASKET = "    in harvest: reed -> 3 food (at most once)\n"
+
+
+def _add_rule(root, rule):
+    """Add one rule line to the Basketmaker's Workshop (it lands on majors.yaml line 94)."""
+    edit(root, "revised/majors.yaml", BASKET, BASKET + "    " + rule + "\n")
+
+
+def test_unknown_action_space_in_trigger(root, capsys):
+    _add_rule(root, "after you use reedbank: gain 1 reed")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:94:19: error[E205]: unknown action space 'reedbank' (did you mean 'reed_bank'?)",
+        "      after you use reedbank: gain 1 reed",
+        "                    ^^^^^^^^",
+    ))
+
+
+def test_unknown_action_space_in_occupied(root, capsys):
+    _add_rule(root, "at harvest start if occupied(fishin): gain 1 food")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:94:34: error[E205]: unknown action space 'fishin' (did you mean 'fishing'?)",
+        "      at harvest start if occupied(fishin): gain 1 food",
+        "                                   ^^^^^^",
+    ))
+
+
+def test_wrong_arity(root, capsys):
+    _add_rule(root, "at harvest start if occupied(fishing, forest): gain 1 food")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:94:25: error[E206]: occupied() takes 1 argument, not 2",
+        "      at harvest start if occupied(fishing, forest): gain 1 food",
+        "                          ^^^^^^^^^^^^^^^^^^^^^^^^^",
+    ))
+
+
+def test_unknown_house_material_in_trigger(root, capsys):
+    _add_rule(root, "after you renovate to stones: gain 1 food")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:94:27: error[E208]: unknown house material 'stones' (did you mean 'stone'?)",
+        "      after you renovate to stones: gain 1 food",
+        "                            ^^^^^^",
+    ))
+
+
+def test_unknown_house_material_in_house_values(root, capsys):
+    edit(root, "revised/game.yaml", "house(wood: 0, clay: 1, stone: 2)", "house(wood: 0, clay: 1, ston: 2)")
+    line = '    - {id: rooms, label: Rooms, points: "rooms * house(wood: 0, clay: 1, ston: 2)"}'
+    check(root, capsys, "revised",
+          block(
+              "rules/revised/game.yaml:71:48: error[E208]: house(...) gives no value for a stone house",
+              line,
+              "  " + " " * 47 + "^" * len("house(wood: 0, clay: 1, ston: 2)"),
+          ),
+          block(
+              "rules/revised/game.yaml:71:72: error[E208]: unknown house material 'ston' (did you mean 'stone'?)",
+              line,
+              "  " + " " * 71 + "^^^^",
+          ))
+
+
+def test_unknown_cost_target(root, capsys):
+    _add_rule(root, "cost of stabels: -1 wood")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:94:13: error[E209]: unknown cost target 'stabels' (did you mean 'stable'?)",
+        "      cost of stabels: -1 wood",
+        "              ^^^^^^^",
+    ))
+
+
+def test_convert_to_bonus_outside_scoring(root, capsys):
+    edit(root, "revised/majors.yaml", "    at scoring: convert reed to bonus", "    at harvest start: convert reed to bonus")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:94:23: error[E212]: 'convert … to bonus' can only be used 'at scoring'",
+        "      at harvest start: convert reed to bonus (2: 1, 4: 2, 5: 3)",
+        "                        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+    ))
+
+
+def test_players_not_covering_all_counts(root, capsys):
+    edit(root, "revised/actions.yaml", '"players(1: 2 wood; 2+: 3 wood)"', '"players(1: 2 wood; 3+: 3 wood)"')
+    check(root, capsys, "revised", block(
+        "rules/revised/actions.yaml:31:16: error[E213]: players(...) gives nothing for 2 player(s)",
+        '    accumulate: "players(1: 2 wood; 3+: 3 wood)"',
+        "                 ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+        "  = hint: add an entry such as '2: 1 food' or use 'N+' for N players and more",
+    ))
+
+
+def test_tier_thresholds_not_rising(root, capsys):
+    edit(root, "revised/game.yaml", '"tier(sheep; 0: -1, 1: 1, 4: 2, 6: 3, 8: 4)"',
+         '"tier(sheep; 0: -1, 1: 1, 6: 2, 4: 3, 8: 4)"')
+    check(root, capsys, "revised", block(
+        "rules/revised/game.yaml:66:71: error[E214]: tier thresholds must rise: 4 comes after 6",
+        '    - {id: sheep, label: Sheep, points: "tier(sheep; 0: -1, 1: 1, 6: 2, 4: 3, 8: 4)"}',
+        "  " + " " * 70 + "^",
+    ))
+
+
+def test_conversion_thresholds_not_rising(root, capsys):
+    edit(root, "revised/majors.yaml", "convert reed to bonus (2: 1, 4: 2, 5: 3)", "convert reed to bonus (2: 1, 4: 2, 4: 3)")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:94:52: error[E214]: conversion thresholds must be rising numbers",
+        "      at scoring: convert reed to bonus (2: 1, 4: 2, 4: 3)",
+        "                                                     ^",
+    ))
+
+
+# ---------------------------------------------------------------- whole runs
+
+def test_three_mistakes_in_one_file_all_reported_sorted(root, capsys):
+    # Written bottom-up on purpose: the report must still come out sorted by line.
+    edit(root, "revised/majors.yaml", "    in harvest: reed -> 3 food (at most once)\n",
+         "    in harvest: reed -> 3 food (at most onse)\n")
+    edit(root, "revised/majors.yaml", "  bonus_points: true\n  tags: [workshop]\n  effects: |\n    in harvest: wood",
+         "  bonus_points: 3\n  tags: [workshop]\n  effects: |\n    in harvest: wood")
+    edit(root, "revised/majors.yaml", "    any time: vegetable -> 2 food; sheep -> 2 food; boar -> 2 food; cattle -> 3 food\n"
+         "    bake: grain -> 2 food\n\n- id: fireplace_3",
+         "    any time: vegetable -> 2 food; sheeps -> 2 food; boar -> 2 food; cattle -> 3 food\n"
+         "    bake: grain -> 2 food\n\n- id: fireplace_3")
+    err = check(root, capsys, "revised",
+                block(
+                    "rules/revised/majors.yaml:8:36: error[E203]: unknown good 'sheeps' (did you mean 'sheep'?)",
+                    "      any time: vegetable -> 2 food; sheeps -> 2 food; boar -> 2 food; cattle -> 3 food",
+                    "                                     ^^^^^^",
+                ),
+                block(
+                    "rules/revised/majors.yaml:70:17: error[E112]: 'bonus_points' must be true or false, not a number",
+                    "    bonus_points: 3",
+                    "                  ^",
+                ),
+                block(
+                    "rules/revised/majors.yaml:93:41: error[E202]: unexpected 'onse'; expected 'once', 'twice', a number",
+                    "      in harvest: reed -> 3 food (at most onse)",
+                    "                                          ^^^^",
+                ))
+    assert err.endswith("3 problems found\n")
+
+
+def test_validating_one_file_checks_its_pack(root, capsys):
+    edit(root, "revised/majors.yaml", "  cost: 1 wood, 3 stone\n", "  cost: 1 wood, 3 stonne\n")
+    status, out, err = validate(root, capsys, "revised/majors.yaml")
+    assert err == block(
+        "rules/revised/majors.yaml:42:19: error[E203]: unknown good 'stonne' (did you mean 'stone'?)",
+        "    cost: 1 wood, 3 stonne",
+        "                    ^^^^^^",
+        "1 problem found",
+    ) + "\n"
+    assert status == 2 and out == "" and "Traceback" not in err
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_valid_pack_is_ok(root, capsys, pack):
+    status, out, err = validate(root, capsys, pack)
+    assert (status, out, err) == (0, f"ok: {pack} valid\n", "")
+
+
+def test_valid_packs_together(root, capsys):
+    status, out, err = validate(root, capsys, *PACKS)
+    assert (status, out, err) == (0, "ok: revised, revised-family valid\n", "")
+
+
+# ---------------------------------------------------------------- regressions of fixed reports
+
+def test_python_object_tag_is_named_as_written_and_only_error(root, capsys):
+    edit(root, "revised/majors.yaml", "  points: 4\n", "  points: !!python/object/apply:os.system ['echo hi']\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:43:11: error[E102]: YAML tag '!!python/object/apply:os.system' is not allowed "
+        "(only plain YAML data is read)",
+        "    points: !!python/object/apply:os.system ['echo hi']",
+        "            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+        "  = hint: a file with such a tag is not read at all",
+    ))
+
+
+def test_wrong_value_type_does_not_crash_later_stages(root, capsys):
+    edit(root, "revised/majors.yaml", "  points: 4\n", "  points: four\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:43:11: error[E112]: 'points' must be a whole number, not text",
+        "    points: four",
+        "            ^^^^",
+    ))
+
+
+def test_missing_round_card_reported_once_at_its_stage(root, capsys):
+    edit(root, "revised/rounds.yaml", "- id: farm_redevelopment\n  name: Farm Redevelopment\n  stage: 6\n"
+         "  effect: renovate then build fences\n", "")
+    check(root, capsys, "revised", block(
+        "rules/revised/game.yaml:15:6: error[E136]: stage 6 has 0 round cards for 1-4 players but 1 round (round 14)",
+        "    6: [14, 14]",
+        "       ^",
+    ))
+
+
+def test_error_in_plain_multiline_text_points_at_the_second_line(root, capsys):
+    edit(root, "revised/actions.yaml", "  effect: build rooms and/or build stables\n",
+         "  effect: build rooms and/or\n    build stabels\n")
+    err = check(root, capsys, "revised", block(
+        "rules/revised/actions.yaml:6:11: error[E202]: unexpected 'stabels'; expected 'fences', 'improvement', "
+        "'major', 'room', 'rooms', 'stable', 'stables'",
+        "      build stabels",
+        "            ^^^^^^^",
+    ))
+    assert "6:11" in err
+
+
+def test_tab_indentation_message(root, capsys):
+    edit(root, "revised/actions.yaml", "  name: Farmland\n", "\tname: Farmland\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/actions.yaml:16:1: error[E101]: invalid YAML: a tab character; YAML indentation must use spaces",
+        "   name: Farmland",
+        "  ^",
+    ))
+
+
+def test_unknown_tag_suggestion_keeps_the_hash(root, capsys):
+    path = root / "rules/revised/majors.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "    on build: schedule 1 food on next 5 rounds\n",
+        "    on build: schedule 1 food on next 5 rounds\n    after you use #reed_acumulation: gain 1 food\n"),
+        encoding="utf-8")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:47:19: error[E205]: unknown action space tag '#reed_acumulation' "
+        "(did you mean '#reed_accumulation'?)",
+        "      after you use #reed_acumulation: gain 1 food",
+        "                    ^^^^^^^^^^^^^^^^^",
+    ))
