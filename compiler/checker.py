@@ -59,6 +59,8 @@ class Symbols:
         self.materials = list(game["materials"])
         self.spaces = {str(e.get("id")) for e in src.spaces + src.rounds}
         self.space_tags = {str(t) for e in src.spaces + src.rounds for t in (e.get("tags") or [])}
+        # a round card on round space r carries the tag round_<r> (see runtime Game.mark_round_space)
+        self.space_tags |= {f"round_{r}" for r in range(1, int(game.get("rounds", 0)) + 1)}
         self.cards = {str(e.get("id")) for e in src.majors + src.cards}
         self.card_tags = {str(t) for e in src.majors + src.cards for t in (e.get("tags") or [])}
         self.min_players, self.max_players = game["players"]

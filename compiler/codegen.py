@@ -442,14 +442,16 @@ def card_table(gen: Gen, unit: Unit) -> dict:
         if t.kind in ("after_event", "before_event") and t.event == "renovate" and t.event_args:
             for k, (word, _) in t.event_args.items():
                 cond.append(f"c.data[{0 if k == 'from' else 1}] == {word!r}")
+        # None: the rule could not apply now (the engine may offer it again after the other listeners)
         if cond:
-            lines.append(f"    if not ({' and '.join(cond)}):\n        return False")
+            lines.append(f"    if not ({' and '.join(cond)}):\n        return None")
         if rule.limit is not None:
             key = f"lim:{unit.id}:{i}@{rule.limit.period}"
-            lines.append(f"    if {can}(g, p, c) and {do}(g, p, c):\n        P.limit_use(p, {key!r})\n"
+            lines.append(f"    if not {can}(g, p, c):\n        return None\n"
+                         f"    if {do}(g, p, c):\n        P.limit_use(p, {key!r})\n"
                          f"        return True\n    return False")
         else:
-            lines.append(f"    if {can}(g, p, c):\n        return {do}(g, p, c)\n    return False")
+            lines.append(f"    if {can}(g, p, c):\n        return bool({do}(g, p, c))\n    return None")
         w.add("\n".join(lines))
         if t.kind == "on_play":
             on_play.append(Code(handler))

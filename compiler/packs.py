@@ -111,7 +111,8 @@ def _read_pack_files(ws: Workspace, pack_id: str, directory: Path, report: Repor
         out[fname] = good
     cards_root = ws.cards_dir / pack_id
     if cards_root.is_dir():
-        for path in sorted(cards_root.rglob("*.yaml")):
+        # cards/<pack>/<deck>/<card>.yaml; files directly under cards/<pack>/ are notes, not cards
+        for path in sorted(cards_root.glob("*/*.yaml")):
             if path.name.endswith(".test.yaml"):
                 continue
             disp = ws.display(path)

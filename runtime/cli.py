@@ -205,6 +205,160 @@ def cmd_score(args) -> int:
     return EXIT_OK
 
 
+# ---------------------------------------------------------------- test
+
+def cmd_test(args) -> int:
+    """Run scenario files (``*.test.yaml`` beside cards, or any scenario file) and report failures."""
+    from .pack import load_pack
+    from .scenario import run_file
+    comp = _compiler(args)
+    packs: dict = {}
+    failures_seen = []
+
+    def loader(name):
+        if name not in packs:
+            result = comp.compile(name)
+            if not result.ok:
+                failures_seen.append(result.report.render())
+                raise _PackBroken(name)
+            packs[name] = load_pack(name, _build_root(args))
+        return packs[name]
+
+    files = []
+    for raw in args.paths:
+        path = Path(raw)
+        if path.is_dir():
+            files.extend(sorted(path.rglob("*.test.yaml")) or sorted(path.rglob("*.yaml")))
+        elif path.exists():
+            files.append(path)
+        else:
+            print(f"{raw}: error[E100]: no such file or folder", file=sys.stderr)
+            return EXIT_FAIL
+    total = failed = 0
+    for f in files:
+        try:
+            outcomes = run_file(f, loader)
+        except _PackBroken as exc:
+            print("\n".join(failures_seen), file=sys.stderr)
+            print(f"compile failed: pack '{exc.args[0]}'", file=sys.stderr)
+            return EXIT_FAIL
+        for o in outcomes:
+            total += 1
+            if o.ok:
+                if args.verbose:
+                    print(f"ok    {o.where()}  {o.name}")
+            else:
+                failed += 1
+                print(f"FAIL  {o.where()}  {o.name}\n      {o.message}", file=sys.stderr)
+    print(f"{total - failed} passed, {failed} failed")
+    return EXIT_OK if failed == 0 and total else EXIT_FAIL
+
+
+class _PackBroken(Exception):
+    pass
+
+
+# ---------------------------------------------------------------- cards
+
+def cmd_cards(args) -> int:
+    """``agricola cards show ID`` prints a card's text (generated from its effects); ``list`` lists them."""
+    from compiler import english
+    comp = _compiler(args)
+    pack_id = args.pack or _default(args, "score")
+    src, checked, report = comp.check(pack_id)
+    if checked is None or report:
+        _print_report(report)
+        print(f"the pack '{pack_id}' has problems; fix them first", file=sys.stderr)
+        return EXIT_FAIL
+    eng = english.for_pack(checked)
+    units = {u.id: u for u in checked.majors + checked.cards}
+    if args.action == "list":
+        for u in checked.majors + checked.cards:
+            d = u.data
+            print(f"{u.id:28} {d['kind']:10} {d.get('deck') or '':3} {d['name']}")
+        return EXIT_OK
+    if not args.ids:
+        print("error: name at least one card id (agricola cards show ID)", file=sys.stderr)
+        return EXIT_USAGE
+    status = EXIT_OK
+    for cid in args.ids:
+        unit = units.get(cid)
+        if unit is None:
+            from compiler.diagnostics import did_you_mean
+            print(f"error: no card '{cid}' in pack '{pack_id}'{did_you_mean(cid, units)}", file=sys.stderr)
+            status = EXIT_FAIL
+            continue
+        print("\n".join(english.card_lines(eng, unit)))
+        print()
+    return status
+
+
+def cmd_card_new(args) -> int:
+    """Write a card file and a scenario file to fill in."""
+    import re
+    root = _root(args)
+    if not re.fullmatch(r"[a-z][a-z0-9_]{0,63}", args.id):
+        print(f"error: '{args.id}' is not a valid id: use lower-case letters, digits and '_', starting with a letter",
+              file=sys.stderr)
+        return EXIT_USAGE
+    pack_id = args.pack or _default(args, "score")
+    deck = args.deck
+    folder = root / "cards" / pack_id / deck
+    card_path = folder / f"{args.id}.yaml"
+    test_path = folder / f"{args.id}.test.yaml"
+    for path in (card_path, test_path):
+        if path.exists():
+            print(f"error: {os.path.relpath(path)} already exists; nothing written", file=sys.stderr)
+            return EXIT_FAIL
+    name = args.name or args.id.replace("_", " ").title()
+    from .pack import defaults
+    plays = defaults(root).get("card_new") or {}
+    play = str(plays.get(args.kind) or "<action space that plays it>")
+    if args.kind == "occupation":
+        facts = f"kind: occupation\ndeck: {deck}\nplayers: 1+          # 1+, 3+ or 4+: the player counts it is dealt in\n"
+        cost = "# occupations cost what the space that plays them asks; add 'cost:' only for an extra price\n"
+        example = "  after you use #wood_accumulation: gain 1 wood"
+    else:
+        facts = f"kind: minor\ndeck: {deck}\n"
+        cost = "cost: 1 wood\n"
+        example = "  on play: gain 2 food"
+    card = (f"# {name}: describe it in your own words here.\n"
+            f"id: {args.id}\nname: {name}\n{facts}{cost}"
+            "# requires: occupations >= 2      # a prerequisite, if the card has one\n"
+            "points: 0\nbonus_points: false\npassing: false\n"
+            "effects: |\n"
+            "  # one rule per line; see docs/language.md. For example:\n"
+            f"{example}\n")
+    test = (f"# Scenarios for {name}: run them with  agricola test {os.path.relpath(test_path)}\n"
+            f"pack: {pack_id}\nplayers: 2\nscenarios:\n"
+            f"  - name: {name} is played and its effect happens\n"
+            "    given:\n"
+            f"      player: {{goods: {{wood: 1, food: 2}}, hand: [{args.id}]}}\n"
+            f"    use: {play}\n"
+            f"    answers: [{args.id}]\n"
+            "    expect:\n"
+            f"      player: {{{'occupations' if args.kind == 'occupation' else 'minors'}: [{args.id}]}}\n")
+    folder.mkdir(parents=True, exist_ok=True)
+    card_path.write_text(card, encoding="utf-8")
+    test_path.write_text(test, encoding="utf-8")
+    print(f"wrote {os.path.relpath(card_path)}\nwrote {os.path.relpath(test_path)}")
+    print(f"next: fill them in, then run  agricola validate {os.path.relpath(card_path)}  and  "
+          f"agricola test {os.path.relpath(test_path)}")
+    return EXIT_OK
+
+
+def cmd_coverage(args) -> int:
+    """Compare the pack's cards with the reference list of real cards."""
+    from compiler.coverage import coverage_report
+    comp = _compiler(args)
+    pack_id = args.pack or _default(args, "score")
+    from .pack import defaults
+    edition = args.edition or str(defaults(_root(args)).get("edition") or "")
+    text, ok = coverage_report(comp, pack_id, edition, args.reference)
+    print(text)
+    return EXIT_OK if ok else EXIT_FAIL
+
+
 # ---------------------------------------------------------------- schema
 
 def cmd_schema(args) -> int:
@@ -254,6 +408,33 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("test", help="run scenario files (card tests *.test.yaml) and report failures")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("-v", "--verbose", action="store_true", help="also list the scenarios that pass")
+    p.set_defaults(func=cmd_test)
+
+    p = sub.add_parser("cards", help="list the cards of a pack, or show a card's text (generated from its effects)")
+    p.add_argument("action", choices=["show", "list"])
+    p.add_argument("ids", nargs="*", metavar="ID")
+    p.add_argument("--pack", default=None)
+    p.set_defaults(func=cmd_cards)
+
+    p = sub.add_parser("card", help="card tools: 'card new ID --kind occupation|minor' writes files to fill in")
+    csub = p.add_subparsers(dest="card_command", required=True, parser_class=_Parser)
+    q = csub.add_parser("new", help="write cards/<pack>/<deck>/ID.yaml and ID.test.yaml to fill in")
+    q.add_argument("id", metavar="ID")
+    q.add_argument("--kind", required=True, choices=["occupation", "minor"])
+    q.add_argument("--deck", default="X", help="deck letter (default X, for your own cards)")
+    q.add_argument("--name", help="the card's name (default: from the id)")
+    q.add_argument("--pack", default=None)
+    q.set_defaults(func=cmd_card_new)
+
+    p = sub.add_parser("coverage", help="how many real cards the pack expresses, and what the missing ones need")
+    p.add_argument("--pack", default=None)
+    p.add_argument("--edition", default=None, help="edition id in the reference list (default: rules/defaults.yaml)")
+    p.add_argument("--reference", default=None, help="cards.json (default: ../shared/reference/cards.json)")
+    p.set_defaults(func=cmd_coverage)
 
     p = sub.add_parser("schema", help="print the JSON Schemas of rule and card files")
     p.add_argument("kind", nargs="?", help="one schema: game, space, spaces, major, card")

@@ -52,6 +52,26 @@ class Game:
         self._setup()
 
     # ------------------------------------------------------------------ helpers
+    def clone(self, agents=None) -> "Game":
+        """An independent copy of the game state (for lookahead); the pack and handlers are shared."""
+        g = Game.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g.rng = random.Random()
+        g.rng.setstate(self.rng.getstate())
+        g.players = [p.clone() for p in self.players]
+        g.spaces = [s.clone() for s in self.spaces]
+        g.space_by_id = {s.id: s for s in g.spaces}
+        g.schedule = {r: list(v) for r, v in self.schedule.items()}
+        g.listeners = {k: list(v) for k, v in self.listeners.items()}
+        g.latches = list(self.latches)
+        g.major_supply = list(self.major_supply)
+        g.agents = list(agents) if agents is not None else list(self.agents)
+        g.log = None
+        g.record = None
+        g.on_step = None
+        g.scores = None
+        return g
+
     def card(self, cid):
         return self.pack.all_cards[cid]
 
@@ -63,6 +83,9 @@ class Game:
         """Ask ``p``'s agent to pick one of ``options`` (a single option is taken without asking)."""
         n = len(options)
         if n == 1:
+            agent = self.agents[p.idx] if self.agents else None
+            if agent is not None and getattr(agent, "sees_forced", False):
+                agent.forced(self, p, kind, options[0], labels[0] if labels else None)
             return options[0]
         if n == 0:
             raise RuntimeError(f"no legal option for a '{kind}' decision")
@@ -78,16 +101,31 @@ class Game:
         return choice
 
     def emit(self, key: str, actor, ctx=None):
+        """Run the listeners of an event. Listeners added while it runs (a card played by another
+        listener) run too. A listener that could do nothing (it returns None) gets one more chance
+        after the others, so that goods one card gives can pay for what another card offers."""
         hooks = self.listeners.get(key)
         if not hooks:
             return
-        for owner, handler, who in list(hooks):
+        c = ctx or Ctx(actor=actor)
+        retry = []
+        fired = False
+        i = 0
+        while i < len(hooks):
+            owner, handler, who = hooks[i]
+            i += 1
             if who == "you" and owner != actor.idx:
                 continue
             if who == "other" and owner == actor.idx:
                 continue
-            c = ctx or Ctx(actor=actor)
-            handler(self, self.players[owner], c)
+            result = handler(self, self.players[owner], c)
+            if result is None:
+                retry.append((owner, handler))
+            else:
+                fired = True
+        if retry and fired and len(retry) < len(hooks):
+            for owner, handler in retry:
+                handler(self, self.players[owner], c)
 
     def exchanges_of(self, p):
         return self._base_exchanges + p.exchanges
@@ -187,6 +225,13 @@ class Game:
             p.hand_minors = minors[:k]
             minors = minors[k:]
 
+    @staticmethod
+    def mark_round_space(space, r):
+        """A round card lies on round space ``r``: it is revealed then and carries the tag ``round_<r>``
+        (so that a card can refer to "the action on round space 1")."""
+        space.round_revealed = r
+        space.tags = tuple(space.tags) + (f"round_{r}",)
+
     def _add_space(self, d):
         s = Space(d, self.nplayers)
         self.spaces.append(s)
@@ -219,7 +264,7 @@ class Game:
             d = self.pack.space_defs[self.round_order[r - 1]]
             if d.id not in self.space_by_id:
                 s = self._add_space(d)
-                s.round_revealed = r
+                self.mark_round_space(s, r)
                 if self.log is not None:
                     self.say(f"new action space: {d.name}")
         self.collect_scheduled(r)

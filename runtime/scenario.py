@@ -58,11 +58,20 @@ class Outcome:
 
 
 class _Recorder(ScriptedAgent):
-    """A scripted agent that also remembers the options of every request it saw."""
+    """A scripted agent that also remembers the options of every request it saw. A request with a
+    single option is not asked, but when the next answer names that option it is used up, so scenario
+    authors may write it or not."""
+
+    sees_forced = True
 
     def __init__(self, answers, fallback=None):
         super().__init__(answers, fallback)
         self.seen = []
+
+    def forced(self, game, player, kind, option, label=None):
+        shown = label_of(game, player, kind, option, label)
+        if self.used < len(self.answers) and str(self.answers[self.used]).strip() == shown:
+            self.used += 1
 
     def choose(self, game, player, kind, options, labels=None, prompt=None):
         shown = [label_of(game, player, kind, o, labels[i] if labels else None) for i, o in enumerate(options)]
@@ -136,6 +145,9 @@ def setup_game(sc: LDict, pack, players: int, seed: int = 0):
     game = Game(pack, players, seed=seed, agents=[recorder] + others)
     game.log = []
     game.start_player = 0
+    for p in game.players:  # hands hold only what the scenario gives
+        p.hand_occupations = []
+        p.hand_minors = []
     rnd = int(given.get("round", 1))
     if not 1 <= rnd <= game.last_round:
         raise ScenarioError(f"round must be from 1 to {game.last_round}", given.span_of("round"))
@@ -144,7 +156,7 @@ def setup_game(sc: LDict, pack, players: int, seed: int = 0):
         if r - 1 < len(game.round_order):
             d = pack.space_defs[game.round_order[r - 1]]
             if d.id not in game.space_by_id:
-                game._add_space(d).round_revealed = r
+                game.mark_round_space(game._add_space(d), r)
     game.round = rnd
     for sid in given.get("revealed") or []:
         _reveal(game, pack, str(sid), given.span_of("revealed"))
@@ -192,7 +204,7 @@ def _reveal(game, pack, sid, span):
         d = pack.space_defs[sid]
         if game.nplayers not in d.players:
             raise ScenarioError(f"'{sid}' is not used with {game.nplayers} players", span)
-        game._add_space(d).round_revealed = game.round
+        game.mark_round_space(game._add_space(d), game.round)
 
 
 def _player_index(game, value, span):

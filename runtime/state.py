@@ -55,6 +55,21 @@ class Player:
         self.actions: list = []     # any-time actions from cards: (window, can, do, label, source id)
         self.turn_abilities = False  # has any-time abilities offered before a placement
 
+    def clone(self) -> "Player":
+        """An independent copy (functions and immutable parts are shared)."""
+        q = Player.__new__(Player)
+        for name in Player.__slots__:
+            setattr(q, name, getattr(self, name))
+        q.goods = dict(self.goods)
+        q.fields = {k: list(v) for k, v in self.fields.items()}
+        q.majors, q.minors, q.occupations = list(self.majors), list(self.minors), list(self.occupations)
+        q.hand_occupations, q.hand_minors = list(self.hand_occupations), list(self.hand_minors)
+        q.exchanges, q.bake_rates, q.actions = list(self.exchanges), list(self.bake_rates), list(self.actions)
+        q.mods = {k: (list(v) if isinstance(v, list) else v) for k, v in self.mods.items()}
+        q.used, q.stats, q.latches = dict(self.used), dict(self.stats), set(self.latches)
+        q.card_state = _deep(self.card_state)
+        return q
+
     # ----- derived views
     def fenced_mask(self) -> int:
         m = 0
@@ -85,6 +100,14 @@ class Player:
         }
 
 
+def _deep(value):
+    if isinstance(value, dict):
+        return {k: _deep(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_deep(v) for v in value]
+    return value
+
+
 class Space:
     """An action space on the board this game (board space or revealed round card)."""
 
@@ -104,6 +127,14 @@ class Space:
         self.tags = defn.tags
         self.stage = defn.stage
         self.round_revealed = None
+
+    def clone(self) -> "Space":
+        s = Space.__new__(Space)
+        for name in Space.__slots__:
+            setattr(s, name, getattr(self, name))
+        s.goods = dict(self.goods)
+        s.occupants = list(self.occupants)
+        return s
 
 
 class Ctx:

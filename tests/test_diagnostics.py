@@ -195,10 +195,11 @@ def test_missing_required_key(root, capsys):
 
 
 def test_wrong_type_text_for_list(root, capsys):
-    edit(root, "revised/actions.yaml", "  tags: [reed_accumulation]\n", "  tags: reed_accumulation\n")
+    edit(root, "revised/actions.yaml", "  tags: [food_accumulation]\n  accumulate: 1 food\n\n# ---- the 3",
+         "  tags: food_accumulation\n  accumulate: 1 food\n\n# ---- the 3")
     check(root, capsys, "revised", block(
-        "rules/revised/actions.yaml:40:9: error[E112]: 'tags' must be a list, not text",
-        "    tags: reed_accumulation",
+        "rules/revised/actions.yaml:45:9: error[E112]: 'tags' must be a list, not text",
+        "    tags: food_accumulation",
         "          ^^^^^^^^^^^^^^^^^",
     ))
 

@@ -172,7 +172,7 @@ def test_supported_examples_compile_and_play(tmp_path):
 
     root = tmp_path / "ws"
     shutil.copytree(ROOT / "rules" / "revised", root / "rules" / "revised")
-    cards = root / "cards" / "revised"
+    cards = root / "cards" / "revised" / "examples"   # cards live in deck folders: cards/<pack>/<deck>/
     cards.mkdir(parents=True)
     for b in CARDS:
         if b.needs is None:

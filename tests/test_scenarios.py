@@ -8,7 +8,8 @@ import pytest
 from runtime.scenario import run_file
 
 HERE = Path(__file__).parent
-FILES = sorted((HERE / "scenarios").rglob("*.yaml"))
+ROOT = HERE.parent
+FILES = sorted((HERE / "scenarios").rglob("*.yaml")) + sorted((ROOT / "cards").rglob("*.test.yaml"))
 
 
 @pytest.fixture(scope="session")
@@ -25,7 +26,7 @@ def pack_loader(compiler, build_root):
     return load
 
 
-@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(HERE / "scenarios")) for p in FILES])
+@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(ROOT)) for p in FILES])
 def test_scenario_file(path, pack_loader):
     outcomes = run_file(path, pack_loader)
     failed = [o for o in outcomes if not o.ok]

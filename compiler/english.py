@@ -1,0 +1,512 @@
+"""Card and action-space text in plain English, generated from the checked effect tree.
+
+Every construct of the effect language has a rendering here; ``tests/test_english.py`` renders every
+card, improvement and action space of every pack and fails on an empty or placeholder text. The words
+are our own: the project never copies a card's printed text.
+"""
+from __future__ import annotations
+
+from . import nodes as N
+
+PLACEHOLDER = "?"
+
+_GOOD_PLURAL = {"vegetable": "vegetables", "sheep": "sheep", "boar": "wild boar", "cattle": "cattle",
+                "food": "food", "grain": "grain", "wood": "wood", "clay": "clay", "reed": "reed", "stone": "stone"}
+_GOOD_ONE = {"boar": "wild boar"}
+
+_QUANTITY = {
+    "rooms": "room", "people": "person", "newborns": "newborn", "occupations": "occupation",
+    "minors": "minor improvement", "majors": "major improvement", "improvements": "improvement",
+    "fields": "field tile", "grain_fields": "grain field", "vegetable_fields": "vegetable field",
+    "empty_fields": "empty field", "planted_fields": "planted field", "grain_total": "grain (supply and fields)",
+    "vegetable_total": "vegetable (supply and fields)", "pastures": "pasture",
+    "pasture_spaces": "farmyard space in pastures", "stables": "stable", "fenced_stables": "fenced stable",
+    "unfenced_stables": "unfenced stable", "fences": "fence", "unused_spaces": "unused farmyard space",
+    "animals": "animal", "building_resources": "building resource", "begging": "begging card",
+    "card_points": "card point", "bonus_points": "bonus point", "round": "round number",
+    "rounds_left": "complete round left to play", "players": "player", "rooms_built": "room built onto your house",
+    "house_level": "renovation", "building_gained": "building resource gained this work phase",
+    "after_harvest": "round right after a harvest", "harvest_round": "harvest round",
+    "event_size": "(size of what was just built)",
+}
+
+_PLURAL_WORD = {"person": "people", "wild boar": "wild boar", "sheep": "sheep", "cattle": "cattle",
+                "complete round left to play": "complete rounds left to play",
+                "room built onto your house": "rooms built onto your house",
+                "building resource gained this work phase": "building resources gained this work phase",
+                "round right after a harvest": "rounds right after a harvest",
+                "farmyard space in pastures": "farmyard spaces in pastures"}
+
+
+def plural(word: str, n=2) -> str:
+    if n == 1:
+        return word
+    if word in _PLURAL_WORD:
+        return _PLURAL_WORD[word]
+    if " (" in word:
+        head, tail = word.split(" (", 1)
+        return plural(head) + " (" + tail
+    if word.endswith("y") and not word.endswith("ey"):
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+class English:
+    """Renders nodes with the pack's names for action spaces and cards."""
+
+    def __init__(self, space_names=None, card_names=None):
+        self.spaces = dict(space_names or {})
+        self.cards = dict(card_names or {})
+
+    # ---------------------------------------------------------------- goods and numbers
+    def good(self, name: str, n) -> str:
+        if n == 1:
+            return _GOOD_ONE.get(name, name)
+        return _GOOD_PLURAL.get(name, name)
+
+    def goods(self, node) -> str:
+        if node is None:
+            return "nothing"
+        parts = [self.item(it) for it in node.items]
+        return _join(parts, "and")
+
+    def item(self, it) -> str:
+        if isinstance(it, N.PlayersGoods):
+            parts = []
+            for n, exact, g, _ in it.entries:
+                who = f"{n} player{'s' if n != 1 else ''}" if exact else f"{n} or more players"
+                parts.append(f"{self.goods(g)} with {who}")
+            return "; ".join(parts)
+        if it.per_quantity:
+            amount = self.amount(it.amount)
+            what = _QUANTITY.get(it.per_quantity, it.per_quantity.replace("_", " "))
+            if it.per_quantity in _GOOD_PLURAL:
+                what = self.good(it.per_quantity, it.per_divisor)
+            if it.per_divisor != 1:
+                return f"{amount} {self.good(it.good, 2 if amount != '1' else 1)} for every {it.per_divisor} {plural(what, it.per_divisor)}"
+            return f"{amount} {self.good(it.good, 2 if amount != '1' else 1)} for each {what}"
+        if isinstance(it.amount, N.Tier):
+            t = it.amount
+            values = "/".join(str(v) for _, v, *_ in t.entries)
+            limits = "/".join(str(k) for k, *_ in t.entries)
+            return f"{values} {self.good(it.good, 2)} for at least {limits} {self.quantity_words(t.value)}"
+        amount = self.amount(it.amount)
+        n = it.amount.value if isinstance(it.amount, N.Num) else (1 if it.amount is None else 2)
+        return f"{amount} {self.good(it.good, n)}"
+
+    def amount(self, node) -> str:
+        if node is None:
+            return "1"
+        if isinstance(node, N.Num):
+            return str(node.value)
+        return f"({self.expr(node)})"
+
+    def quantity_words(self, node) -> str:
+        if isinstance(node, N.Quantity):
+            if node.name in _GOOD_PLURAL:
+                return self.good(node.name, 2)
+            return plural(_QUANTITY.get(node.name, node.name.replace("_", " ")))
+        return self.expr(node)
+
+    # ---------------------------------------------------------------- expressions and conditions
+    def expr(self, node) -> str:
+        if isinstance(node, N.Num):
+            return str(node.value)
+        if isinstance(node, N.Quantity):
+            if node.name in _GOOD_PLURAL:
+                return f"your {self.good(node.name, 2)}"
+            if node.name in ("round", "rounds_left", "players", "after_harvest", "harvest_round", "event_size"):
+                return {"round": "the round number", "rounds_left": "the complete rounds left",
+                        "players": "the number of players", "after_harvest": "1 right after a harvest",
+                        "harvest_round": "1 in a harvest round", "event_size": "the size of what you built"}[node.name]
+            return f"your {plural(_QUANTITY.get(node.name, node.name.replace('_', ' ')))}"
+        if isinstance(node, N.Call):
+            args = [self.arg(a) for a in node.args]
+            words = {
+                "occupied": lambda: f"{args[0]} is occupied",
+                "yours": lambda: f"one of your people is on {args[0]}",
+                "has": lambda: f"you have {args[0]}",
+                "min": lambda: f"the smaller of {args[0]} and {args[1]}",
+                "max": lambda: f"the larger of {args[0]} and {args[1]}",
+                "most": lambda: f"nobody has more {args[0]}",
+                "others_min": lambda: f"the fewest {args[0]} of any other player",
+                "others_max": lambda: f"the most {args[0]} of any other player",
+                "occupations_after": lambda: f"the occupations you played after {args[0]}",
+                "roomy_pastures": lambda: f"your pastures holding an animal with room for {args[0]} more",
+            }
+            return words.get(node.name, lambda: f"{node.name}({', '.join(args)})")()
+        if isinstance(node, N.Tier):
+            values = "/".join(str(v) for _, v, *_ in node.entries)
+            limits = "/".join(str(k) for k, *_ in node.entries)
+            return f"{values} for at least {limits} {self.quantity_words(node.value)}"
+        if isinstance(node, N.ByHouse):
+            return ", ".join(f"{v} in a {k} house" for k, v, *_ in node.entries)
+        if isinstance(node, N.BinOp):
+            if node.op == "//":
+                return f"one for every {self.expr(node.right)} of {self.expr(node.left)}"
+            op = {"+": "plus", "-": "minus", "*": "times"}[node.op]
+            return f"{self.expr(node.left)} {op} {self.expr(node.right)}"
+        if isinstance(node, N.Neg):
+            return f"minus {self.expr(node.value)}"
+        return self.cond(node)
+
+    def arg(self, a) -> str:
+        if isinstance(a, N.TagRef):
+            return f"a {a.name.replace('_', ' ')} card"
+        if isinstance(a, N.Quantity):
+            if a.name in self.spaces:
+                return f'"{self.spaces[a.name]}"'
+            if a.name in self.cards:
+                return f'"{self.cards[a.name]}"'
+            return self.quantity_words(a)
+        return self.expr(a)
+
+    def cond(self, node) -> str:
+        if isinstance(node, N.Compare):
+            left = node.left
+            right = self.expr(node.right)
+            if isinstance(left, N.Quantity) and left.name not in ("round", "rounds_left", "players") and \
+                    isinstance(node.right, N.Num):
+                what = self.quantity_words(left)
+                n = node.right.value
+                if left.name in _QUANTITY and n == 1:
+                    what = _QUANTITY[left.name]
+                phrase = {">=": f"at least {n}", "<=": f"at most {n}", "==": f"exactly {n}", ">": f"more than {n}",
+                          "<": f"fewer than {n}", "!=": f"other than {n}"}[node.op]
+                return f"you have {phrase} {what}"
+            if isinstance(left, N.Quantity) and left.name == "round":
+                phrase = {">=": "from round", "<=": "up to round", "==": "in round", ">": "after round",
+                          "<": "before round", "!=": "except in round"}[node.op]
+                return f"{phrase} {right}"
+            op = {">=": "is at least", "<=": "is at most", "==": "is", ">": "is more than", "<": "is less than",
+                  "!=": "is not"}[node.op]
+            return f"{self.expr(left)} {op} {right}"
+        if isinstance(node, N.HouseIs):
+            return f"you {'do not ' if node.negated else ''}live in a {node.material} house"
+        if isinstance(node, N.BoolOp):
+            return f"{self.cond(node.left)} {node.op} {self.cond(node.right)}"
+        if isinstance(node, N.Not):
+            return f"not ({self.cond(node.value)})"
+        if isinstance(node, N.Truthy):
+            return self.expr(node.value)
+        return self.expr(node)
+
+    # ---------------------------------------------------------------- statements
+    def space_ref(self, name, is_tag) -> str:
+        if is_tag:
+            return f"a {name.replace('_', ' ')} space"
+        return f'"{self.spaces.get(name, name.replace("_", " "))}"'
+
+    def stmt(self, node) -> str:
+        if isinstance(node, N.Seq):
+            return _join([self.stmt(x) for x in node.items], "and")
+        if isinstance(node, N.Then):
+            first, *rest = node.items
+            return self.stmt(first) + "".join(f", then you may {self.stmt(x)}" for x in rest)
+        if isinstance(node, N.AndOr):
+            return _join([self.stmt(x) for x in node.items], "and/or")
+        if isinstance(node, N.May):
+            return f"you may {self.stmt(node.body)}"
+        if isinstance(node, N.MayPay):
+            return f"you may pay {self.goods(node.price)} to {self.stmt(node.body)}"
+        if isinstance(node, N.Guarded):
+            return f"{self.stmt(node.body)} if {self.cond(node.cond)}"
+        if isinstance(node, N.Choose):
+            return "choose one: " + _join([self.stmt(x) for x in node.options], "or")
+        if isinstance(node, N.Verb):
+            return self.verb(node)
+        return PLACEHOLDER
+
+    def verb(self, v: N.Verb) -> str:
+        n = v.name
+        price = f" for {self.goods(v.price)}" if v.price is not None else (" at no cost" if v.free else "")
+        simple = {
+            "sow": "sow", "bake": "bake bread", "build_rooms": "build rooms", "build_stables": "build stables",
+            "family_growth": "have a child (you need a free room)",
+            "family_growth_without_room": "have a child even without a free room",
+            "build_major": "build a major improvement", "build_improvement": "build a major or play a minor improvement",
+            "play_minor": "play a minor improvement", "take_start_player": "become the start player",
+            "newborn_acts": "let this round's newborn take an action this round (it no longer counts as a newborn)",
+            "move_crop": "move 1 crop from a field holding 2 or more to an empty field",
+        }
+        if n in simple:
+            return simple[n]
+        if n == "gain":
+            return f"get {self.goods(v.goods)}"
+        if n == "pay":
+            return f"pay {self.goods(v.goods)}"
+        if n == "exchange":
+            return f"exchange {self.goods(v.goods)} for {self.goods(v.goods_out)}"
+        if n == "give_others":
+            return f"every other player gets {self.goods(v.goods)}"
+        if n == "return_to_space":
+            return f"put {self.goods(v.goods)} back on that action space"
+        if n == "plow":
+            return f"plow {v.number} field{'s' if v.number != 1 else ''}"
+        if n == "build_room":
+            return "build 1 room" + price
+        if n == "build_stable":
+            return "build 1 stable" + price
+        if n == "build_fences":
+            return "build fences" + price
+        if n == "fence_spaces":
+            return f"fence a pasture of {v.number} farmyard space{'s' if v.number != 1 else ''}" + price
+        if n == "renovate":
+            return "renovate your house" + (f" to {v.word}" if v.word else "")
+        if n == "play_occupation":
+            return "play an occupation" + (f", paying {self.goods(v.price)}" if v.price is not None else "")
+        if n == "schedule":
+            return f"place {self.goods(v.goods)} on {self.rounds(v.rounds)}; you get them at the start of those rounds"
+        if n == "schedule_action":
+            return f"at the start of {self.rounds(v.rounds, spaces=False)}, {self.stmt(v.body)}"
+        if n == "for_each_player":
+            return f"each player: {self.stmt(v.body)}"
+        if n == "bonus":
+            return f"{self.bonus_amount(v.expr)}"
+        if n == "convert_bonus":
+            need = "/".join(str(k) for k, *_ in v.tiers)
+            pts = "/".join(str(p) for _, p, *_ in v.tiers)
+            return (f"you may give up {need} {self.good(v.word, 2)} from your supply for {pts} bonus points "
+                    f"(the highest you can)")
+        if n == "breed":
+            return f"your {self.good(v.word, 2)} breed (if there is room for the newborn animal)"
+        if n == "harvest_more":
+            return f"harvest {v.number} more {self.good(v.word, v.number)} from each of your {v.word} fields"
+        if n == "pile":
+            return f"pile {self.goods(v.goods)} on this card, in that order"
+        return PLACEHOLDER
+
+    def bonus_amount(self, node) -> str:
+        if isinstance(node, N.Num):
+            return f"get {node.value} bonus point{'s' if node.value != 1 else ''}"
+        if isinstance(node, N.Tier):
+            values = "/".join(str(v) for _, v, *_ in node.entries)
+            limits = "/".join(str(k) for k, *_ in node.entries)
+            return f"get {values} bonus points for at least {limits} {self.quantity_words(node.value)}"
+        if isinstance(node, N.BinOp) and node.op == "//":
+            return f"get 1 bonus point for every {self.expr(node.right)} {self.quantity_words(node.left)}"
+        if isinstance(node, N.Quantity):
+            return f"get 1 bonus point for each {_QUANTITY.get(node.name, node.name.replace('_', ' '))}"
+        return f"get bonus points equal to {self.expr(node)}"
+
+    def rounds(self, rs, spaces=True) -> str:
+        noun = "round space" if spaces else "round"
+        if rs.kind == "next":
+            n = rs.numbers[0]
+            return f"each of the next {n} {plural(noun, n)}"
+        if rs.kind == "listed":
+            return f"the {plural(noun)} of rounds {_join([str(x) for x in rs.numbers], 'and')} (those still to come)"
+        if rs.kind == "offsets":
+            return f"the {plural(noun)} {_join([f'{x} rounds from now' for x in rs.numbers], 'and')}"
+        return {"remaining": f"each remaining {noun}", "even": f"each remaining even-numbered {noun}",
+                "odd": f"each remaining odd-numbered {noun}"}[rs.kind]
+
+    # ---------------------------------------------------------------- rules
+    def trigger(self, t: N.Trigger, card_kind: str = "card") -> str:
+        who = {"you": "you", "other": "another player", "any": "any player (you included)"}[t.actor]
+        if t.kind == "on_play":
+            return "When you build this improvement" if card_kind == "major" else "When you play this card"
+        if t.kind in ("after_use", "before_use", "turn_end_use"):
+            places = _join([self.space_ref(n, tag) for n, tag, _ in t.spaces], "or")
+            verb = "use" if t.actor == "you" else "uses"
+            if t.kind == "before_use":
+                return f"Each time before {who} {verb} {places}"
+            if t.kind == "turn_end_use":
+                return f"At the end of each turn in which {who} {verb} {places}"
+            return f"Each time {who} {verb} {places}"
+        if t.kind in ("after_event", "before_event"):
+            ev = {
+                "build_rooms": "build at least 1 room", "renovate": "renovate",
+                "build_improvement": "build an improvement", "build_major": "build a major improvement",
+                "play_minor": "play a minor improvement", "play_occupation": "play an occupation",
+                "bake": "bake bread", "build_fences": "build fences", "build_stables": "build stables",
+                "plow": "plow", "sow": "sow", "family_growth": "have a child", "take_start_player": "become the start player",
+                "fence_pasture": "fence a new pasture",
+            }.get(t.event, t.event.replace("_", " "))
+            if t.event == "renovate" and t.event_args:
+                frm = t.event_args.get("from")
+                to = t.event_args.get("to")
+                ev = "renovate" + (f" from {frm[0]}" if frm else "") + (f" to {to[0]}" if to else "")
+            when = "Each time before" if t.kind == "before_event" else "Each time"
+            return f"{when} {who} {ev}"
+        if t.kind == "at_phase":
+            return {
+                "round_start": "At the start of each round", "returning_home": "In the returning home phase of each round",
+                "harvest_start": "At the start of each harvest", "field_phase_start": "At the start of each field phase",
+                "field_phase": "In the field phase of each harvest", "feeding": "In the feeding phase of each harvest",
+                "breeding": "In the breeding phase of each harvest", "harvest_end": "At the end of each harvest",
+                "scoring": "During scoring", "end_of_round": f"At the end of round {t.round}",
+            }[t.phase]
+        if t.kind == "once":
+            return f"Once {self.cond(t.cond)} (only once)"
+        return PLACEHOLDER
+
+    def rule(self, rule: N.Rule, card_kind: str = "card") -> str:
+        if rule.kind == "triggered":
+            head = self.trigger(rule.trigger, card_kind)
+            if rule.guard is not None:
+                head += f", if {self.cond(rule.guard)}"
+            if rule.limit is not None:
+                head += f" ({_times(rule.limit.times)} per {rule.limit.period})"
+            return f"{head}: {self.stmt(rule.body)}."
+        if rule.kind == "action":
+            head = {"any_time": "At any time", "harvest": "In each harvest", "feeding": "In the feeding phase"}[rule.window]
+            if rule.guard is not None:
+                head += f", if {self.cond(rule.guard)}"
+            if rule.limit is not None:
+                head += f" ({_times(rule.limit.times)} per {rule.limit.period})"
+            return f"{head}, you may {self.stmt(rule.body)}."
+        if rule.kind in ("exchanges", "bake"):
+            parts = []
+            for ex in rule.exchanges:
+                out = "the top good of this card's pile" if ex.get is None else self.goods(ex.get)
+                text = f"{self.goods(ex.give)} → {out}"
+                if ex.at_most:
+                    text += f" (at most {_times(ex.at_most)})"
+                parts.append(text)
+            head = {"any_time": "At any time, you may exchange", "harvest": "In each harvest, you may exchange",
+                    "feeding": "In the feeding phase, you may exchange",
+                    "bake": "Bake bread"}[rule.window]
+            return f"{head}: {'; '.join(parts)}."
+        if rule.kind == "modifier":
+            return self.modifier(rule.modifier)
+        return PLACEHOLDER
+
+    def modifier(self, m: N.Modifier) -> str:
+        targets = _join([_target(first, second) for first, second, _ in m.targets], "and") if m.targets else ""
+        if m.kind == "cost_delta":
+            parts = []
+            for n, good, *_ in m.goods:
+                if isinstance(n, N.Node):
+                    parts.append(f"{self.expr(n)} {self.good(good, 2)}")
+                    continue
+                word = "less" if n < 0 else "more"
+                parts.append(f"{abs(n)} {self.good(good, abs(n))} {word}")
+            return f"{_cap(targets)} cost you {_join(parts, 'and')}."
+        if m.kind == "cost_set":
+            goods = _join([f"{n} {'of your house material' if good == 'material' else self.good(good, n)}"
+                           for n, good in m.goods], "and")
+            return f"{_cap(targets)} cost you only {goods} each."
+        if m.kind == "cost_substitute":
+            pay, instead = m.goods
+            what = f"all the {m.words[0][0]}" if instead is None else self.goods(instead)
+            return f"For {targets}, you may pay {self.goods(pay)} instead of {what} (once each)."
+        if m.kind == "capacity":
+            return f"Each of your pastures holds {self.expr(m.expr)} more animals."
+        if m.kind == "house_holds":
+            return f"Your house holds up to {self.expr(m.expr)} animals instead of 1."
+        if m.kind == "card_field":
+            crops = _join([self.good(w, 2) for w, _ in m.words], "or") if m.words else ""
+            return "This card is a field" + (f" that can only grow {crops}" if crops else "") + "."
+        if m.kind == "card_room":
+            return f"This card houses {m.number} {'person' if m.number == 1 else 'people'} (it is not a room)."
+        if m.kind == "free_per_action":
+            return f"Each time you build fences, {m.number} of them are free."
+        if m.kind == "use_occupied":
+            name, is_tag, _ = m.words[0]
+            return f"You may use {self.space_ref(name, is_tag)} even if one other player's person is on it."
+        if m.kind == "double_placement":
+            name, is_tag, _ = m.words[0]
+            return (f"You may place two people one right after the other if at least one of them goes to "
+                    f"{self.space_ref(name, is_tag)}.")
+        if m.kind == "allow":
+            return {"renovate_skip": "You may renovate straight from wood to stone."}.get(
+                m.words[0][0], f"Allowed: {m.words[0][0].replace('_', ' ')}.")
+        if m.kind == "forbid":
+            return {"renovation": "You may no longer renovate your house."}.get(
+                m.words[0][0], f"Forbidden: {m.words[0][0].replace('_', ' ')}.")
+        return PLACEHOLDER
+
+    def space_effect(self, effect, accumulate) -> str:
+        parts = []
+        if accumulate is not None:
+            parts.append(f"Collects {self.goods(accumulate)} every round; take everything on it")
+        if effect is not None:
+            parts.append(_cap(self.stmt(effect)))
+        return ". ".join(parts) + "."
+
+
+def _target(first, second) -> str:
+    names = {"improvement": "improvements", "improvements": "improvements", "room": "rooms", "rooms": "rooms",
+             "renovation": "renovations", "stable": "stables", "stables": "stables", "fence": "fences",
+             "fences": "fences", "major": "major improvements", "minor": "minor improvements",
+             "occupation": "occupations", "occupations": "occupations"}
+    if second is not None:
+        return f"{first} {names.get(second, second)}"
+    return names.get(first, first)
+
+
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def _join(parts, word) -> str:
+    parts = [p for p in parts if p]
+    if len(parts) <= 1:
+        return "".join(parts)
+    if word == "and/or":
+        return " and/or ".join(parts)
+    return ", ".join(parts[:-1]) + f" {word} " + parts[-1]
+
+
+def for_pack(checked) -> English:
+    """An English renderer that knows the pack's names of action spaces and cards."""
+    spaces = {u.id: u.data["name"] for u in checked.spaces + checked.rounds}
+    cards = {u.id: u.data["name"] for u in checked.majors + checked.cards}
+    return English(spaces, cards)
+
+
+def card_lines(eng: English, unit) -> list[str]:
+    """A card's full description: facts, then one sentence per rule."""
+    d = unit.data
+    kind = {"major": "major improvement", "minor": "minor improvement", "occupation": "occupation"}[d["kind"]]
+    where = []
+    if d.get("deck"):
+        where.append(f"deck {d['deck']}")
+    if d.get("number") is not None:
+        where.append(f"no. {d['number']}")
+    if d.get("players"):
+        where.append(f"{d['players']}+ players")
+    head = f"{d['name']} ({kind}{', ' + ', '.join(where) if where else ''})"
+    facts = []
+    if d.get("cost") is not None:
+        facts.append(f"Cost: {eng.goods(d['cost'])}")
+    elif d["kind"] != "occupation":
+        facts.append("Cost: nothing")
+    if d.get("upgrade_of"):
+        facts[-1] += f", or return a {' or '.join(t.replace('_', ' ').title() for t in d['upgrade_of'])} you have"
+    if d.get("requires") is not None:
+        facts.append(f"Prerequisite: {eng.cond(d['requires'])}")
+    if d["kind"] != "occupation" or d.get("points"):
+        facts.append(f"Points: {d['points']}" + (" plus bonus points" if d.get("bonus_points") else ""))
+    elif d.get("bonus_points"):
+        facts.append("Bonus points")
+    if d.get("passing"):
+        facts.append("Passing: after you play it, pass it to the player on your left")
+    lines = [head]
+    if facts:
+        lines.append(" · ".join(facts))
+    for rule in d["rules"]:
+        lines.append(eng.rule(rule, d["kind"]))
+    return lines
+
+
+def space_text(eng: English, unit) -> str:
+    """The text of an action space (for the player counts where it differs, each variant)."""
+    seen = {}
+    for n, (effect, acc) in sorted(unit.data["variants"].items()):
+        text = eng.space_effect(effect, acc)
+        seen.setdefault(text, []).append(n)
+    if len(seen) == 1:
+        return next(iter(seen))
+    return " ".join(f"[{_counts(ns)}] {text}" for text, ns in seen.items())
+
+
+def _counts(ns) -> str:
+    if len(ns) > 1 and ns == list(range(ns[0], ns[-1] + 1)):
+        return f"{ns[0]}-{ns[-1]} players"
+    return ", ".join(map(str, ns)) + (" player" if ns == [1] else " players")

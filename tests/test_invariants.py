@@ -1,0 +1,300 @@
+"""Seeded random games with invariant checks before every decision, and an independent score recount.
+
+The recount below implements the revised scoring table from the rules, from the raw player state; it
+does not call the pack's scoring functions.
+"""
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+import yaml
+
+from runtime import primitives as P
+from runtime.agents import RandomAgent
+from runtime.engine import Game
+
+ROWS, COLS = 3, 5
+N = ROWS * COLS
+H_EDGES = (ROWS + 1) * COLS
+MAX_FENCES, MAX_STABLES, MAX_PEOPLE = 15, 4, 5
+MATERIALS = ("wood", "clay", "stone")
+ANIMALS = ("sheep", "boar", "cattle")
+
+# printed points of the major improvements (rules/revised/majors.yaml, from the cards)
+CARD_POINTS = {
+    "fireplace_2": 1, "fireplace_3": 1, "cooking_hearth_4": 1, "cooking_hearth_5": 1, "well": 4,
+    "clay_oven": 2, "stone_oven": 3, "joinery": 2, "pottery": 2, "basketmakers_workshop": 2,
+}
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@lru_cache(maxsize=None)
+def card_sources() -> dict:
+    """id -> the card's source data (cards/<pack>/**/*.yaml), read here, not through the compiled pack."""
+    out = {}
+    for path in sorted((ROOT / "cards").rglob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for d in data if isinstance(data, list) else [data]:
+            if isinstance(d, dict) and "id" in d:
+                out[d["id"]] = d
+    return out
+
+
+def printed_points(cid: str) -> int:
+    if cid in CARD_POINTS:
+        return CARD_POINTS[cid]
+    return int(card_sources()[cid].get("points", 0) or 0)
+
+
+def scores_by_effect(cid: str) -> bool:
+    """A hand card with an 'at scoring' effect (its bonus is not recounted here)."""
+    return cid not in CARD_POINTS and "at scoring" in (card_sources()[cid].get("effects") or "")
+
+
+# workshops: the good they count and the (threshold, bonus) steps
+WORKSHOPS = {
+    "joinery": ("wood", ((3, 1), (5, 2), (7, 3))),
+    "pottery": ("clay", ((3, 1), (5, 2), (7, 3))),
+    "basketmakers_workshop": ("reed", ((2, 1), (4, 2), (5, 3))),
+}
+
+
+# ---------------------------------------------------------------- independent geometry
+
+def popcount(m: int) -> int:
+    return bin(m).count("1")
+
+
+def cells(mask: int):
+    return [i for i in range(N) if mask >> i & 1]
+
+
+def neighbours(i: int):
+    r, c = divmod(i, COLS)
+    if r > 0:
+        yield i - COLS
+    if r < ROWS - 1:
+        yield i + COLS
+    if c > 0:
+        yield i - 1
+    if c < COLS - 1:
+        yield i + 1
+
+
+def connected(mask: int) -> bool:
+    cs = cells(mask)
+    if not cs:
+        return True
+    seen = {cs[0]}
+    todo = [cs[0]]
+    while todo:
+        i = todo.pop()
+        for j in neighbours(i):
+            if mask >> j & 1 and j not in seen:
+                seen.add(j)
+                todo.append(j)
+    return len(seen) == len(cs)
+
+
+def boundary(mask: int) -> int:
+    """Fence edges around a set of spaces (documented numbering: horizontal edges, then vertical)."""
+    out = 0
+    for i in cells(mask):
+        r, c = divmod(i, COLS)
+        for bit in (r * COLS + c, (r + 1) * COLS + c, H_EDGES + r * (COLS + 1) + c, H_EDGES + r * (COLS + 1) + c + 1):
+            out ^= 1 << bit
+    return out
+
+
+# ---------------------------------------------------------------- invariants
+
+def check_player(g, p, animals_must_fit=True):
+    where = f"{p.name} round {g.round} decision {g.decisions}"
+    for good, n in p.goods.items():
+        assert n >= 0, f"{where}: {n} {good}"
+    if animals_must_fit:
+        assert P.animals_fit(g, p), f"{where}: animals {[p.goods[a] for a in ANIMALS]} do not fit"
+    # pastures: connected, disjoint from each other, rooms and fields
+    fields = 0
+    for cell in p.fields:
+        if cell >= 0:               # negative keys are cards that are fields, not farmyard spaces
+            fields |= 1 << cell
+    assert fields == p.field_mask, where
+    union = 0
+    fences = 0
+    for m in p.pastures:
+        assert m and connected(m), f"{where}: pasture {m:b} is not connected"
+        assert not m & union, f"{where}: pastures overlap"
+        assert not m & p.rooms, f"{where}: pasture on a room"
+        assert not m & fields, f"{where}: pasture on a field"
+        union |= m
+        fences |= boundary(m)
+    assert p.fences == fences, f"{where}: fences are not the pasture boundaries"
+    assert popcount(p.fences) <= MAX_FENCES, f"{where}: {popcount(p.fences)} fences"
+    # stables
+    assert popcount(p.stables) <= MAX_STABLES, where
+    assert not p.stables & (p.rooms | fields), f"{where}: stable on a room or field"
+    # rooms and fields
+    assert not p.rooms & fields, where
+    assert p.rooms and connected(p.rooms), f"{where}: rooms not connected"
+    assert popcount(p.rooms) == p.room_count, where
+    assert connected(fields), f"{where}: fields not connected"
+    for cell, (crop, n) in p.fields.items():
+        assert n >= 0 and (crop is None) == (n == 0), f"{where}: field {cell} {crop} {n}"
+        assert crop in (None, "grain", "vegetable"), where
+    # family and house
+    assert 1 <= p.people <= MAX_PEOPLE, f"{where}: {p.people} people"
+    assert 0 <= p.newborns <= p.people, where
+    assert p.house in MATERIALS, where
+    assert p.begging >= 0, where
+
+
+class CheckedGame(Game):
+    """A game that checks every player's farm before each decision (through ``on_step``)."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.pending = None
+        self.steps_checked = 0
+        self.on_step = self._check
+
+    def decide(self, p, kind, options, labels=None, prompt=None):
+        self.pending = (p, kind)
+        return super().decide(p, kind, options, labels, prompt)
+
+    def _check(self, g):
+        asking, kind = self.pending
+        for p in self.players:
+            # Animals must be housed except for the asking player in two requests: choosing which animals
+            # to keep (they have more than fit, that is why they are asked) and the next step of their own
+            # fencing, where a division may have shrunk a pasture; the surplus is settled when they stop.
+            check_player(g, p, animals_must_fit=not (p is asking and kind in ("keep_animals", "fence")))
+        self.steps_checked += 1
+
+
+# ---------------------------------------------------------------- independent score recount
+
+def tier(value, steps):
+    out = 0
+    for threshold, pts in steps:
+        if value >= threshold:
+            out = pts
+    return out
+
+
+TABLE = {
+    "fields": ((0, -1), (2, 1), (3, 2), (4, 3), (5, 4)),
+    "pastures": ((0, -1), (1, 1), (2, 2), (3, 3), (4, 4)),
+    "grain": ((0, -1), (1, 1), (4, 2), (6, 3), (8, 4)),
+    "vegetables": ((0, -1), (1, 1), (2, 2), (3, 3), (4, 4)),
+    "sheep": ((0, -1), (1, 1), (4, 2), (6, 3), (8, 4)),
+    "boar": ((0, -1), (1, 1), (3, 2), (5, 3), (7, 4)),
+    "cattle": ((0, -1), (1, 1), (2, 2), (4, 3), (6, 4)),
+}
+
+
+def recount(p, goods, bonus):
+    """Score from the raw state: ``goods`` and ``bonus`` as they were before the scoring phase."""
+    fenced = 0
+    for m in p.pastures:
+        fenced |= m
+    field_cells = [cell for cell in p.fields if cell >= 0]     # field tiles in the farmyard
+    grain = goods["grain"] + sum(n for crop, n in p.fields.values() if crop == "grain")
+    veg = goods["vegetable"] + sum(n for crop, n in p.fields.values() if crop == "vegetable")
+    used = p.rooms | p.stables | fenced
+    for cell in field_cells:
+        used |= 1 << cell
+    extra = 0
+    for cid in p.majors:
+        if cid in WORKSHOPS:
+            good, steps = WORKSHOPS[cid]
+            extra += tier(goods[good], steps)
+    cats = {
+        "fields": tier(len(field_cells), TABLE["fields"]),
+        "pastures": tier(len(p.pastures), TABLE["pastures"]),
+        "grain": tier(grain, TABLE["grain"]),
+        "vegetables": tier(veg, TABLE["vegetables"]),
+        "sheep": tier(goods["sheep"], TABLE["sheep"]),
+        "boar": tier(goods["boar"], TABLE["boar"]),
+        "cattle": tier(goods["cattle"], TABLE["cattle"]),
+        "unused": -(N - popcount(used)),
+        "fenced_stables": popcount(p.stables & fenced),
+        "rooms": popcount(p.rooms) * {"wood": 0, "clay": 1, "stone": 2}[p.house],
+        "family": 3 * p.people,
+        "cards": sum(printed_points(cid) for cid in p.majors + p.minors),   # improvements only
+        "bonus": bonus + extra,
+        "begging": -3 * p.begging,
+    }
+    return cats, sum(cats.values()), extra
+
+
+# ---------------------------------------------------------------- the runs
+
+def play_checked(pack, n, seed):
+    try:
+        return _play_checked(pack, n, seed)
+    except AssertionError as exc:
+        raise AssertionError(f"{pack.id}, {n} players, seed {seed}: {exc}") from exc
+
+
+def _play_checked(pack, n, seed):
+    g = CheckedGame(pack, n, seed=seed, agents=[RandomAgent(f"{seed}:{i}") for i in range(n)])
+    while g.round < g.last_round:
+        g.play_round()
+    # the farms as the last round left them, before the scoring phase
+    for p in g.players:
+        check_player(g, p)
+    # Hand cards with 'at scoring' effects (some give bonus points to every player) are not recounted:
+    # in such a game the bonus category is taken from the engine and everything else is recounted.
+    card_bonus = any(scores_by_effect(cid) for p in g.players for cid in p.majors + p.minors + p.occupations)
+    before = [(dict(p.goods), p.bonus) for p in g.players]
+    g.finish()
+    for p, s, (goods, bonus) in zip(g.players, g.scores, before):
+        check_player(g, p)
+        cats, total, workshop_bonus = recount(p, goods, bonus)
+        if card_bonus:
+            total += s["categories"]["bonus"] - cats["bonus"]
+            cats["bonus"] = s["categories"]["bonus"]
+        assert s["categories"] == cats, f"seed {seed} {n}p {p.name}: {s['categories']} != recount {cats}"
+        assert s["total"] == total, f"seed {seed} {n}p {p.name}"
+        if not workshop_bonus and not card_bonus:
+            # no workshop bonus: the tie-break is the building resources left
+            assert s["tie_break"] == sum(goods[k] for k in ("wood", "clay", "reed", "stone"))
+        # (a workshop pays the goods it converts into bonus points; only the rest breaks ties)
+    return g
+
+
+def run_many(pack, n, seeds):
+    checked = 0
+    for seed in seeds:
+        g = play_checked(pack, n, seed)
+        assert g.finished and g.round == g.last_round
+        checked += g.steps_checked
+    assert checked > 0
+    return checked
+
+
+DEFAULT_GAMES = {"revised-family": 250, "revised": 50}
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_random_family_games_keep_invariants(family, n):
+    run_many(family, n, range(DEFAULT_GAMES["revised-family"]))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_random_revised_games_keep_invariants(revised, n):
+    run_many(revised, n, range(10_000, 10_000 + DEFAULT_GAMES["revised"]))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pack_name", ["family", "revised"])
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_thousand_random_games_keep_invariants(request, pack_name, n):
+    pack = request.getfixturevalue(pack_name)
+    start = time.perf_counter()
+    run_many(pack, n, range(100_000, 101_000))
+    print(f"{pack_name} {n}p: 1000 games in {time.perf_counter() - start:.1f}s")
