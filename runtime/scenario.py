@@ -36,8 +36,8 @@ from .farm import iter_bits, popcount
 from .farmfile import KEYS as FARM_KEYS, apply_farm
 from .labels import label_of
 
-SCENARIO_KEYS = ("name", "given", "use", "do", "answers", "expect", "players", "pack", "seed")
-GIVEN_KEYS = ("round", "spaces", "player", "players", "start_player", "revealed")
+SCENARIO_KEYS = ("name", "given", "use", "do", "answers", "answers_by", "expect", "players", "pack", "seed")
+GIVEN_KEYS = ("round", "spaces", "player", "players", "start_player", "revealed", "occupants")
 PLAYER_KEYS = FARM_KEYS + ("hand", "newborns", "home")
 EXPECT_KEYS = ("player", "players", "spaces", "options", "usable", "start_player", "score", "error", "scheduled")
 EXPECT_PLAYER_KEYS = ("goods", "animals", "house", "rooms", "fields", "grain_fields", "vegetable_fields",
@@ -142,6 +142,16 @@ def setup_game(sc: LDict, pack, players: int, seed: int = 0):
     _keys(given, GIVEN_KEYS, "given")
     recorder = _Recorder(list(sc.get("answers") or []))
     others = [RandomAgent(f"scenario:{i}") for i in range(1, players)]
+    by = sc.get("answers_by") or {}
+    for who, answers in by.items():
+        idx = None
+        for i in range(players):
+            if str(who).upper() == f"P{i + 1}":
+                idx = i
+        if idx is None or idx == 0:
+            raise ScenarioError(f"answers_by: '{who}' is not another player (P2 to P{players}); "
+                                "P1's answers go in 'answers'", by.key_span(who))
+        others[idx - 1] = ScriptedAgent(list(answers or []), fallback=others[idx - 1])
     game = Game(pack, players, seed=seed, agents=[recorder] + others)
     game.log = []
     game.start_player = 0
@@ -188,6 +198,12 @@ def setup_game(sc: LDict, pack, players: int, seed: int = 0):
             raise ScenarioError("a player is a mapping of farm-file keys", given.span)
         _keys(pdata, PLAYER_KEYS, "player")
         _apply_player(game, game.players[i], pdata)
+    occupants = given.get("occupants") or {}
+    for sid, who in occupants.items():
+        if sid not in game.space_by_id:
+            _reveal(game, pack, sid, occupants.key_span(sid))
+        for w in (who if isinstance(who, list) else [who]):
+            game.space_by_id[sid].occupants.append(_player_index(game, w, occupants.span_of(sid)))
     if "start_player" in given:
         game.start_player = _player_index(game, given["start_player"], given.span_of("start_player"))
     for i, p in enumerate(game.players):
@@ -248,6 +264,8 @@ def _steps(sc: LDict):
                 continue
             if words[0] == "use" and len(words) == 2:
                 steps.append(("use", words[1], span))
+            elif words == ["place"]:
+                steps.append(("place", None, span))
             elif words == ["harvest"]:
                 steps.append(("harvest", None, span))
             elif words == ["score"]:
@@ -259,7 +277,8 @@ def _steps(sc: LDict):
             elif words == ["breed"]:
                 steps.append(("breed", None, span))
             else:
-                raise ScenarioError(f"unknown step '{item}' (use <space>, harvest, feed, breed, next round, score)", span)
+                raise ScenarioError(f"unknown step '{item}' (use <space>, place, harvest, feed, breed, next round, "
+                                    "score)", span)
     return steps
 
 
@@ -283,7 +302,7 @@ def run_one(sc: LDict, pack, players: int = 2, seed: int = 0):
                         s = game.space_by_id[arg]
                     else:
                         raise ScenarioError(f"unknown action space '{arg}'{did_you_mean(arg, pack.space_defs)}", span)
-                usable = not s.occupants and s.can(game, p1, None)
+                usable = s.id in game.legal_spaces(p1)
                 if "usable" in expect:
                     want = bool(expect["usable"])
                     if usable != want:
@@ -296,6 +315,11 @@ def run_one(sc: LDict, pack, players: int = 2, seed: int = 0):
                 p1.home = max(0, p1.home - 1)
                 game.in_work_phase = True
                 game.use_space(p1, s)
+                game.in_work_phase = False
+            elif kind == "place":
+                game.in_work_phase = True
+                p1.home = max(1, p1.home)
+                game.place(p1)
                 game.in_work_phase = False
             elif kind == "harvest":
                 game.harvest()
