@@ -163,16 +163,78 @@ def cmd_play(args) -> int:
         print(f"error: pack '{pack.id}' is for {rules.min_players} to {rules.max_players} players, "
               f"not {args.players}", file=sys.stderr)
         return EXIT_USAGE
-    agents = [RandomAgent(f"{args.seed}:{i}") for i in range(args.players)]
+    specs = [{"kind": "random", "seed": f"{args.seed}:{i}"} for i in range(args.players)]
+    agents = [RandomAgent(spec["seed"]) for spec in specs]
     game = Game(pack, args.players, seed=args.seed, agents=agents, log=not args.json)
+    recorder = None
+    if args.save:
+        from .savegame import Recorder
+        recorder = Recorder(game, Path(args.save), specs)
+        recorder.save()
     game.play()
-    if args.json:
+    if recorder is not None:
+        recorder.save()
+    return _print_game(game, args.json)
+
+
+def _print_game(game, as_json: bool) -> int:
+    from .report import score_table
+    if as_json:
         print(json.dumps(game_result(game), sort_keys=True))
         return EXIT_OK
     for line in game.log:
         print(line)
     print()
     print(score_table(game))
+    return EXIT_OK
+
+
+def cmd_resume(args) -> int:
+    """Continue a saved game; it ends exactly as the uninterrupted game would have."""
+    from .savegame import SaveError, read_save, restore
+    try:
+        doc = read_save(Path(args.file))
+    except SaveError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    pack, err = _load(args, doc["pack"])
+    if pack is None:
+        return err
+    try:
+        game, recorder, pending = restore(doc, pack, log=not args.json, path=Path(args.file))
+        game.play()
+    except SaveError as exc:
+        print(f"error: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    recorder.save()
+    return _print_game(game, args.json)
+
+
+def cmd_replay(args) -> int:
+    """Play a finished game's log again and check that it reaches the identical final state."""
+    from .savegame import SaveError, read_save, restore, state_hash
+    try:
+        doc = read_save(Path(args.log))
+        if not doc.get("finished") or not isinstance(doc.get("final"), dict):
+            raise SaveError(f"{args.log}: the game in this log is not finished; use 'agricola resume'")
+        pack, err = _load(args, doc["pack"])
+        if pack is None:
+            return err
+        game, recorder, pending = restore(doc, pack, continue_with_agents=False)
+        game.play()
+        if pending:
+            raise SaveError(f"{args.log}: the log has {len(pending)} decision(s) after the end of the game")
+    except SaveError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    want = doc["final"].get("state_hash")
+    got = state_hash(game)
+    if got != want or doc["final"].get("scores") != game.scores:
+        print(f"error: {args.log}: the replay ends in a different state (state hash {got[:12]}, "
+              f"the log says {str(want)[:12]})", file=sys.stderr)
+        return EXIT_FAIL
+    totals = ", ".join(f"{s['player']} {s['total']}" for s in game.scores)
+    print(f"replay ok: {len(doc['decisions'])} decisions, identical final state ({got[:12]}); scores: {totals}")
     return EXIT_OK
 
 
@@ -401,7 +463,17 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print one JSON object with the scores")
+    p.add_argument("--save", metavar="FILE", help="save the game after every decision (JSON; see docs/save-format.md)")
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("resume", help="continue a saved game")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_resume)
+
+    p = sub.add_parser("replay", help="play a finished game's log again and check the final state")
+    p.add_argument("log", metavar="LOG")
+    p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("score", help="score an end-of-game farm described in YAML")
     p.add_argument("farm", metavar="FARM.yaml")

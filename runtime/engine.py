@@ -42,6 +42,7 @@ class Game:
         self.in_work_phase = False
         self.decisions = 0
         self.record = None          # list of (player, kind, option) when recording
+        self.after_decision = None  # callback(game) after every recorded decision (saving)
         self.on_step = None         # callback(game) before every decision (invariant checks)
         self.major_supply = list(pack.majors)
         self.major_order = {cid: i for i, cid in enumerate(pack.majors)}
@@ -68,6 +69,7 @@ class Game:
         g.agents = list(agents) if agents is not None else list(self.agents)
         g.log = None
         g.record = None
+        g.after_decision = None
         g.on_step = None
         g.scores = None
         return g
@@ -98,6 +100,8 @@ class Game:
         self.decisions += 1
         if self.record is not None:
             self.record.append((p.idx, kind, choice))
+            if self.after_decision is not None:
+                self.after_decision(self)
         return choice
 
     def emit(self, key: str, actor, ctx=None):

@@ -1,0 +1,189 @@
+"""Saved games: a game is its pack, seed, agents and the list of decisions taken (JSON).
+
+A save file (format version 1, see docs/save-format.md)::
+
+    {"format": "agricola-save", "version": 1,
+     "pack": "revised-family", "pack_hash": "<content hash of the compiled pack>",
+     "players": 4, "seed": 1, "agents": [{"kind": "random", "seed": "1:0"}, …],
+     "decisions": [[player, kind, option], …],
+     "finished": false, "final": null}
+
+Resuming replays the decisions from the start: the engine is deterministic, and the agents are
+asked again so that their own generators advance exactly as in the uninterrupted game (each answer is
+checked against the log). Writes are atomic: a new file is written beside the old one, flushed to disk
+and renamed over it, so a crash never leaves a half-written save and never destroys the previous one.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from .agents import GreedyAgent, RandomAgent
+from .engine import Game
+
+FORMAT = "agricola-save"
+VERSION = 1
+
+
+class SaveError(Exception):
+    """A save file that cannot be used (corrupt, truncated, other version, other pack)."""
+
+
+def norm(option):
+    """An option as JSON would hold it (tuples become lists)."""
+    if isinstance(option, (tuple, list)):
+        return [norm(x) for x in option]
+    return option
+
+
+def make_agent(spec: dict):
+    kind = spec.get("kind")
+    if kind == "random":
+        return RandomAgent(spec.get("seed", 0))
+    if kind == "greedy":
+        return GreedyAgent(spec.get("seed", 0))
+    raise SaveError(f"unknown agent kind {kind!r} in the save file")
+
+
+class ReplayAgent:
+    """Gives the logged answers first (asking the real agent too, so that its state advances the same
+    way, and checking that it agrees), then lets the real agent answer."""
+
+    trusted = True
+
+    def __init__(self, agent, log):
+        self.agent = agent
+        self.log = log  # shared list of (player, kind, option) still to replay, in order
+
+    def choose(self, game, player, kind, options, labels=None, prompt=None):
+        if self.log:
+            pi, rkind, rec = self.log[0]
+            if pi != player.idx or rkind != kind:
+                raise SaveError(f"the log does not fit this game: decision {game.decisions + 1} is a '{kind}' "
+                                f"request for P{player.idx + 1}, the log has '{rkind}' for P{pi + 1}")
+            chosen = None
+            for o in options:
+                if norm(o) == rec:
+                    chosen = o
+                    break
+            if chosen is None:
+                raise SaveError(f"the log does not fit this game: decision {game.decisions + 1} "
+                                f"({kind}) was {rec!r}, which is not a legal option here")
+            if self.agent is not None:
+                mine = self.agent.choose(game, player, kind, options, labels, prompt)
+                if norm(mine) != rec:
+                    raise SaveError(f"the log does not fit this game: at decision {game.decisions + 1} the "
+                                    f"agent of P{player.idx + 1} answers {norm(mine)!r}, the log has {rec!r}")
+            self.log.pop(0)
+            return chosen
+        if self.agent is None:
+            raise SaveError("the log ends before the game does")
+        return self.agent.choose(game, player, kind, options, labels, prompt)
+
+
+def state_hash(game) -> str:
+    """A fingerprint of the whole visible state (players, spaces, round, start player, scores)."""
+    data = {
+        "round": game.round, "start_player": game.start_player,
+        "players": [p.to_dict() for p in game.players],
+        "spaces": {s.id: {k: v for k, v in sorted(s.goods.items()) if v} for s in game.spaces},
+        "scores": game.scores,
+    }
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+
+
+def write_atomic(path: Path, data: dict) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=str(path.parent), prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f, sort_keys=True)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+class Recorder:
+    """Keeps the decision list of a game and writes the save file after every decision."""
+
+    def __init__(self, game, path: Path | None, agent_specs):
+        self.game = game
+        self.path = Path(path) if path else None
+        self.agent_specs = agent_specs
+        game.record = []
+        if self.path is not None:
+            game.after_decision = self.save
+
+    def document(self) -> dict:
+        g = self.game
+        return {
+            "format": FORMAT, "version": VERSION, "pack": g.pack.id, "pack_hash": g.pack.content_hash,
+            "players": g.nplayers, "seed": g.seed, "agents": self.agent_specs,
+            "decisions": [[pi, kind, norm(o)] for pi, kind, o in g.record],
+            "finished": g.finished,
+            "final": ({"scores": g.scores, "state_hash": state_hash(g)} if g.finished else None),
+        }
+
+    def save(self, *_):
+        if self.path is not None:
+            write_atomic(self.path, self.document())
+
+
+def read_save(path: Path) -> dict:
+    """Read and check a save file; SaveError with a clear message when it cannot be used."""
+    path = Path(path)
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SaveError(f"{path}: no such save file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SaveError(f"{path}: cannot read the save file ({exc})") from None
+    try:
+        doc = json.loads(raw)
+    except ValueError as exc:
+        raise SaveError(f"{path}: the save file is damaged or cut short (not valid JSON: {exc.msg} "
+                        f"at line {exc.lineno} column {exc.colno})") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise SaveError(f"{path}: not an agricola save file")
+    if doc.get("version") != VERSION:
+        raise SaveError(f"{path}: save format version {doc.get('version')!r}; this program reads version {VERSION}")
+    for key, kind in (("pack", str), ("pack_hash", str), ("players", int), ("seed", int), ("agents", list),
+                      ("decisions", list)):
+        if not isinstance(doc.get(key), kind) or isinstance(doc.get(key), bool):
+            raise SaveError(f"{path}: the save file is damaged ('{key}' is missing or of the wrong type)")
+    if len(doc["agents"]) != doc["players"]:
+        raise SaveError(f"{path}: the save file is damaged ({len(doc['agents'])} agents for {doc['players']} players)")
+    for i, d in enumerate(doc["decisions"]):
+        if not (isinstance(d, list) and len(d) == 3 and isinstance(d[0], int) and isinstance(d[1], str)):
+            raise SaveError(f"{path}: the save file is damaged (decision {i + 1} is malformed)")
+    return doc
+
+
+def restore(doc: dict, pack, *, continue_with_agents: bool = True, log: bool = False, path: Path | None = None):
+    """Rebuild the game of a save document up to its last decision; returns (game, recorder).
+
+    With ``continue_with_agents`` the game goes on with the saved agents once the log is used up;
+    otherwise the log must hold every decision (a replay)."""
+    if doc["pack"] != pack.id:
+        raise SaveError(f"the save is a game of pack '{doc['pack']}', not '{pack.id}'")
+    if doc["pack_hash"] != pack.content_hash:
+        raise SaveError(f"pack '{pack.id}' has changed since this game was saved (its content hash differs); "
+                        "the game cannot be resumed with the changed rules")
+    pending = [(d[0], d[1], d[2]) for d in doc["decisions"]]
+    agents = []
+    for spec in doc["agents"]:
+        real = make_agent(spec) if continue_with_agents else None
+        agents.append(ReplayAgent(real, pending))
+    game = Game(pack, doc["players"], seed=doc["seed"], agents=agents, log=log)
+    rec = Recorder(game, path, doc["agents"])
+    return game, rec, pending

@@ -1,0 +1,163 @@
+"""Saved games: save after every decision, resume after a crash at any moment, replay a log."""
+from __future__ import annotations
+
+import json
+import os
+import random
+
+import pytest
+
+from runtime import cli
+from runtime.agents import RandomAgent
+from runtime.engine import Game
+from runtime.savegame import Recorder, SaveError, read_save, restore, state_hash, write_atomic
+
+
+def _specs(seed, n):
+    return [{"kind": "random", "seed": f"{seed}:{i}"} for i in range(n)]
+
+
+def _full_game(pack, n, seed):
+    specs = _specs(seed, n)
+    g = Game(pack, n, seed=seed, agents=[RandomAgent(s["seed"]) for s in specs])
+    rec = Recorder(g, None, specs)
+    g.play()
+    return g, rec.document()
+
+
+def _resume_from(pack, doc, cut):
+    part = dict(doc, decisions=doc["decisions"][:cut], finished=False, final=None)
+    g, rec, pending = restore(part, pack)
+    g.play()
+    assert not pending
+    return g
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_resumed_games_end_exactly_as_uninterrupted_ones(family, n):
+    rng = random.Random(n)
+    for seed in range(25):
+        g, doc = _full_game(family, n, seed)
+        cut = rng.randrange(len(doc["decisions"]) + 1)
+        resumed = _resume_from(family, doc, cut)
+        assert resumed.scores == g.scores
+        assert state_hash(resumed) == state_hash(g)
+
+
+def _round_trip(pack, games, seed0=0):
+    rng = random.Random(seed0)
+    for i in range(games):
+        seed = seed0 * 100000 + i
+        n = 1 + i % 4
+        g, doc = _full_game(pack, n, seed)
+        cut = rng.randrange(len(doc["decisions"]) + 1)
+        text = json.dumps(dict(doc, decisions=doc["decisions"][:cut], finished=False, final=None))
+        part = json.loads(text)  # through JSON, as a save file would be
+        g2, rec, pending = restore(part, pack)
+        g2.play()
+        assert g2.scores == g.scores, f"seed {seed}, cut at decision {cut}"
+
+
+def test_round_trip_of_200_mid_game_states_with_cards(revised):
+    _round_trip(revised, 200, seed0=1)
+
+
+@pytest.mark.slow
+def test_round_trip_of_1000_mid_game_states(revised, family):
+    _round_trip(revised, 500, seed0=2)
+    _round_trip(family, 500, seed0=3)
+
+
+def test_cli_play_save_resume_and_replay(tmp_path, capsys):
+    full = tmp_path / "full.json"
+    assert cli.main(["play", "--players", "2", "--seed", "4", "--json", "--save", str(full)]) == 0
+    expected = capsys.readouterr().out
+    doc = json.loads(full.read_text())
+    assert doc["finished"] and doc["version"] == 1
+    for cut in (0, 1, len(doc["decisions"]) // 2, len(doc["decisions"]) - 1):
+        part = tmp_path / f"cut{cut}.json"
+        part.write_text(json.dumps(dict(doc, decisions=doc["decisions"][:cut], finished=False, final=None)))
+        assert cli.main(["resume", str(part), "--json"]) == 0
+        assert capsys.readouterr().out == expected
+        assert json.loads(part.read_text())["finished"]
+    assert cli.main(["replay", str(full)]) == 0
+    assert capsys.readouterr().out.startswith("replay ok: ")
+
+
+def test_readable_log_of_a_resumed_game_is_the_same(tmp_path, capsys):
+    full = tmp_path / "g.json"
+    assert cli.main(["play", "--players", "3", "--seed", "8", "--save", str(full)]) == 0
+    expected = capsys.readouterr().out
+    doc = json.loads(full.read_text())
+    part = tmp_path / "part.json"
+    part.write_text(json.dumps(dict(doc, decisions=doc["decisions"][:30], finished=False, final=None)))
+    assert cli.main(["resume", str(part)]) == 0
+    assert capsys.readouterr().out == expected
+
+
+def test_replay_detects_a_tampered_log(tmp_path, capsys):
+    full = tmp_path / "g.json"
+    assert cli.main(["play", "--players", "2", "--seed", "5", "--json", "--save", str(full)]) == 0
+    capsys.readouterr()
+    doc = json.loads(full.read_text())
+    doc["final"]["scores"][0]["total"] += 1
+    full.write_text(json.dumps(doc))
+    assert cli.main(["replay", str(full)]) == 2
+    assert "the replay ends in a different state" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("damage,message", [
+    (lambda t: t[: len(t) // 2], "the save file is damaged or cut short (not valid JSON"),
+    (lambda t: "", "the save file is damaged or cut short (not valid JSON"),
+    (lambda t: t.replace('"version": 1', '"version": 99'), "save format version 99; this program reads version 1"),
+    (lambda t: t.replace('"format": "agricola-save"', '"format": "other"'), "not an agricola save file"),
+    (lambda t: t.replace('"pack": "revised-family"', '"pack": "revised"'), "pack 'revised' has changed since"),
+    (lambda t: t.replace('"pack_hash": "', '"pack_hash": "0'), "has changed since this game was saved"),
+    (lambda t: t.replace('"decisions": [[', '"decisions": [["x", '), "decision 1 is malformed"),
+])
+def test_bad_save_files_give_a_clear_error_and_change_nothing(tmp_path, capsys, damage, message):
+    full = tmp_path / "g.json"
+    assert cli.main(["play", "--players", "2", "--seed", "6", "--json", "--save", str(full)]) == 0
+    capsys.readouterr()
+    doc = json.loads(full.read_text())
+    part = dict(doc, decisions=doc["decisions"][:20], finished=False, final=None)
+    bad = tmp_path / "bad.json"
+    bad.write_text(damage(json.dumps(part, sort_keys=True)))
+    before = bad.read_bytes()
+    status = cli.main(["resume", str(bad)])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert message in err
+    assert "Traceback" not in err
+    assert bad.read_bytes() == before
+
+
+def test_a_log_that_does_not_fit_the_game_is_refused(family):
+    g, doc = _full_game(family, 2, 3)
+    doc = json.loads(json.dumps(doc))
+    first_place = next(i for i, d in enumerate(doc["decisions"]) if d[1] == "place")
+    doc["decisions"][first_place][2] = "no_such_space"
+    part = dict(doc, finished=False, final=None)
+    with pytest.raises(SaveError, match="not a legal option here"):
+        g2, rec, pending = restore(part, family)
+        g2.play()
+
+
+def test_writes_are_atomic(tmp_path, monkeypatch):
+    path = tmp_path / "save.json"
+    write_atomic(path, {"a": 1})
+    real_replace = os.replace
+
+    def crash(src, dst):
+        raise OSError("power cut")
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(OSError):
+        write_atomic(path, {"a": 2})
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert json.loads(path.read_text()) == {"a": 1}          # the previous save is intact
+    assert [p.name for p in tmp_path.iterdir()] == ["save.json"]  # no half-written file is left
+
+
+def test_read_save_reports_a_missing_file(tmp_path):
+    with pytest.raises(SaveError, match="no such save file"):
+        read_save(tmp_path / "nope.json")
