@@ -119,7 +119,16 @@ class Compiler:
         out_dir = self.build_root / "packs" / codegen.ident(pack_id.replace("-", "_"))
         from runtime.pack import build_dir_for
         out_dir = build_dir_for(pack_id, self.build_root)
-        checked = checker.check_pack(src, report)
+        # A card whose module was generated from the same card file, symbols and compiler is neither
+        # parsed, checked nor generated again.
+        card_keys, skip = {}, set()
+        for entry in src.cards:
+            cid = str(entry.get("id"))
+            key = _key(fingerprint, "card", entry, symbols_key)
+            card_keys[cid] = key
+            if getattr(entry, "schema_ok", True) and _existing_key(out_dir / f"card_{codegen.ident(cid)}.py") == key:
+                skip.add(cid)
+        checked = checker.check_pack(src, report, skip_cards=skip)
         if checked is None or report:
             return BuildResult(pack_id, False, report, seconds=time.perf_counter() - t0)
         written, unchanged = [], []
@@ -149,11 +158,16 @@ class Compiler:
         emit("majors", key, files(checked.majors) or ["(none)"], f"Major improvements of pack {pack_id!r}.",
              lambda gen: ("CARDS", tuple(codegen.card_table(gen, u) for u in checked.majors)))
         card_modules = []
-        for u in checked.cards:
-            name = f"card_{codegen.ident(u.id)}"
+        units = {u.id: u for u in checked.cards}
+        for entry in src.cards:
+            cid = str(entry.get("id"))
+            name = f"card_{codegen.ident(cid)}"
             card_modules.append(name)
-            key = _key(fingerprint, "card", u.entry, symbols_key)
-            emit(name, key, [u.src.file], f"Card {u.id!r} of pack {pack_id!r}.",
+            if cid in skip:
+                unchanged.append(name)
+                continue
+            u = units[cid]
+            emit(name, card_keys[cid], [u.src.file], f"Card {u.id!r} of pack {pack_id!r}.",
                  lambda gen, u=u: ("CARD", codegen.card_table(gen, u)))
         content_hash = _key(fingerprint, src.content_hash())
         modules = {"game": "game", "spaces": "spaces", "rounds": "rounds", "majors": "majors"}

@@ -521,7 +521,7 @@ def _check_round_cards(settings, rounds, src, g, report, lo, hi):
             continue
 
 
-def check_pack(src: PackSource, report: Report) -> CheckedPack | None:
+def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> CheckedPack | None:
     """Parse and check every effect of the pack; None when the frame itself is unusable."""
     settings = _game_settings(src, report)
     if settings is None:
@@ -670,5 +670,5 @@ def check_pack(src: PackSource, report: Report) -> CheckedPack | None:
         return out
 
     majors = card_units(src.majors, "major")
-    cards = card_units(src.cards, "card")
+    cards = card_units([e for e in src.cards if str(e.get("id")) not in skip_cards], "card")
     return CheckedPack(src.id, src, frame, spaces, rounds, majors, cards, sym)

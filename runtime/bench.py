@@ -4,6 +4,7 @@ Measured, each as the median of several runs on one core:
 - compile time of each built-in pack, cold (empty build folder, new process: grammar built, every
   module generated) and warm (nothing changed);
 - random full games per second and decisions per second, family variant, for 1, 2 and 4 players;
+- time to generate the HTML reference (``agricola docs``, no PDF) of the biggest pack, every card included;
 - peak memory (max resident set size) of the process that plays the games.
 Numbers depend on the machine; the report records which one.
 """
@@ -24,14 +25,27 @@ from pathlib import Path
 from .pack import REPO_ROOT
 
 COMPILE_SNIPPET = r"""
-import sys, time, json
+import sys, time, json, shutil
 from pathlib import Path
 t0 = time.perf_counter()
 from compiler.build import Compiler
-c = Compiler(Path(sys.argv[1]), Path(sys.argv[2]))
-r = c.compile(sys.argv[3])
-t1 = time.perf_counter()
-print(json.dumps({"ok": r.ok, "in_process_s": t1 - t0, "compile_s": r.seconds, "written": len(r.written)}))
+t_import = time.perf_counter() - t0
+root, build, pack = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+c = Compiler(root, build)
+t = time.perf_counter(); r = c.compile(pack); cold = time.perf_counter() - t
+t = time.perf_counter(); r2 = c.compile(pack); warm = time.perf_counter() - t
+edited = None
+cards = sorted((root / "cards" / pack).glob("*/*.yaml"))
+cards = [p for p in cards if not p.name.endswith(".test.yaml")]
+if cards:
+    card = cards[len(cards) // 2]
+    text = card.read_text(encoding="utf-8")
+    card.write_text(text.replace("name: ", "name: Edited ", 1), encoding="utf-8")
+    t = time.perf_counter(); r3 = c.compile(pack); edited = time.perf_counter() - t
+    card.write_text(text, encoding="utf-8")
+    assert r3.ok and 1 <= len(r3.written) <= 2, r3.written
+print(json.dumps({"ok": r.ok, "import_s": t_import, "cold_s": cold, "warm_s": warm, "one_card_s": edited,
+                  "written_cold": len(r.written), "written_warm": len(r2.written), "cards": len(cards)}))
 """
 
 GAMES_SNIPPET = r"""
@@ -54,6 +68,38 @@ for run in range(runs):
 print(json.dumps({"games_per_s": rates, "decisions_per_s": drates,
                   "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
+
+
+DOCS_SNIPPET = r"""
+import sys, time, json, tempfile
+from pathlib import Path
+from compiler.build import Compiler
+from compiler import docs
+c = Compiler(Path(sys.argv[1]), Path(sys.argv[2]))
+times = []
+for i in range(int(sys.argv[4])):
+    out = Path(tempfile.mkdtemp(prefix="agricola-bench-docs-"))
+    t = time.perf_counter()
+    r = docs.build_site(c, sys.argv[3], out)
+    times.append(time.perf_counter() - t)
+print(json.dumps({"seconds": times, "cards": r.cards, "files": len(r.pages)}))
+"""
+
+
+def bench_docs(pack: str, runs: int) -> dict:
+    """``agricola docs`` without --pdf, in one process, ``runs`` times (the first includes parser set-up)."""
+    build = Path(tempfile.mkdtemp(prefix="agricola-bench-docs-build-"))
+    try:
+        r = _run(DOCS_SNIPPET, REPO_ROOT, build, pack, runs)
+    finally:
+        shutil.rmtree(build, ignore_errors=True)
+    return {"pack": pack, "cards": r["cards"], "files": r["files"], "runs": runs,
+            "median_s": statistics.median(r["seconds"]), "all_s": [round(x, 3) for x in r["seconds"]],
+            "note": "HTML reference without PDF: check the pack, generate every text, render every page"}
+
+
+def _card_count(pack: str) -> int:
+    return len([p for p in (REPO_ROOT / "cards" / pack).glob("*/*.yaml") if not p.name.endswith(".test.yaml")])
 
 
 def _run(snippet, *args) -> dict:
@@ -82,22 +128,28 @@ def _machine() -> dict:
 
 
 def bench_compile(pack: str, runs: int) -> dict:
-    cold, warm, cold_wall = [], [], []
+    """Compile in a fresh process on a copy of the workspace: cold (empty build folder), warm (nothing
+    changed), and after editing one card file (in the same process, as an editor's watch loop would)."""
+    rows = []
     for _ in range(runs):
         tmp = Path(tempfile.mkdtemp(prefix="agricola-bench-"))
         try:
+            ws = tmp / "ws"
+            shutil.copytree(REPO_ROOT / "rules", ws / "rules")
+            if (REPO_ROOT / "cards").is_dir():
+                shutil.copytree(REPO_ROOT / "cards", ws / "cards")
             t = time.perf_counter()
-            r = _run(COMPILE_SNIPPET, REPO_ROOT, tmp, pack)
-            cold_wall.append(time.perf_counter() - t)
-            cold.append(r["in_process_s"])
-            r2 = _run(COMPILE_SNIPPET, REPO_ROOT, tmp, pack)
-            assert r2["written"] == 0, "a warm compile rewrote modules"
-            warm.append(r2["in_process_s"])
+            r = _run(COMPILE_SNIPPET, ws, tmp / "build", pack)
+            r["process_wall_s"] = time.perf_counter() - t
+            assert r["ok"] and r["written_warm"] == 0, r
+            rows.append(r)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
-    return {"cold_s": statistics.median(cold), "warm_s": statistics.median(warm),
-            "cold_process_wall_s": statistics.median(cold_wall), "runs": runs,
-            "note": "in-process time of import + compile; cold = empty build folder in a new process"}
+    med = lambda key: statistics.median(x[key] for x in rows) if rows[0].get(key) is not None else None  # noqa: E731
+    return {"cold_s": med("cold_s"), "warm_s": med("warm_s"), "one_card_edit_s": med("one_card_s"),
+            "import_s": med("import_s"), "cold_process_wall_s": med("process_wall_s"), "cards": rows[0]["cards"],
+            "runs": runs, "note": "in-process compile times (imports excluded, shown apart); cold = empty build "
+                                  "folder; one_card_edit = recompile after renaming one card (its module is regenerated)"}
 
 
 def bench_games(pack: str, build: Path, players: int, games: int, runs: int) -> dict:
@@ -129,19 +181,37 @@ def main(argv=None) -> int:
         games = {}
         for n in (1, 2, 4):
             count = max(20, args.games * 2 // n)
-            print(f"playing {args.runs} x {count} random {n}-player family games …", file=sys.stderr)
+            print(f"playing {args.runs} x {count} random {n}-player {games_pack} games …", file=sys.stderr)
             games[str(n)] = bench_games(games_pack, build, n, count, args.runs)
         report["random_games"] = games
         report["games_pack"] = games_pack
+        cards_pack = str(cfg.get("cards_games") or "")
+        if cards_pack:
+            r = _run(COMPILE_SNIPPET, REPO_ROOT, build, cards_pack)
+            assert r["ok"]
+            with_cards = {}
+            for n in (2, 4):
+                count = max(20, args.games * 2 // n)
+                print(f"playing {args.runs} x {count} random {n}-player {cards_pack} games with hand cards …",
+                      file=sys.stderr)
+                with_cards[str(n)] = bench_games(cards_pack, build, n, count, args.runs)
+            report["random_games_with_cards"] = with_cards
+            report["cards_pack"] = cards_pack
     finally:
         shutil.rmtree(build, ignore_errors=True)
-    report["targets"] = {"random_2p_games_per_s": 100}
+    report["targets"] = {"random_2p_games_per_s": 100, "cards_2p_games_per_s": 50, "cards_4p_games_per_s": 15,
+                         "cold_compile_with_cards_s": 1.0, "one_card_recompile_s": 0.2}
+    docs_pack = max(compile_packs or ["revised"], key=_card_count)  # the biggest pack: every hand card
+    print(f"generating the docs of {docs_pack} (no PDF) …", file=sys.stderr)
+    report["docs"] = bench_docs(docs_pack, args.runs)
+    report["targets"]["docs_s"] = 3.0
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     g2 = report["random_games"]["2"]["games_per_s_median"]
     colds = ", ".join(f"{k} {v['cold_s']:.3f} s" for k, v in report["compile"].items())
-    print(f"wrote {out}: 2-player {games_pack} games/s (median) = {g2:.1f}; cold compile: {colds}", file=sys.stderr)
+    print(f"wrote {out}: 2-player {games_pack} games/s (median) = {g2:.1f}; cold compile: {colds}; "
+          f"docs of {report['docs']['pack']}: {report['docs']['median_s']:.2f} s", file=sys.stderr)
     return 0
 
 
