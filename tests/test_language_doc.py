@@ -38,6 +38,7 @@ class Block:
     text: str
     line: int             # line of the opening fence in the doc
     needs: str | None     # the feature named by a '> needs:' marker right after the block
+    source: str | None = None  # the card file a block quotes (named as `path`: just before it)
 
 
 def _blocks() -> list[Block]:
@@ -46,8 +47,10 @@ def _blocks() -> list[Block]:
     for m in FENCE.finditer(doc):
         rest = doc[m.end():].lstrip("\n").split("\n", 1)[0]
         needs = NEEDS.match(rest.strip())
+        before = doc[: m.start()].rstrip("\n").rsplit("\n", 1)[-1]
+        quoted = re.fullmatch(r"`([^`]+\.yaml)`:", before.strip())
         out.append(Block(m.group(1), m.group(2), doc.count("\n", 0, m.start()) + 1,
-                         needs.group(1).strip() if needs else None))
+                         needs.group(1).strip() if needs else None, quoted.group(1) if quoted else None))
     return out
 
 
@@ -126,6 +129,16 @@ def _verdict(block: Block, report: Report, what: str):
 def _ident(block):
     m = re.search(r"^id:\s*(\S+)", block.text, re.M)
     return m.group(1) if m else f"line{block.line}"
+
+
+@pytest.mark.parametrize("block", [b for b in BLOCKS if b.source], ids=lambda b: b.source)
+def test_quoted_card_files_are_quoted_exactly(block):
+    """A block that names its card file is that file, word for word (the guide cannot drift)."""
+    assert (ROOT / block.source).read_text(encoding="utf-8") == block.text
+
+
+def test_every_card_example_names_its_file():
+    assert all(b.source for b in CARDS), [b.line for b in CARDS if not b.source]
 
 
 def test_the_guide_has_enough_examples():
