@@ -3,7 +3,7 @@
 A save file (format version 1, see docs/save-format.md)::
 
     {"format": "agricola-save", "version": 1,
-     "pack": "revised-family", "pack_hash": "<content hash of the compiled pack>",
+     "pack": "<pack id>", "pack_hash": "<content hash of the compiled pack>",
      "players": 4, "seed": 1, "agents": [{"kind": "random", "seed": "1:0"}, …],
      "decisions": [[player, kind, option], …],
      "finished": false, "final": null}

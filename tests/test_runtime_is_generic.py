@@ -99,3 +99,34 @@ def test_the_check_catches_a_named_space(tmp_path):
     sample.write_text('def f(g):\n    return g.space_by_id["forest"]\n\nfireplace_2 = 1\nX = "Meeting Place"\n')
     found = {w for _, w in _problems(sample, ids, names)}
     assert {"forest", "fireplace_2", "Meeting Place"} <= found
+
+
+def _hand_cards():
+    ids, names = set(), set()
+    for card in (ROOT / "cards").glob("*/*/*.yaml"):
+        if card.name.endswith(".test.yaml"):
+            continue
+        data = yaml.safe_load(card.read_text(encoding="utf-8")) or {}
+        if isinstance(data, dict) and data.get("kind") in ("occupation", "minor"):
+            ids.add(str(data["id"]))
+            names.add(str(data["name"]))
+    return ids, names
+
+
+def test_no_python_file_names_a_hand_card():
+    """Cards are data: no Python file of the project (compiler, runtime, tests, tools) names one."""
+    ids, names = _hand_cards()
+    assert len(ids) >= 96
+    bad = []
+    for path in sorted(ROOT.rglob("*.py")):
+        rel = path.relative_to(ROOT)
+        if rel.parts[0] in ("build", ".venv") or "site-packages" in rel.parts:
+            continue
+        text = path.read_text(encoding="utf-8")
+        for word in set(re.findall(r"[A-Za-z0-9_]+", text)):
+            if word in ids:
+                bad.append(f"{rel}: names card id '{word}'")
+        for name in names:
+            if re.search(r"(?<![A-Za-z])" + re.escape(name) + r"(?![A-Za-z])", text):
+                bad.append(f"{rel}: names card '{name}'")
+    assert not bad, "\n".join(sorted(set(bad)))
