@@ -45,6 +45,7 @@ class Grid:
         self.edge_count = h_count + rows * (cols + 1)
         self._regions = None
         self._region_bounds = None
+        self._by_perimeter = None
         self._boundary_cache: dict[int, int] = {}
 
     # ----- naming
@@ -120,6 +121,13 @@ class Grid:
             self._region_bounds = [(m, self.boundary(m)) for m in self.regions()]
         return self._region_bounds
 
+    def by_perimeter(self) -> list[tuple[int, int, int]]:
+        """(fences around it, region, boundary) for every region, the smallest perimeter first."""
+        if self._by_perimeter is None:
+            self._by_perimeter = sorted(((b.bit_count(), r, b) for r, b in self.region_bounds()),
+                                        key=lambda t: (t[0], t[1]))
+        return self._by_perimeter
+
     def regions(self) -> list[int]:
         """Every connected set of spaces, smallest first (computed once)."""
         if self._regions is None:
@@ -159,15 +167,16 @@ _FENCE_CACHE: dict = {}
 _FENCE_CACHE_LIMIT = 60_000
 
 
-def fencing_options(gr: Grid, blocked: int, pastures: tuple, fences: int):
-    """All single fencing steps from this farm, cheapest first.
+def fencing_options(gr: Grid, blocked: int, pastures: tuple, fences: int, budget: int = 99):
+    """All single fencing steps from this farm that need at most ``budget`` new fences, cheapest first.
 
     ``blocked`` are spaces that cannot be fenced (rooms, fields). Returns a list of
     ``(new_fence_count, new_pasture_mask, split_from_mask)`` where ``split_from_mask`` is 0 for a new
     pasture and the divided pasture otherwise. New pastures must touch an existing pasture once there
     is one; a division must leave both parts connected.
     """
-    key = (gr.rows, gr.cols, blocked, pastures, fences)
+    budget = max(0, min(budget, gr.edge_count))
+    key = (gr.rows, gr.cols, blocked, pastures, fences, budget)
     hit = _FENCE_CACHE.get(key)
     if hit is not None:
         return hit
@@ -176,23 +185,37 @@ def fencing_options(gr: Grid, blocked: int, pastures: tuple, fences: int):
         fenced |= m
     bad = blocked | fenced
     nf = ~fences
-    bounds = gr.region_bounds()
+    out = []
     if fenced:
+        # a region's new fences are its perimeter less the fences already on it
         touch = gr.neighbours_of(fenced)
-        out = [((b & nf).bit_count(), r, 0) for r, b in bounds if not (r & bad) and r & touch]
+        limit = budget + fences.bit_count()
+        for perimeter, r, b in gr.by_perimeter():
+            if perimeter > limit:
+                break
+            if r & bad or not r & touch:
+                continue
+            cost = (b & nf).bit_count()
+            if cost <= budget:
+                out.append((cost, r, 0))
     else:
-        out = [((b & nf).bit_count(), r, 0) for r, b in bounds if not (r & bad)]
+        for perimeter, r, b in gr.by_perimeter():
+            if perimeter > budget:
+                break
+            if not r & bad:
+                out.append((perimeter, r, 0))
     for pasture in pastures:
         if pasture.bit_count() < 2:
             continue
         low = pasture & -pasture
-        outside = ~pasture | low
-        for r, b in bounds:
-            if r & outside or r == pasture:
-                continue
-            if not gr.connected(pasture & ~r):
-                continue
-            out.append(((b & nf).bit_count(), r, pasture))
+        rest_bits = pasture & ~low
+        sub = rest_bits
+        while sub:  # every part that leaves out the lowest space (each division once)
+            if gr.connected(sub) and gr.connected(pasture & ~sub):
+                cost = (gr.boundary(sub) & nf).bit_count()
+                if cost <= budget:
+                    out.append((cost, sub, pasture))
+            sub = (sub - 1) & rest_bits
     out.sort(key=lambda t: (t[0], t[2], t[1]))
     if len(_FENCE_CACHE) > _FENCE_CACHE_LIMIT:
         _FENCE_CACHE.clear()
@@ -202,17 +225,18 @@ def fencing_options(gr: Grid, blocked: int, pastures: tuple, fences: int):
 
 def min_fencing_cost(gr: Grid, blocked: int, pastures: tuple, fences: int, budget: int) -> bool:
     """Whether some fencing step costs at most ``budget`` fences (cheap answers first)."""
+    fenced = 0
+    for m in pastures:
+        fenced |= m
     if budget >= 4:
-        fenced = 0
-        for m in pastures:
-            fenced |= m
         free = gr.full & ~blocked & ~fenced
         if fenced:
             free &= gr.neighbours_of(fenced)
         if free:
             return True
-    opts = fencing_options(gr, blocked, pastures, fences)
-    return bool(opts) and opts[0][0] <= budget
+    if not fenced:
+        return False  # a first pasture needs at least 4 fences
+    return bool(fencing_options(gr, blocked, pastures, fences, budget))
 
 
 def fences_of(gr: Grid, pastures) -> int:

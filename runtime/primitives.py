@@ -489,10 +489,7 @@ def _pay_fences(g, p, per, count):
 
 
 def fencing_steps(g, p, budget):
-    opts = fencing_options(p.grid, p.rooms | p.field_mask, p.pastures, p.fences)
-    if not opts or opts[-1][0] <= budget:
-        return list(opts)
-    return [o for o in opts if o[0] <= budget]
+    return list(fencing_options(p.grid, p.rooms | p.field_mask, p.pastures, p.fences, budget))
 
 
 def can_build_fences(g, p, ctx=None, free=False):
