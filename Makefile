@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-slow bench setup clean compile
+.PHONY: run test test-slow bench setup clean compile browser docs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,9 +18,23 @@ setup: $(STAMP)
 run: $(STAMP)
 	$(BIN)/agricola compile
 	$(BIN)/agricola play --pack revised-family --players 4 --seed 1
+	$(BIN)/agricola docs --pack revised --out build/docs/revised
+	@echo "The rules reference of the revised pack: open build/docs/revised/index.html in a browser"
+
+## make browser: Debian's Chromium, for the docs' browser tests and `agricola docs --pdf` (installed when missing)
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+browser:
+	@if [ -x /usr/bin/chromium ] || [ -n "$$AGRICOLA_CHROMIUM" ]; then :; else \
+	  echo "installing Debian's chromium (needed by tests/test_docs_browser.py and agricola docs --pdf)"; \
+	  $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q chromium; \
+	fi
+
+## make docs: the rules reference of the default pack, as HTML and PDF, in build/docs/revised
+docs: $(STAMP) browser
+	$(BIN)/agricola docs --pack revised --out build/docs/revised --pdf
 
 ## make test: the default (fast) test suite
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/python -m pytest
 
 ## make test-slow: long property runs and big simulations

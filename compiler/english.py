@@ -54,9 +54,10 @@ def plural(word: str, n=2) -> str:
 class English:
     """Renders nodes with the pack's names for action spaces and cards."""
 
-    def __init__(self, space_names=None, card_names=None):
+    def __init__(self, space_names=None, card_names=None, space_tags=None):
         self.spaces = dict(space_names or {})
         self.cards = dict(card_names or {})
+        self.space_tags = {k: list(v) for k, v in (space_tags or {}).items()}  # tag -> names of its spaces
 
     # ---------------------------------------------------------------- goods and numbers
     def good(self, name: str, n) -> str:
@@ -80,10 +81,11 @@ class English:
         if it.per_quantity:
             amount = self.amount(it.amount)
             what = _QUANTITY.get(it.per_quantity, it.per_quantity.replace("_", " "))
-            if it.per_quantity in _GOOD_PLURAL:
-                what = self.good(it.per_quantity, it.per_divisor)
             if it.per_divisor != 1:
-                return f"{amount} {self.good(it.good, 2 if amount != '1' else 1)} for every {it.per_divisor} {plural(what, it.per_divisor)}"
+                many = self.good(it.per_quantity, 2) if it.per_quantity in _GOOD_PLURAL else plural(what, 2)
+                return f"{amount} {self.good(it.good, 2 if amount != '1' else 1)} for every {it.per_divisor} {many}"
+            if it.per_quantity in _GOOD_PLURAL:
+                what = self.good(it.per_quantity, 1)
             return f"{amount} {self.good(it.good, 2 if amount != '1' else 1)} for each {what}"
         if isinstance(it.amount, N.Tier):
             t = it.amount
@@ -165,6 +167,11 @@ class English:
         if isinstance(node, N.Compare):
             left = node.left
             right = self.expr(node.right)
+            if isinstance(left, N.Quantity) and left.name == "event_size" and isinstance(node.right, N.Num):
+                n = node.right.value
+                phrase = {">=": f"at least {n}", "<=": f"at most {n}", "==": f"exactly {n}", ">": f"more than {n}",
+                          "<": f"fewer than {n}", "!=": f"other than {n}"}[node.op]
+                return f"it covers {phrase} farmyard space{'s' if n != 1 else ''}"
             if isinstance(left, N.Quantity) and left.name not in ("round", "rounds_left", "players") and \
                     isinstance(node.right, N.Num):
                 what = self.quantity_words(left)
@@ -188,13 +195,26 @@ class English:
         if isinstance(node, N.Not):
             return f"not ({self.cond(node.value)})"
         if isinstance(node, N.Truthy):
-            return self.expr(node.value)
+            v = node.value
+            if isinstance(v, N.Quantity) and v.name in ("after_harvest", "harvest_round"):
+                return {"after_harvest": "it is the round right after a harvest",
+                        "harvest_round": "this round ends with a harvest"}[v.name]
+            if isinstance(v, N.Quantity):
+                return f"you have at least 1 {_QUANTITY.get(v.name, v.name.replace('_', ' '))}"
+            return self.expr(v)
         return self.expr(node)
 
     # ---------------------------------------------------------------- statements
     def space_ref(self, name, is_tag) -> str:
         if is_tag:
-            return f"a {name.replace('_', ' ')} space"
+            if name.startswith("round_") and name[6:].isdigit():
+                return f"the round card on round space {name[6:]}"
+            names = self.space_tags.get(name)
+            words = name.replace("_", " ")
+            text = f"{_article(words)} {words} space"
+            if names:
+                text += " (" + _join([f'"{n}"' for n in names], "or") + ")"
+            return text
         return f'"{self.spaces.get(name, name.replace("_", " "))}"'
 
     def stmt(self, node) -> str:
@@ -287,17 +307,23 @@ class English:
             return f"get 1 bonus point for every {self.expr(node.right)} {self.quantity_words(node.left)}"
         if isinstance(node, N.Quantity):
             return f"get 1 bonus point for each {_QUANTITY.get(node.name, node.name.replace('_', ' '))}"
+        if isinstance(node, N.ByHouse):
+            return "get " + ", ".join(f"{v} bonus point{'s' if v != 1 else ''} in a {k} house"
+                                      for k, v, *_ in node.entries)
         return f"get bonus points equal to {self.expr(node)}"
 
     def rounds(self, rs, spaces=True) -> str:
         noun = "round space" if spaces else "round"
         if rs.kind == "next":
             n = rs.numbers[0]
+            if n == 1:
+                return f"the next {noun}"
             return f"each of the next {n} {plural(noun, n)}"
         if rs.kind == "listed":
             return f"the {plural(noun)} of rounds {_join([str(x) for x in rs.numbers], 'and')} (those still to come)"
         if rs.kind == "offsets":
-            return f"the {plural(noun)} {_join([f'{x} rounds from now' for x in rs.numbers], 'and')}"
+            many = len(rs.numbers) != 1
+            return f"the {plural(noun) if many else noun} {_join([f'{x} rounds from now' for x in rs.numbers], 'and')}"
         return {"remaining": f"each remaining {noun}", "even": f"each remaining even-numbered {noun}",
                 "odd": f"each remaining odd-numbered {noun}"}[rs.kind]
 
@@ -378,7 +404,15 @@ class English:
             parts = []
             for n, good, *_ in m.goods:
                 if isinstance(n, N.Node):
-                    parts.append(f"{self.expr(n)} {self.good(good, 2)}")
+                    word = "less" if isinstance(n, N.Neg) else "more"
+                    inner = n.value if isinstance(n, N.Neg) else n
+                    if isinstance(inner, N.Quantity) and inner.name not in ("round", "rounds_left", "players"):
+                        what = _QUANTITY.get(inner.name, inner.name.replace("_", " "))
+                        if inner.name in _GOOD_PLURAL:
+                            what = self.good(inner.name, 1)
+                        parts.append(f"1 {self.good(good, 1)} {word} for each {what}")
+                    else:
+                        parts.append(f"{self.expr(inner)} {self.good(good, 2)} {word}")
                     continue
                 word = "less" if n < 0 else "more"
                 parts.append(f"{abs(n)} {self.good(good, abs(n))} {word}")
@@ -394,6 +428,9 @@ class English:
         if m.kind == "capacity":
             return f"Each of your pastures holds {self.expr(m.expr)} more animals."
         if m.kind == "house_holds":
+            if isinstance(m.expr, N.Quantity) and m.expr.name not in ("round", "rounds_left", "players"):
+                return (f"Your house holds as many animals as you have "
+                        f"{self.quantity_words(m.expr)} (instead of 1).")
             return f"Your house holds up to {self.expr(m.expr)} animals instead of 1."
         if m.kind == "card_field":
             crops = _join([self.good(w, 2) for w, _ in m.words], "or") if m.words else ""
@@ -436,6 +473,10 @@ def _target(first, second) -> str:
     return names.get(first, first)
 
 
+def _article(words: str) -> str:
+    return "an" if words[:1] in "aeiou" else "a"
+
+
 def _times(n: int) -> str:
     return {1: "once", 2: "twice"}.get(n, f"{n} times")
 
@@ -457,7 +498,11 @@ def for_pack(checked) -> English:
     """An English renderer that knows the pack's names of action spaces and cards."""
     spaces = {u.id: u.data["name"] for u in checked.spaces + checked.rounds}
     cards = {u.id: u.data["name"] for u in checked.majors + checked.cards}
-    return English(spaces, cards)
+    tags: dict = {}
+    for u in checked.spaces + checked.rounds:
+        for t in u.data.get("tags") or []:
+            tags.setdefault(t, []).append(u.data["name"])
+    return English(spaces, cards, tags)
 
 
 def card_lines(eng: English, unit) -> list[str]:

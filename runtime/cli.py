@@ -355,6 +355,26 @@ def cmd_cards(args) -> int:
     return status
 
 
+def cmd_docs(args) -> int:
+    """Write the pack's reference as a static HTML site (and a PDF with --pdf)."""
+    from compiler import docs
+    comp = _compiler(args)
+    pack_id = args.pack or _default(args, "score")
+    out = Path(args.out) if args.out else _build_root(args) / "docs" / pack_id
+    try:
+        result = docs.build_site(comp, pack_id, out, pdf=args.pdf, chromium=args.chromium)
+    except docs.DocsError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    print(f"docs of '{pack_id}' written to {result.out_dir}/index.html "
+          f"({len(result.pages)} files, {result.cards} hand cards on {result.sheet_pages} sheets, "
+          f"{result.seconds:.2f} s)")
+    if result.pdf:
+        print(f"PDF: {result.pdf} ({result.pdf_pages} pages: {result.rules_pages} of rules and reference, "
+              f"{result.sheet_pages} card sheets; {result.pdf_seconds:.1f} s)")
+    return EXIT_OK
+
+
 def cmd_card_new(args) -> int:
     """Write a card file and a scenario file to fill in."""
     import re
@@ -491,6 +511,13 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("ids", nargs="*", metavar="ID")
     p.add_argument("--pack", default=None)
     p.set_defaults(func=cmd_cards)
+
+    p = sub.add_parser("docs", help="write the pack's printable reference: an HTML site (and a PDF with --pdf)")
+    p.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
+    p.add_argument("--out", default=None, help="output folder (default: <build>/docs/<pack>)")
+    p.add_argument("--pdf", action="store_true", help="also print <pack>.pdf with headless Chromium")
+    p.add_argument("--chromium", default=None, help="path of the Chromium binary (default: /usr/bin/chromium)")
+    p.set_defaults(func=cmd_docs)
 
     p = sub.add_parser("card", help="card tools: 'card new ID --kind occupation|minor' writes files to fill in")
     csub = p.add_subparsers(dest="card_command", required=True, parser_class=_Parser)

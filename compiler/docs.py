@@ -1,0 +1,541 @@
+"""The printable reference of a pack: a static HTML site and, optionally, a PDF.
+
+Everything on the pages comes from the data the game runs on: the checked pack (``game.yaml``
+settings, action spaces, round cards, improvements, hand cards) and the text that
+``compiler/english.py`` generates from the effect trees. No printed card text is copied.
+
+``build_site(compiler, pack_id, out_dir, pdf=False)`` writes:
+
+- ``index.html``: contents and an alphabetical index of every space, round card and card;
+- ``rules.html``: set-up, round structure, harvest, costs, scoring table, tie-break, and, for a pack
+  that extends another, "What this variant changes";
+- ``spaces.html``: the action spaces by player count and the round cards by stage;
+- ``improvements.html``: the major improvements;
+- ``cards.html``: every occupation and minor improvement;
+- ``sheets.html``: the hand cards at poker size (63 x 88 mm), nine to an A4 page, with crop marks;
+- ``print.html``: the whole reference as one document, printed to ``<pack>.pdf`` by headless Chromium;
+- ``style.css``, ``print.css`` and ``manifest.json`` (what was written, page counts).
+
+Anchors are stable: ``space-<id>`` for action spaces and round cards, ``card-<id>`` for improvements
+and hand cards. See docs/docs-site.md.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup, escape
+
+from . import english
+from . import nodes as N
+
+TEMPLATES = Path(__file__).parent / "templates" / "docs"
+CARDS_PER_SHEET = 9
+PAGES = ("index.html", "rules.html", "spaces.html", "improvements.html", "cards.html", "sheets.html", "print.html")
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--disable-dev-shm-usage")
+KIND_LABEL = {"occupation": "Occupation", "minor": "Minor improvement", "major": "Major improvement"}
+
+
+class DocsError(Exception):
+    """A problem the user can fix (pack errors, no Chromium for --pdf)."""
+
+
+@dataclass
+class DocsResult:
+    pack: str
+    out_dir: Path
+    pages: list = field(default_factory=list)
+    cards: int = 0
+    sheet_pages: int = 0
+    pdf: Path | None = None
+    pdf_pages: int = 0
+    rules_pages: int = 0
+    seconds: float = 0.0
+    pdf_seconds: float = 0.0
+
+
+# ---------------------------------------------------------------- text with links
+
+_QUOTED = re.compile(r'"([^"]+)"')
+
+
+class Linker:
+    """Turns the quoted names in generated text into links to the anchors of spaces and cards."""
+
+    def __init__(self, model):
+        self.targets = {}
+        for sp in model["spaces"] + model["rounds"]:
+            self.targets.setdefault(sp["name"], sp["anchor"])
+        for c in model["majors"] + model["cards"]:
+            self.targets.setdefault(c["name"], c["anchor"])
+        self.where: dict = {}    # anchor -> page holding it ("" for this page), set per page rendered
+
+    def __call__(self, text: str) -> Markup:
+        out = []
+        pos = 0
+        for m in _QUOTED.finditer(text):
+            out.append(escape(text[pos:m.start()]))
+            anchor = self.targets.get(m.group(1))
+            href = self.href(anchor) if anchor else None
+            if href:
+                out.append(Markup('<a class="ref" href="{}">{}</a>').format(href, m.group(1)))
+            else:
+                out.append(escape(m.group(0)))
+            pos = m.end()
+        out.append(escape(text[pos:]))
+        return Markup("").join(out)
+
+    def href(self, anchor: str) -> str | None:
+        page = self.where.get(anchor)
+        if page is None:
+            return None
+        return f"#{anchor}" if page == "" else f"{page}#{anchor}"
+
+
+# ---------------------------------------------------------------- the model
+
+def _players_text(counts) -> str:
+    counts = sorted(counts)
+    if not counts:
+        return "—"
+    if len(counts) > 1 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}–{counts[-1]}"
+    return ", ".join(map(str, counts))
+
+
+def _space_refs(rules) -> set:
+    """Ids and #tags of action spaces that a card's rules name."""
+    out = set()
+    for rule in rules:
+        for node in N.walk(rule):
+            if isinstance(node, N.Trigger):
+                out.update(("tag" if tag else "id", name) for name, tag, _ in node.spaces)
+            elif isinstance(node, N.Modifier) and node.kind in ("use_occupied", "double_placement"):
+                out.update(("tag" if tag else "id", name) for name, tag, _ in node.words)
+            elif isinstance(node, N.Call):
+                out.update(("id", a.name) for a in node.args if isinstance(a, N.Quantity))
+    return out
+
+
+def _card(eng, unit) -> dict:
+    d = unit.data
+    facts = []
+    cost = None
+    if d.get("cost") is not None:
+        cost = eng.goods(d["cost"])
+    elif d["kind"] != "occupation":
+        cost = "nothing"
+    if cost and d.get("upgrade_of"):
+        cost += " or return a " + " or ".join(t.replace("_", " ").title() for t in d["upgrade_of"]) + " you have"
+    requires = eng.cond(d["requires"]) if d.get("requires") is not None else None
+    points = d.get("points") or 0
+    rules = [eng.rule(r, d["kind"]) for r in d["rules"]]
+    facts = [x for x in (cost, requires) if x]
+    length = sum(len(x) for x in rules + facts)
+    return {
+        "id": unit.id, "anchor": f"card-{unit.id}", "name": d["name"], "kind": d["kind"],
+        "kind_label": KIND_LABEL[d["kind"]], "deck": d.get("deck"), "number": d.get("number"),
+        "players": f"{d['players']}+" if d.get("players") else None, "cost": cost, "requires": requires,
+        "points": points, "bonus_points": bool(d.get("bonus_points")), "passing": bool(d.get("passing")),
+        "rules": rules, "size": "long" if length > 330 else ("medium" if length > 230 else "short"),
+        "tags": list(d.get("tags") or []), "refs": _space_refs(d["rules"]),
+    }
+
+
+def _space(eng, unit, counts) -> dict:
+    d = unit.data
+    by_count = {}
+    for n in counts:
+        if n in d["variants"]:
+            effect, acc = d["variants"][n]
+            by_count[n] = eng.space_effect(effect, acc)
+    texts = list(dict.fromkeys(by_count.values()))
+    groups = []
+    for text in texts:
+        ns = [n for n, t in by_count.items() if t == text]
+        groups.append({"players": _players_text(ns), "text": text})
+    return {"id": unit.id, "anchor": f"space-{unit.id}", "name": d["name"], "stage": d.get("stage"),
+            "players": _players_text(d["players"]), "counts": d["players"], "by_count": by_count,
+            "groups": groups, "varies": len(texts) > 1, "tags": [t.replace("_", " ") for t in d.get("tags") or []],
+            "referred_by": []}
+
+
+def _tier_cells(tier: N.Tier):
+    entries = [(k, v) for k, v, *_ in tier.entries]
+    cells = []
+    for i, (k, v) in enumerate(entries):
+        if i + 1 < len(entries):
+            hi = entries[i + 1][0] - 1
+            label = str(k) if hi == k else f"{k}–{hi}"
+        else:
+            label = f"{k}+"
+        cells.append((label, v))
+    return cells
+
+
+def _product(node):
+    """(coefficient, factors) of a product of numbers, quantities and house(...) values."""
+    if isinstance(node, N.Num):
+        return node.value, []
+    if isinstance(node, N.Neg):
+        c, f = _product(node.value)
+        return (-c if c is not None else None), f
+    if isinstance(node, N.BinOp) and node.op == "*":
+        a, fa = _product(node.left)
+        b, fb = _product(node.right)
+        if a is None or b is None:
+            return None, []
+        return a * b, fa + fb
+    if isinstance(node, (N.Quantity, N.ByHouse)):
+        return 1, [node]
+    return None, []
+
+
+def _score_text(eng, node) -> str:
+    coef, factors = _product(node)
+    quantities = [f for f in factors if isinstance(f, N.Quantity)]
+    houses = [f for f in factors if isinstance(f, N.ByHouse)]
+    if coef is not None and len(quantities) == 1 and len(houses) <= 1:
+        q = quantities[0]
+        what = english._QUANTITY.get(q.name, q.name.replace("_", " "))
+        if q.name in english._GOOD_PLURAL:
+            what = eng.good(q.name, 1)
+        sign = "−" if coef < 0 else ""
+        if houses:
+            vals = ", ".join(f"{sign}{abs(coef) * v} in a {k} house" for k, v, *_ in houses[0].entries)
+            return f"per {what}: {vals}"
+        return f"{sign}{abs(coef)} point{'s' if abs(coef) != 1 else ''} per {what}"
+    return english._cap(eng.expr(node))
+
+
+def _goods_or_none(eng, node) -> str:
+    """Goods in words; goods that depend on the player count as 'X (1 player), Y (2 or more players)'."""
+    if node is None:
+        return "nothing"
+    if len(node.items) == 1 and isinstance(node.items[0], N.PlayersGoods):
+        parts = []
+        for n, exact, goods, _ in node.items[0].entries:
+            who = f"{n} player{'s' if n != 1 else ''}" if exact else f"{n} or more players"
+            parts.append(f"{eng.goods(goods)} with {who}")
+        return ", ".join(parts)
+    return eng.goods(node)
+
+
+def build_model(compiler, pack_id: str) -> dict:
+    src, checked, report = compiler.check(pack_id)
+    if checked is None or report:
+        raise DocsError(f"the pack '{pack_id}' has problems; fix them first:\n{report.render()}")
+    eng = english.for_pack(checked)
+    s = checked.game["settings"]
+    g = checked.game
+    lo, hi = s["players"]
+    counts = list(range(lo, hi + 1))
+
+    spaces = [_space(eng, u, counts) for u in checked.spaces]
+    rounds = [_space(eng, u, counts) for u in checked.rounds]
+    majors = [_card(eng, u) for u in checked.majors]
+    hand = s.get("hand")
+    cards = [_card(eng, u) for u in checked.cards] if hand else []
+    order = {"occupation": 0, "minor": 1}
+    cards.sort(key=lambda c: (str(c["deck"] or ""), order.get(c["kind"], 2), c["number"] or 0, c["name"]))
+
+    by_id = {sp["id"]: sp for sp in spaces + rounds}
+    tag_members: dict = {}
+    for sp, u in zip(spaces + rounds, checked.spaces + checked.rounds):
+        for t in u.data.get("tags") or []:
+            tag_members.setdefault(t, []).append(sp["id"])
+    for card in majors + cards:
+        targets = set()
+        for how, name in card.pop("refs"):
+            if how == "id" and name in by_id:
+                targets.add(name)
+            elif how == "tag":
+                targets.update(tag_members.get(name, []))
+        for sid in sorted(targets):
+            by_id[sid]["referred_by"].append({"anchor": card["anchor"], "name": card["name"]})
+
+    stages = []
+    for stage, (a, b) in s["stages"]:
+        stages.append({"stage": stage, "first": a, "last": b,
+                       "rounds": f"round {a}" if a == b else f"rounds {a}–{b}",
+                       "cards": [r for r in rounds if r["stage"] == stage]})
+
+    start_sp, start_others = g["start_goods"]
+    per_person, per_newborn = g["feeding"]
+    costs = g["costs"]
+    materials = s["materials"]
+    rules = {
+        "players": f"{lo}–{hi}" if lo != hi else str(lo),
+        "rounds": s["rounds"],
+        "farmyard": f"{s['rows']} rows × {s['cols']} columns",
+        "house": ", ".join(s["house"]),
+        "materials": materials,
+        "start_people": s["start_people"], "max_people": s["max_people"],
+        "max_fences": s["max_fences"], "max_stables": s["max_stables"],
+        "start_player_goods": _goods_or_none(eng, start_sp), "other_goods": _goods_or_none(eng, start_others),
+        "hand": hand,
+        "harvest_rounds": s["harvest_rounds"],
+        "per_person": _goods_or_none(eng, per_person), "per_newborn": _goods_or_none(eng, per_newborn),
+        "costs": [
+            ("A room", _goods_or_none(eng, costs["room"]).replace("material", "of your house material")),
+            ("Renovating", f"{_goods_or_none(eng, costs['renovation_per_room']).replace('material', 'of the new material')} per room, "
+                           f"plus {_goods_or_none(eng, costs['renovation'])}"),
+            ("A stable", _goods_or_none(eng, costs["stable"])),
+            ("A fence", _goods_or_none(eng, costs["fence"])),
+        ],
+        "sowing": [(eng.good(k, 1), v) for k, v in s["sowing"].items()],
+        "housing": s["housing"],
+        "goods": s["goods"],
+        "animals": [eng.good(a, 2) for a in s["goods"]["animals"]],
+        "exchanges": [eng.rule(r, "game") for r in g["exchanges"]],
+        "tie_break": eng.quantity_words(g["tie_break"]) if isinstance(g.get("tie_break"), N.Quantity)
+        else (eng.expr(g["tie_break"]) if g.get("tie_break") is not None else None),
+    }
+    rules["costs"] = [(k, v.replace("of your house material of your house material", "of your house material"))
+                      for k, v in rules["costs"]]
+    scoring = []
+    max_cells = 0
+    for cid, label, node, _span in g["scoring"]:
+        if isinstance(node, N.Tier):
+            cells = _tier_cells(node)
+            max_cells = max(max_cells, len(cells))
+            scoring.append({"id": cid, "label": label, "cells": cells, "text": None,
+                            "counts": eng.quantity_words(node.value)})
+        else:
+            scoring.append({"id": cid, "label": label, "cells": None, "text": _score_text(eng, node)})
+    rules["scoring"] = scoring
+    rules["scoring_columns"] = max_cells
+
+    variant = _variant(compiler, src, checked, eng) if len(src.chain) > 1 else None
+
+    matrix = []
+    for sp in spaces:
+        row = []
+        for n in counts:
+            if n not in sp["by_count"]:
+                row.append(None)
+            else:
+                row.append(sp["by_count"][n])
+        matrix.append({"space": sp, "cells": row})
+
+    index = []
+    for sp in spaces:
+        index.append({"name": sp["name"], "what": "action space", "anchor": sp["anchor"]})
+    for r in rounds:
+        index.append({"name": r["name"], "what": f"round card, stage {r['stage']}", "anchor": r["anchor"]})
+    for c in majors:
+        index.append({"name": c["name"], "what": "major improvement", "anchor": c["anchor"]})
+    for c in cards:
+        index.append({"name": c["name"], "what": f"{c['kind_label'].lower()}, deck {c['deck']} no. {c['number']}",
+                      "anchor": c["anchor"]})
+    index.sort(key=lambda e: (e["name"].lower(), e["what"]))
+    letters = []
+    for e in index:
+        letter = e["name"][:1].upper()
+        if not letters or letters[-1]["letter"] != letter:
+            letters.append({"letter": letter, "entries": []})
+        letters[-1]["entries"].append(e)
+
+    sheets = [cards[i:i + CARDS_PER_SHEET] for i in range(0, len(cards), CARDS_PER_SHEET)]
+    decks = []
+    for c in cards:
+        key = (c["deck"], c["kind"])
+        if not decks or decks[-1]["key"] != key:
+            decks.append({"key": key, "title": f"Deck {c['deck']}: {c['kind_label'].lower()}s", "cards": []})
+        decks[-1]["cards"].append(c)
+    return {
+        "pack": {"id": pack_id, "name": s["name"], "chain": src.chain},
+        "counts": counts, "rules": rules, "stages": stages, "spaces": spaces, "rounds": rounds,
+        "majors": majors, "cards": cards, "decks": decks, "sheets": sheets, "matrix": matrix,
+        "index": index, "letters": letters, "variant": variant,
+    }
+
+
+def _variant(compiler, src, checked, eng) -> dict:
+    """What the last pack of the chain changes in its base, with the base's text for comparison."""
+    base_id = src.chain[-2]
+    _bsrc, base, _rep = compiler.check(base_id)
+    base_eng = english.for_pack(base) if base is not None else None
+    ov = src.overlay or {}
+    lo, hi = checked.game["settings"]["players"]
+    counts = list(range(lo, hi + 1))
+    out = {"base": base_id, "base_name": base.game["settings"]["name"] if base else base_id,
+           "game": [], "sections": []}
+    base_settings = base.game["settings"] if base else {}
+    for key in ov.get("game", []):
+        old = base_settings.get(key, (_bsrc.game.get(key) if _bsrc is not None else None))
+        new = checked.game["settings"].get(key, src.game.get(key))
+        out["game"].append({"key": key, "old": _setting_text(key, old), "new": _setting_text(key, new)})
+    groups = (("spaces", "Action spaces", "spaces", "space"), ("rounds", "Round cards", "rounds", "space"),
+              ("majors", "Major improvements", "majors", "card"), ("cards", "Hand cards", "cards", "card"))
+    for key, title, attr, what in groups:
+        items = []
+        new_units = {u.id: u for u in getattr(checked, attr)}
+        old_units = {u.id: u for u in getattr(base, attr)} if base else {}
+        for change, eid, _entry in ov.get(key, []):
+            nu, ou = new_units.get(eid), old_units.get(eid)
+            name = (nu or ou).data["name"] if (nu or ou) else eid
+            item = {"change": change, "name": name, "anchor": f"{what}-{eid}" if nu else None, "players": None}
+            if what == "space":
+                item["new"] = english.space_text(eng, nu) if nu else None
+                item["old"] = english.space_text(base_eng, ou) if ou else None
+                if nu:
+                    item["players"] = _players_text(nu.data["players"])
+            else:
+                item["new"] = " ".join(english.card_lines(eng, nu)[1:]) if nu else None
+                item["old"] = " ".join(english.card_lines(base_eng, ou)[1:]) if ou else None
+            items.append(item)
+        if items:
+            out["sections"].append({"title": title, "items": items})
+    del counts
+    return out
+
+
+def _setting_text(key, value) -> str:
+    if value is None:
+        return "none" if key != "hand" else "no hand cards"
+    if key == "hand" and isinstance(value, dict):
+        parts = [f"{v} {k}" for k, v in value.items()]
+        return "each player is dealt " + " and ".join(p.replace("minors", "minor improvements") for p in parts)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(map(str, value))
+    if isinstance(value, dict):
+        return ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in value.items())
+    return str(value)
+
+
+# ---------------------------------------------------------------- rendering
+
+def _env() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
+                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+    env.filters["signed"] = lambda v: (f"−{abs(v)}" if v < 0 else str(v))
+    return env
+
+
+def _anchors_of_pages(model) -> dict:
+    """Which page holds each anchor, on the multi-page site."""
+    where = {}
+    for sp in model["spaces"] + model["rounds"]:
+        where[sp["anchor"]] = "spaces.html"
+    for c in model["majors"]:
+        where[c["anchor"]] = "improvements.html"
+    for c in model["cards"]:
+        where[c["anchor"]] = "cards.html"
+    return where
+
+
+def render_site(model, out_dir: Path, linker: Linker) -> list:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    env = _env()
+    site_where = _anchors_of_pages(model)
+    written = []
+    nav = [("index.html", "Index"), ("rules.html", "Rules"), ("spaces.html", "Action spaces"),
+           ("improvements.html", "Major improvements"), ("cards.html", "Hand cards"),
+           ("sheets.html", "Card sheets"), ("print.html", "Print version")]
+    if not model["cards"]:
+        nav = [n for n in nav if n[0] not in ("cards.html", "sheets.html")]
+    env.globals.update(link=linker, nav=nav, m=model, pdf_name=f"{model['pack']['id']}.pdf")
+    for page in PAGES:
+        if page in ("cards.html", "sheets.html") and not model["cards"]:
+            stale = out_dir / page
+            if stale.exists():
+                stale.unlink()
+            continue
+        if page == "print.html":
+            linker.where = {a: "" for a in site_where}
+        else:
+            linker.where = {a: ("" if p == page else p) for a, p in site_where.items()}
+        env.globals["href"] = linker.href
+        html = env.get_template(page + ".j2").render(page=page)
+        (out_dir / page).write_text(html, encoding="utf-8")
+        written.append(page)
+    for css in ("style.css", "print.css"):
+        shutil.copyfile(TEMPLATES / css, out_dir / css)
+        written.append(css)
+    return written
+
+
+# ---------------------------------------------------------------- PDF
+
+def find_chromium(explicit: str | None = None) -> str | None:
+    for cand in (explicit, os.environ.get("AGRICOLA_CHROMIUM"), "/usr/bin/chromium"):
+        if cand and Path(cand).exists():
+            return cand
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def print_pdf(html: Path, pdf: Path, chromium: str | None = None, timeout: float = 120) -> None:
+    exe = find_chromium(chromium)
+    if exe is None:
+        raise DocsError("--pdf needs Chromium, and none was found (install it with `make browser`, "
+                        "or set AGRICOLA_CHROMIUM to its path)")
+    profile = tempfile.mkdtemp(prefix="agricola-chromium-")
+    try:
+        tmp_pdf = pdf.with_suffix(".pdf.tmp")
+        cmd = [exe, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--no-pdf-header-footer",
+               f"--print-to-pdf={tmp_pdf}", html.resolve().as_uri()]
+        try:
+            res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise DocsError(f"Chromium took longer than {timeout:.0f} s to print {html}") from None
+        if res.returncode != 0 or not tmp_pdf.exists() or tmp_pdf.stat().st_size == 0:
+            raise DocsError(f"Chromium could not print {html} (exit {res.returncode}):\n{res.stderr[-2000:]}")
+        os.replace(tmp_pdf, pdf)
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+_PAGE_OBJ = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")
+
+
+def pdf_page_count(pdf: Path) -> int:
+    """Pages of a PDF written by Chromium (which writes no compressed object streams)."""
+    return len(_PAGE_OBJ.findall(pdf.read_bytes()))
+
+
+# ---------------------------------------------------------------- entry point
+
+def build_site(compiler, pack_id: str, out_dir: Path, pdf: bool = False, chromium: str | None = None) -> DocsResult:
+    t0 = time.perf_counter()
+    out_dir = Path(out_dir)
+    model = build_model(compiler, pack_id)
+    linker = Linker(model)
+    pages = render_site(model, out_dir, linker)
+    result = DocsResult(pack_id, out_dir, pages, cards=len(model["cards"]), sheet_pages=len(model["sheets"]))
+    result.seconds = time.perf_counter() - t0
+    if pdf:
+        t1 = time.perf_counter()
+        target = out_dir / f"{pack_id}.pdf"
+        print_pdf(out_dir / "print.html", target, chromium)
+        result.pdf = target
+        result.pdf_pages = pdf_page_count(target)
+        result.rules_pages = result.pdf_pages - result.sheet_pages
+        result.pdf_seconds = time.perf_counter() - t1
+    manifest = {"pack": pack_id, "name": model["pack"]["name"], "chain": model["pack"]["chain"],
+                "pages": pages, "cards": result.cards, "cards_per_sheet": CARDS_PER_SHEET,
+                "sheet_pages": result.sheet_pages, "spaces": len(model["spaces"]), "rounds": len(model["rounds"]),
+                "majors": len(model["majors"]),
+                "pdf": (result.pdf.name if result.pdf else None),
+                "pdf_pages": result.pdf_pages or None, "rules_pages": result.rules_pages or None}
+    (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return result
+
+
+def sheet_count(cards: int) -> int:
+    return math.ceil(cards / CARDS_PER_SHEET)

@@ -1,0 +1,148 @@
+"""The reference site in a real browser (headless Chromium via Playwright), and its PDF.
+
+Needs Debian's Chromium at /usr/bin/chromium (or AGRICOLA_CHROMIUM): `make browser` installs it and
+`make test` depends on that target. These tests fail (not skip) when it is missing.
+Screenshots for people to look at are written to build/docs-screenshots/.
+"""
+from __future__ import annotations
+
+import math
+import re
+import shutil
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from compiler import docs
+from compiler.build import Compiler
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = ROOT / "build" / "docs-screenshots"
+PX_PER_MM = 96 / 25.4
+
+
+@pytest.fixture(scope="module")
+def chromium_path():
+    path = docs.find_chromium()
+    if path is None:
+        pytest.fail("Chromium is not installed: run `make browser` (Debian package 'chromium'), "
+                    "or set AGRICOLA_CHROMIUM to a Chromium binary")
+    return path
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, chromium_path):
+    comp = Compiler(ROOT, tmp_path_factory.mktemp("docs-browser-build"))
+    out = tmp_path_factory.mktemp("docs-browser") / "revised"
+    result = docs.build_site(comp, "revised", out, pdf=True, chromium=chromium_path)
+    _src, checked, _ = comp.check("revised")
+    return result, checked
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_path, tmp_path_factory):
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # pragma: no cover - a test dependency
+        pytest.fail("playwright is not installed: `pip install -e '.[test]'`")
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with sync_playwright() as p:
+        args = [f for f in docs.CHROMIUM_FLAGS if f != "--headless"]
+        ctx = p.chromium.launch_persistent_context(str(profile), executable_path=chromium_path, headless=True,
+                                                   args=args, viewport={"width": 1200, "height": 1500})
+        try:
+            yield ctx
+        finally:
+            ctx.close()
+
+
+def _open(ctx, path: Path):
+    """Open a page, collecting console errors, page errors and failed requests."""
+    page = ctx.new_page()
+    errors = []
+    page.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
+    page.goto(path.as_uri(), wait_until="load")
+    return page, errors
+
+
+def test_pages_load_cleanly_and_links_resolve(site, browser):
+    result, _ = site
+    html_pages = [p for p in result.pages if p.endswith(".html")]
+    ids = {}
+    hrefs = {}
+    for name in html_pages:
+        page, errors = _open(browser, result.out_dir / name)
+        assert not errors, f"{name}: {errors}"
+        ids[name] = set(page.eval_on_selector_all("[id]", "els => els.map(e => e.id)"))
+        hrefs[name] = page.eval_on_selector_all("a[href]", "els => els.map(e => e.getAttribute('href'))")
+        sheets_ok = page.eval_on_selector_all("link[rel=stylesheet]", "els => els.map(e => !!e.sheet)")
+        assert all(sheets_ok), f"{name}: a stylesheet did not load"
+        page.close()
+    broken = []
+    for name, links in hrefs.items():
+        for href in links:
+            parts = urlsplit(href)
+            target = parts.path or name
+            if parts.scheme or target not in ids or (parts.fragment and parts.fragment not in ids[target]):
+                broken.append(f"{name}: {href}")
+    assert not broken, "broken links:\n" + "\n".join(broken[:20])
+
+
+def test_card_sheets_fit_and_hold_every_card(site, browser):
+    result, checked = site
+    page, errors = _open(browser, result.out_dir / "sheets.html")
+    assert not errors
+    info = page.eval_on_selector_all(".sheet .card", """els => els.map(c => {
+        const r = c.getBoundingClientRect();
+        const parts = [c, c.querySelector('.card-inner'), c.querySelector('.card-text'), c.querySelector('.card-head')];
+        const over = parts.filter(e => e && (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1))
+                          .map(e => e.className);
+        const text = c.querySelector('.card-text');
+        const last = text.lastElementChild;
+        const clipped = last ? last.getBoundingClientRect().bottom > text.getBoundingClientRect().bottom + 0.5 : false;
+        return {id: c.dataset.card, w: r.width, h: r.height, over, clipped};
+    })""")
+    ids = [c["id"] for c in info]
+    assert sorted(ids) == sorted(u.id for u in checked.cards), "the sheets must hold every card once"
+    bad = [c for c in info if c["over"] or c["clipped"]]
+    assert not bad, f"text overflows the card box: {bad[:5]}"
+    for c in info:
+        assert abs(c["w"] - 63 * PX_PER_MM) < 0.6 and abs(c["h"] - 88 * PX_PER_MM) < 0.6, c
+    sheets = page.eval_on_selector_all(".sheet", "els => els.map(s => s.querySelectorAll('.card').length)")
+    assert sheets == [9] * (len(ids) // 9) + ([len(ids) % 9] if len(ids) % 9 else [])
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator(".sheet").first.screenshot(path=str(SHOTS / "card-sheet-1.png"))
+    page.close()
+    for name, shot in (("rules.html", "rules.png"), ("spaces.html", "spaces.png"), ("index.html", "index.png")):
+        page, errors = _open(browser, result.out_dir / name)
+        page.screenshot(path=str(SHOTS / shot), full_page=True)
+        page.close()
+
+
+def test_pdf_pages_and_text(site):
+    from pypdf import PdfReader
+    result, checked = site
+    assert result.pdf is not None and result.pdf.is_file()
+    reader = PdfReader(str(result.pdf))
+    n_cards = len(checked.cards)
+    sheets = math.ceil(n_cards / 9)
+    texts = [re.sub(r"\s+", " ", p.extract_text() or "") for p in reader.pages]
+    assert len(reader.pages) == result.pdf_pages
+    first_sheet = next(i for i, t in enumerate(texts) if "card sheet 1 of" in t)
+    assert first_sheet == result.rules_pages >= 3, "rules pages come first"
+    assert len(reader.pages) == result.rules_pages + sheets, "cards/9 rounded up, plus the rules pages"
+    for i in range(sheets):
+        assert f"card sheet {i + 1} of {sheets}" in texts[first_sheet + i]
+    for p in reader.pages:  # A4
+        assert abs(float(p.mediabox.width) - 595.3) < 1.5 and abs(float(p.mediabox.height) - 841.9) < 1.5
+    assert "Rules of" in texts[0] and "Scoring" in " ".join(texts[:first_sheet])
+    sheet_text = " ".join(texts[first_sheet:])
+    missing = [u.data["name"] for u in checked.cards if u.data["name"] not in sheet_text]
+    assert not missing, f"card names not found in the PDF text: {missing}"
+    rules_text = " ".join(texts[:first_sheet])
+    for u in checked.spaces + checked.rounds + checked.majors:
+        assert u.data["name"] in rules_text, u.data["name"]
+    shutil.copyfile(result.pdf, ROOT / "build" / "docs-screenshots" / "revised.pdf") if SHOTS.is_dir() else None
