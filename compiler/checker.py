@@ -391,7 +391,7 @@ class Checker:
 # ---------------------------------------------------------------- pack-level checks
 
 def _text(entry, key):
-    value = entry.get(key)
+    value = entry.get(key) if isinstance(entry, dict) else None  # a wrong shape is the schema's to report
     return value if isinstance(value, str) else None
 
 
@@ -444,8 +444,13 @@ def _game_settings(src: PackSource, report: Report) -> dict | None:
             "housing": {str(k): int(v) for k, v in g["housing"].items()},
             "hand": ({k: int(v) for k, v in g["hand"].items()} if isinstance(g.get("hand"), dict) else None),
         }
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-        return None  # the schema has reported what is missing
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        # the schema has reported what is missing or wrong; if it has not, say so here (never fail silently)
+        files = {g.span.file} | {sp.file for sp in g.value_spans.values()}
+        if not any(d.span.file in files for d in report.errors):
+            what = f"the setting '{exc.args[0]}'" if isinstance(exc, KeyError) and exc.args else "a setting"
+            report.error("E111", f"game.yaml is missing {what}, or a setting has the wrong shape", g.span)
+        return None
     lo, hi = players
     if lo > hi:
         report.error("E130", f"players: min {lo} is more than max {hi}", g.span_of("players"))
@@ -540,9 +545,11 @@ def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> Check
         return node
 
     frame = {"settings": settings}
-    frame["start_goods"] = (goods_text(g["start_goods"], "start_player"), goods_text(g["start_goods"], "others"))
-    frame["feeding"] = (goods_text(g["feeding"], "per_person"), goods_text(g["feeding"], "per_newborn"))
-    costs = g["costs"]
+    # the schema reports missing settings and wrong shapes; here they only must not stop the checking
+    frame["start_goods"] = (goods_text(g.get("start_goods"), "start_player"),
+                            goods_text(g.get("start_goods"), "others"))
+    frame["feeding"] = (goods_text(g.get("feeding"), "per_person"), goods_text(g.get("feeding"), "per_newborn"))
+    costs = g.get("costs")
     frame["costs"] = {k: goods_text(costs, k, allow_material=True, constant=True)
                       for k in ("room", "renovation_per_room", "renovation", "stable", "fence")}
     exch = []
@@ -556,7 +563,10 @@ def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> Check
             exch.append(r)
     frame["exchanges"] = exch
     scoring = []
-    for i, cat in enumerate(g.get("scoring") or []):
+    categories = g.get("scoring") if isinstance(g.get("scoring"), list) else []
+    for i, cat in enumerate(categories):
+        if not isinstance(cat, dict) or not isinstance(cat.get("id"), str):
+            continue  # the schema has reported it
         text = _text(cat, "points")
         if text is None:
             report.error("E111", f"scoring category '{cat.get('id')}' is missing the required key 'points'", cat.span)

@@ -40,6 +40,12 @@ def pyrepr(value) -> str:
     raise TypeError(f"cannot write {type(value).__name__} into generated code")
 
 
+def comment_text(value) -> str:
+    """Text that is safe inside a ``#`` comment: line breaks and other unprintable characters are escaped
+    (a file or folder name from a stranger could otherwise end the comment and start code)."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in str(value))
+
+
 _env = None
 
 
@@ -50,15 +56,17 @@ def env() -> jinja2.Environment:
                                   keep_trailing_newline=True, trim_blocks=False, lstrip_blocks=False,
                                   undefined=jinja2.StrictUndefined)
         _env.filters["pyrepr"] = pyrepr
+        _env.filters["comment"] = comment_text
     return _env
 
 
 def ident(text: str) -> str:
-    """A safe Python identifier fragment from an id."""
+    """A safe Python identifier fragment from an id (ids are at most 64 characters, and two different
+    valid ids give two different fragments: card modules are named after them)."""
     s = re.sub(r"[^a-z0-9_]", "_", str(text).lower())
     if not s or not s[0].isalpha():
         s = "x" + s
-    return s[:48]
+    return s[:64]
 
 
 def const_goods(node) -> tuple | None:
@@ -113,7 +121,8 @@ class ModuleWriter:
 
 
 def _where(span) -> str:
-    return f"{span.file}:{span.line}" if span and span.line else (span.file if span else "?")
+    """Where a statement came from, for a comment in the generated code."""
+    return comment_text(f"{span.file}:{span.line}" if span and span.line else (span.file if span else "?"))
 
 
 class Gen:

@@ -16,7 +16,7 @@ from .diagnostics import Report, Span, did_you_mean
 
 MAX_FILE_BYTES = 2_000_000
 MAX_DEPTH = 64
-MAX_NODES = 200_000
+MAX_NODES = 50_000
 MAX_INT = 10**9
 
 _STANDARD_TAGS = {
@@ -322,22 +322,104 @@ _FAILED = object()
 _CLoader = getattr(yaml, "CSafeLoader", None)
 
 
+# A file libyaml rejects is read again by the (slow) Python parser for its clearer message, unless it is
+# longer than this: then libyaml's message is shown (keeps big hostile files fast).
+_REREAD_LIMIT = 100_000
+
+
 def _fast_compose(text: str):
-    """Compose with libyaml when it is available (much faster); _FAILED on any problem."""
+    """Compose with libyaml when it is available (much faster); (_FAILED, error or None) on any problem."""
     if _CLoader is None:
-        return _FAILED
+        return _FAILED, None
     try:
-        return yaml.compose(text, Loader=_CLoader)
+        return yaml.compose(text, Loader=_CLoader), None
+    except (yaml.YAMLError, RecursionError, ValueError) as exc:
+        return _FAILED, exc
+
+
+def _too_many_nodes(text: str):
+    """The mark of the first value beyond MAX_NODES distinct values, or None; reads libyaml's events
+    only that far. (Every value takes at least two characters, so only long texts need this.)"""
+    if _CLoader is None or len(text) <= 2 * MAX_NODES:
+        return None
+    n = 0
+    try:
+        for ev in yaml.parse(text, Loader=_CLoader):
+            if isinstance(ev, (yaml.ScalarEvent, yaml.AliasEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+                n += 1
+                if n > MAX_NODES:
+                    return ev.start_mark
     except (yaml.YAMLError, RecursionError, ValueError):
-        return _FAILED
+        return None
+    return None
+
+
+def _children(node):
+    if isinstance(node, SequenceNode):
+        return node.value
+    if isinstance(node, MappingNode):
+        return [n for pair in node.value for n in pair]
+    return ()
+
+
+def _oversized(root):
+    """The innermost node whose value, aliases expanded, has more than MAX_NODES nodes; None if none.
+
+    Counts each distinct node once (without recursion), so an alias bomb is found in time proportional
+    to the size of the file, not of its expansion. A recursive alias is left to the converter (E103).
+    """
+    if isinstance(root, ScalarNode):
+        return None
+    size: dict = {}       # id of a collection node -> its expanded size (at most MAX_NODES + 1)
+    visiting = set()      # collection nodes whose children are being counted: the path from the root
+    stack = [root]
+    while stack:
+        node = stack[-1]
+        key = id(node)
+        if key in size:
+            stack.pop()
+            continue
+        kids = _children(node)
+        if key not in visiting:
+            visiting.add(key)
+            pending = [ch for ch in kids if not isinstance(ch, ScalarNode) and id(ch) not in size]
+            if any(id(ch) in visiting for ch in pending):
+                return None  # an alias inside its own anchor
+            if pending:
+                stack.extend(pending)
+                continue
+        stack.pop()
+        visiting.discard(key)
+        total = 1
+        for ch in kids:
+            total += size.get(id(ch), 1)
+        size[key] = min(total, MAX_NODES + 1)
+    if size[id(root)] <= MAX_NODES:
+        return None
+    node = root
+    while True:
+        bigger = next((ch for ch in _children(node) if size.get(id(ch), 0) > MAX_NODES), None)
+        if bigger is None:
+            return node
+        node = bigger
 
 
 def load_yaml_text(text: str, file: str, report: Report):
     """Parse YAML text into located values; problems go to ``report``. Returns None on failure."""
     report.sources.add_text(file, text)
-    node = _fast_compose(text)
+    many = _too_many_nodes(text)
+    if many is not None:
+        report.error("E104", f"file has more than {MAX_NODES} YAML nodes", _mark_span(file, many))
+        return None
+    node, fast_error = _fast_compose(text)
     try:
         if node is _FAILED:
+            if isinstance(fast_error, yaml.MarkedYAMLError) and "maximum nesting depth" in str(fast_error):
+                report.error("E103", f"nesting deeper than {MAX_DEPTH} levels",
+                             _mark_span(file, fast_error.problem_mark or fast_error.context_mark))
+                return None
+            if isinstance(fast_error, yaml.YAMLError) and len(text) > _REREAD_LIMIT:
+                raise fast_error
             # the C parser found a problem: read again with the Python parser for its clearer message
             node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
@@ -371,6 +453,11 @@ def load_yaml_text(text: str, file: str, report: Report):
         report.error("E103", f"nesting deeper than {MAX_DEPTH} levels", Span(file, 1, 1))
         return None
     if node is None:
+        return None
+    bomb = _oversized(node)
+    if bomb is not None:  # aliases expand to too many values: refuse before building any of them
+        report.error("E104", f"file expands to more than {MAX_NODES} YAML nodes (alias bomb?)",
+                     _mark_span(file, bomb.start_mark))
         return None
     conv = _Converter(file, text, report)
     try:

@@ -116,9 +116,10 @@ def _read_pack_files(ws: Workspace, pack_id: str, directory: Path, report: Repor
             if path.name.endswith(".test.yaml"):
                 continue
             disp = ws.display(path)
+            before = len(report.diagnostics)
             data = load_yaml_file(path, report, disp)
             files[disp] = _digest(path)
-            if data is None:
+            if data is None and len(report.diagnostics) > before:
                 continue
             if not isinstance(data, dict):
                 report.error("E112", "a card file must be a mapping (id, name, kind, …)",
@@ -162,9 +163,10 @@ def load_pack(ws: Workspace, pack_id: str, report: Report, _chain=None) -> PackS
         return None
     files: dict = {}
     disp = ws.display(game_path)
+    before = len(report.diagnostics)
     game = load_yaml_file(game_path, report, disp)
     files[disp] = _digest(game_path)
-    if game is None:
+    if game is None and len(report.diagnostics) > before:
         return None
     if not isinstance(game, dict):
         report.error("E112", "game.yaml must be a mapping of settings", getattr(game, "span", Span(disp, 1, 1)))
@@ -227,6 +229,9 @@ def _merge_entries(base: list, over: list, kind, report, changes: list) -> list:
     index = {str(e.get("id")): i for i, e in enumerate(result) if isinstance(e, dict)}
     removed = set()
     for entry in over:
+        if not isinstance(entry, dict):
+            result.append(entry)  # the schema has reported it
+            continue
         eid = str(entry.get("id"))
         if entry.get("remove"):
             if eid in index:
@@ -253,7 +258,7 @@ def _merge_entries(base: list, over: list, kind, report, changes: list) -> list:
             index[eid] = len(result)
             result.append(entry)
             changes.append(("added", eid, entry))
-    return [e for e in result if str(e.get("id")) not in removed]
+    return [e for e in result if not isinstance(e, dict) or str(e.get("id")) not in removed]
 
 
 def _check_ids(src: PackSource, report: Report):

@@ -95,7 +95,8 @@ class Game:
             self.on_step(self)
         agent = self.agents[p.idx]
         choice = agent.choose(self, p, kind, options, labels, prompt)
-        if not getattr(agent, "trusted", False) and choice not in options:
+        if not getattr(agent, "trusted", False) and not any(
+                choice == o and type(choice) is type(o) for o in options):  # True is not the option 1
             raise IllegalDecision(f"{choice!r} is not a legal option for '{kind}'")
         self.decisions += 1
         if self.record is not None:
