@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from runtime.fileio import write_text_atomic
+
 from . import __version__, checker, codegen, packs
 from .diagnostics import Report
+from .loader import plain
 
 COMPILER_FILES = ("__init__.py", "loader.py", "schema.py", "parser.py", "nodes.py", "checker.py", "codegen.py",
                   "textgen.py", "packs.py", "build.py", "grammar/effects.lark", "templates/module.py.j2",
@@ -46,20 +47,10 @@ class BuildResult:
     seconds: float = 0.0
 
 
-def _plain(value):
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, str):
-        return str(value)
-    return value
-
-
 def _key(*parts) -> str:
     h = hashlib.sha256()
     for part in parts:
-        h.update(json.dumps(_plain(part), sort_keys=True, ensure_ascii=True).encode())
+        h.update(json.dumps(plain(part), sort_keys=True, ensure_ascii=True).encode())
         h.update(b"\0")
     return h.hexdigest()
 
@@ -74,21 +65,6 @@ def _existing_key(path: Path) -> str | None:
     except OSError:
         return None
     return None
-
-
-def _write_atomic(path: Path, text: str):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=str(path.parent), prefix=".tmp-", suffix=path.suffix)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 class Compiler:
@@ -132,7 +108,6 @@ class Compiler:
         if checked is None or report:
             return BuildResult(pack_id, False, report, seconds=time.perf_counter() - t0)
         written, unchanged = [], []
-        prefix = "pack"
 
         def emit(name, key, sources, doc, build):
             path = out_dir / f"{name}.py"
@@ -143,7 +118,7 @@ class Compiler:
             gen = codegen.Gen(writer)
             table_name, table = build(gen)
             text = codegen.render_module(pack_id, key, sources, doc, writer, table_name, table, __version__)
-            _write_atomic(path, text)
+            write_text_atomic(path, text)
             written.append(name)
 
         files = lambda units: sorted({u.src.file for u in units})  # noqa: E731
@@ -174,7 +149,7 @@ class Compiler:
         init_text = codegen.render_package(pack_id, src.chain, content_hash, modules, card_modules, __version__)
         init_path = out_dir / "__init__.py"
         if not init_path.exists() or init_path.read_text(encoding="utf-8") != init_text:
-            _write_atomic(init_path, init_text)
+            write_text_atomic(init_path, init_text)
             written.append("__init__")
         manifest = json.dumps({"pack": pack_id, "chain": src.chain, "content_hash": content_hash,
                                "compiler": __version__, "modules": sorted(["game", "spaces", "rounds", "majors"]
@@ -182,7 +157,7 @@ class Compiler:
                               indent=2, sort_keys=True) + "\n"
         man_path = out_dir / "manifest.json"
         if not man_path.exists() or man_path.read_text(encoding="utf-8") != manifest:
-            _write_atomic(man_path, manifest)
+            write_text_atomic(man_path, manifest)
         wanted = {f"{m}.py" for m in ["game", "spaces", "rounds", "majors"] + card_modules} | {"__init__.py"}
         for stale in out_dir.glob("*.py"):
             if stale.name not in wanted:

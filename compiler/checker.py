@@ -11,7 +11,7 @@ from runtime import queries as Q
 
 from . import nodes as N
 from .diagnostics import Report, Span, did_you_mean
-from .loader import LDict, LStr
+from .loader import LDict
 from .packs import PackSource
 from .parser import parse
 

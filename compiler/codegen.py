@@ -13,7 +13,7 @@ import jinja2
 
 from . import nodes as N
 from . import textgen
-from .checker import CheckedPack, Unit
+from .checker import Unit
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -544,7 +544,6 @@ def _target_word(first, second):
 
 def space_table(gen: Gen, unit: Unit) -> dict:
     d = unit.data
-    w = gen.w
     variants = {}
     cache = {}
     for n, (effect, acc) in sorted(d["variants"].items()):

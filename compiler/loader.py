@@ -94,6 +94,17 @@ class LList(list):
         return self.span
 
 
+def plain(value):
+    """Located data as plain JSON values (dicts with text keys, lists, str, numbers)."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, str):
+        return str(value)
+    return value
+
+
 def span_of(container, key) -> Span:
     """The span of ``container[key]`` when known, else of the container."""
     if isinstance(container, LDict):

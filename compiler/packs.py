@@ -13,7 +13,7 @@ from pathlib import Path
 
 from . import schema
 from .diagnostics import Report, Span, did_you_mean
-from .loader import LDict, LList, load_yaml_file
+from .loader import LDict, load_yaml_file
 
 RULE_FILES = (("game.yaml", "game"), ("actions.yaml", "spaces"), ("rounds.yaml", "spaces"), ("majors.yaml", "majors"))
 MAX_EXTENDS = 8

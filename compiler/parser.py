@@ -124,7 +124,7 @@ def parse(text, kind: str, report: Report):
             span = spans.of_token(tok) if tok.line is not None else spans.at(1, 1)
         report.error("E202", f"unexpected {_describe(tok)}; expected {_expected_words(expected)}", span)
         return None
-    except UnexpectedEOF as exc:
+    except UnexpectedEOF:
         lines = source.rstrip("\n").split("\n")
         report.error("E202", "unexpected end of text", spans.at(len(lines), len(lines[-1]) + 1))
         return None
@@ -281,7 +281,6 @@ class _Build(Transformer):
     def _ev(name):
         def f(self, meta, children):
             args = {}
-            names = _tokens(children, "NAME")
             if name == "renovate":
                 # renovate [from X] [to Y]: the raw words tell which is which
                 raw = self.s.text

@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
 from .diagnostics import Report, Span, did_you_mean
-from .loader import LDict, LList
+from .loader import LDict, LList, plain
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
 KINDS = ("game", "game-full", "space", "spaces", "major", "card")
@@ -44,17 +44,6 @@ def validator(kind: str) -> Draft202012Validator:
 
 def all_schemas() -> dict:
     return {kind: schema(kind) for kind in KINDS}
-
-
-def _plain(value):
-    """Located data as plain JSON values (jsonschema wants dicts, lists and scalars)."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, str):
-        return str(value)
-    return value
 
 
 def _locate(data, path):
@@ -112,8 +101,8 @@ def _field(path) -> str:
 
 def validate(data, kind: str, report: Report) -> bool:
     """Check ``data`` against the ``kind`` schema; every problem goes to ``report``. True when valid."""
-    plain = _plain(data)
-    errors = sorted(validator(kind).iter_errors(plain), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
+    as_json = plain(data)
+    errors = sorted(validator(kind).iter_errors(as_json), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
     ok = True
     for err in errors:
         ok = False

@@ -153,7 +153,6 @@ def _load(args, pack_id):
 def cmd_play(args) -> int:
     from .agents import RandomAgent
     from .engine import Game
-    from .report import score_table
 
     pack, err = _load(args, args.pack or _default(args, "play"))
     if pack is None:

@@ -23,10 +23,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from compiler.diagnostics import Report, Span, did_you_mean
-from compiler.loader import LDict, LList, load_yaml_file
+from compiler.loader import LDict, load_yaml_file
 
 from .engine import Game
-from .farm import iter_bits, popcount
+from .farm import popcount
 from .report import score_table
 from . import primitives as P
 

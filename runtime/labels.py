@@ -1,7 +1,6 @@
 """Readable labels for decision options (used by logs, scenario files, saved games and humans)."""
 from __future__ import annotations
 
-from .farm import popcount
 
 
 def _goods(items):

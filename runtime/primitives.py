@@ -7,7 +7,7 @@ No action space, card or edition is named here.
 """
 from __future__ import annotations
 
-from .farm import best_keeps, capacity_frontier, fencing_options, fits, fits_housing, iter_bits, min_fencing_cost, popcount
+from .farm import best_keeps, capacity_frontier, fencing_options, fits_housing, iter_bits, min_fencing_cost, popcount
 from .state import Ctx
 
 STOP = "stop"
@@ -421,7 +421,6 @@ def sow(g, p, ctx=None):
     a, b = g.decide(p, "sow", opts)
     yields = g.rules.sowing
     if plan is None:
-        order = {"grain": iter(empty), "vegetable": None}
         cells = iter(empty)
         targets = {"grain": [next(cells) for _ in range(a)], "vegetable": [next(cells) for _ in range(b)]}
     else:
@@ -1171,7 +1170,6 @@ def roomy_pasture_count(g, p, free):
         n = 8
 
     def assign(i, chosen):
-        nonlocal best
         if i == n:
             per_type = [[] for _ in range(types)]
             for cap, t in zip(pastures, chosen):

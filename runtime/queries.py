@@ -5,7 +5,7 @@ code calls these functions directly. Nothing here names an action space, a card 
 """
 from __future__ import annotations
 
-from .farm import iter_bits, popcount
+from .farm import popcount
 
 GOODS_IN_SUPPLY = ("food", "grain", "vegetable", "wood", "clay", "reed", "stone", "sheep", "boar", "cattle")
 

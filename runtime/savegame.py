@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 
 from .agents import GreedyAgent, RandomAgent
 from .engine import Game
+from .fileio import write_text_atomic
 
 FORMAT = "agricola-save"
 VERSION = 1
@@ -96,21 +95,8 @@ def state_hash(game) -> str:
 
 
 def write_atomic(path: Path, data: dict) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=str(path.parent), prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, sort_keys=True)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write a save document atomically and durably (see runtime.fileio)."""
+    write_text_atomic(Path(path), json.dumps(data, sort_keys=True), sync=True)
 
 
 class Recorder:
