@@ -64,7 +64,7 @@ def test_site_files_and_manifest(sites):
     man = json.loads((result.out_dir / "manifest.json").read_text())
     assert man["cards"] == 96 and man["sheet_pages"] == math.ceil(96 / 9) == 11
     assert man["spaces"] == 16 and man["rounds"] == 14 and man["majors"] == 10
-    assert seconds < 3, f"docs generation took {seconds:.2f} s"
+    # (how long generation takes is measured by `make bench`, not asserted here)
 
 
 def test_every_link_and_anchor_resolves(sites):
