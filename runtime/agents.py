@@ -56,7 +56,8 @@ def heuristic(game, player) -> float:
     """How good ``player``'s position is (the GreedyAgent maximises it one placement ahead).
 
     The pack's own score of the farm as if the game ended now, plus small values for goods that will
-    become points or food later, minus 2 per food the family would lack at the next harvest.
+    become points or food later and for cards in play (more while many rounds are left), minus 2 per
+    food the family would lack at the next harvest.
     """
     total = 0
     for cid, label, fn in game.rules.scoring:
@@ -64,6 +65,8 @@ def heuristic(game, player) -> float:
     goods = player.goods
     value = total + 0.4 * goods["food"] + 0.3 * (goods["grain"] + goods["vegetable"])
     value += 0.15 * sum(goods[g] for g in game.rules.building)
+    # cards in play keep paying off; worth more the more rounds are left
+    value += (len(player.occupations) + len(player.minors)) * 0.15 * (game.last_round - game.round)
     upcoming = [r for r in sorted(game.rules.harvest_rounds) if r >= game.round]
     if upcoming:
         need = game.feeding_need(player)
