@@ -89,12 +89,29 @@ class English:
             return f"{amount} {self.good(it.good, 2 if amount != '1' else 1)} for each {what}"
         if isinstance(it.amount, N.Tier):
             t = it.amount
-            values = "/".join(str(v) for _, v, *_ in t.entries)
-            limits = "/".join(str(k) for k, *_ in t.entries)
+            entries = [(k, v) for k, v, *_ in t.entries]
+            if entries and entries[0][1] == 0 or len(entries) <= 2:
+                return self.tier_ranges(entries, it.good, t.value)
+            values = "/".join(str(v) for _, v in entries)
+            limits = "/".join(str(k) for k, _ in entries)
             return f"{values} {self.good(it.good, 2)} for at least {limits} {self.quantity_words(t.value)}"
         amount = self.amount(it.amount)
         n = it.amount.value if isinstance(it.amount, N.Num) else (1 if it.amount is None else 2)
         return f"{amount} {self.good(it.good, n)}"
+
+    def tier_ranges(self, entries, good, value) -> str:
+        """'nothing with 0 occupations, 1 food with 1 or more' for tier(occupations; 0: 0, 1: 1) food."""
+        what = self.quantity_words(value)
+        parts = []
+        for i, (k, v) in enumerate(entries):
+            if i + 1 < len(entries):
+                hi = entries[i + 1][0] - 1
+                count = f"{k}" if hi == k else f"{k} to {hi}"
+            else:
+                count = f"{k} or more"
+            amount = "nothing" if v == 0 else f"{v} {self.good(good, v)}"
+            parts.append(f"{amount} with {count} {what}")
+        return ", ".join(parts)
 
     def amount(self, node) -> str:
         if node is None:
