@@ -284,7 +284,7 @@ class _Build(Transformer):
             if name == "renovate":
                 # renovate [from X] [to Y]: the raw words tell which is which
                 raw = self.s.text
-                words = [t for t in children if isinstance(t, Token)]
+                words = [t for t in children if isinstance(t, Token) and t.type == "NAME"]
                 for t in words:
                     seg = str(raw).split("\n")[t.line - 1][: t.column - 1].rstrip()
                     key = "from" if seg.endswith("from") else "to"
