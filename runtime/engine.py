@@ -287,6 +287,9 @@ class Game:
         for p in self.players:
             p.newborns = 0
             p.stats["building_gained"] = 0
+            if p.used:
+                for key in [k for k in p.used if k.endswith("@round")]:
+                    del p.used[key]  # '(once per round)' limits start again
 
     def collect_scheduled(self, r):
         """Players take what lies for them on this round's space (goods, or an action to take)."""
