@@ -92,7 +92,6 @@ class Compiler:
                            sorted(str(e.get("id")) for e in src.majors + src.cards),
                            sorted(str(t) for e in src.majors + src.cards for t in (e.get("tags") or [])),
                            src.game)
-        out_dir = self.build_root / "packs" / codegen.ident(pack_id.replace("-", "_"))
         from runtime.pack import build_dir_for
         out_dir = build_dir_for(pack_id, self.build_root)
         # A card whose module was generated from the same card file, symbols and compiler is neither

@@ -221,10 +221,6 @@ class Gen:
                    f"def {do}(g, p, c):\n{_indent(do_body)}")
         return can, do
 
-    def parts(self, items):
-        return "(" + "".join(f"({a}, {b}, {textgen.stmt(x)!r}), " for x, (a, b) in
-                             ((x, self.stmt(x)) for x in items)) + ")"
-
     def _stmt_code(self, node, label):
         if isinstance(node, N.Seq):
             subs = [self.stmt(x) for x in node.items]

@@ -22,7 +22,6 @@ and hand cards. See docs/docs-site.md.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import shutil
@@ -537,5 +536,3 @@ def build_site(compiler, pack_id: str, out_dir: Path, pdf: bool = False, chromiu
     return result
 
 
-def sheet_count(cards: int) -> int:
-    return math.ceil(cards / CARDS_PER_SHEET)

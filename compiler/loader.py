@@ -12,7 +12,7 @@ import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from .diagnostics import Report, Span, did_you_mean
+from .diagnostics import Report, Span
 
 MAX_FILE_BYTES = 2_000_000
 MAX_DEPTH = 64
@@ -514,6 +514,3 @@ def load_yaml_file(path: Path, report: Report, display: str | None = None):
         return None
     return load_yaml_text(text, name, report)
 
-
-def suggest_key(key: str, allowed) -> str:
-    return did_you_mean(key, allowed)

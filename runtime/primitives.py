@@ -753,10 +753,6 @@ def bake(g, p, ctx=None):
     return True
 
 
-def can_exchange(g, p, give):
-    return can_pay(p, give)
-
-
 def exchange(g, p, give, get, ctx=None):
     if not can_pay(p, give):
         return False

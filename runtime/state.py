@@ -13,7 +13,7 @@ class Player:
         "idx", "name", "goods", "grid", "house", "rooms", "room_count", "fields", "field_mask", "pastures",
         "stables", "fences", "people", "newborns", "home", "begging", "bonus", "majors", "minors",
         "occupations", "hand_occupations", "hand_minors", "exchanges", "bake_rates", "mods", "used",
-        "card_rooms", "card_state", "extra_capacity", "house_capacity", "latches", "stats", "actions",
+        "card_rooms", "card_state", "extra_capacity", "stats", "actions",
         "turn_abilities",
     )
 
@@ -49,8 +49,6 @@ class Player:
         self.card_rooms = 0         # people housed on cards
         self.card_state: dict = {}
         self.extra_capacity = 0     # added to every pasture
-        self.house_capacity = None  # None: the rules' default
-        self.latches: set = set()
         self.stats: dict = {}
         self.actions: list = []     # any-time actions from cards: (window, can, do, label, source id)
         self.turn_abilities = False  # has any-time abilities offered before a placement
@@ -66,7 +64,7 @@ class Player:
         q.hand_occupations, q.hand_minors = list(self.hand_occupations), list(self.hand_minors)
         q.exchanges, q.bake_rates, q.actions = list(self.exchanges), list(self.bake_rates), list(self.actions)
         q.mods = {k: (list(v) if isinstance(v, list) else v) for k, v in self.mods.items()}
-        q.used, q.stats, q.latches = dict(self.used), dict(self.stats), set(self.latches)
+        q.used, q.stats = dict(self.used), dict(self.stats)
         q.card_state = _deep(self.card_state)
         return q
 
