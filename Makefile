@@ -43,7 +43,7 @@ test-slow: $(STAMP)
 
 ## make bench: writes build/bench.json
 bench: $(STAMP)
-	$(BIN)/python -m runtime.bench --out build/bench.json
+	$(BIN)/python -m compiler.bench --out build/bench.json
 
 compile: $(STAMP)
 	$(BIN)/agricola compile --pack revised

@@ -114,7 +114,7 @@ def processes(tmp_path_factory):
     commands = [([sys.executable, "-c", script, str(tmp / f"build-{seed}")], _env(seed)) for seed in HASH_SEEDS]
     pack, players, seed = CLI_GAME
     for hs in HASH_SEEDS[:2]:
-        commands.append(([sys.executable, "-m", "runtime.cli", "--build", str(tmp / f"cli-{hs}"), "play",
+        commands.append(([sys.executable, "-m", "compiler.cli", "--build", str(tmp / f"cli-{hs}"), "play",
                           "--pack", pack, "--players", players, "--seed", seed, "--json"], _env(hs)))
     outs = _run_all(commands)
     return [json.loads(o) for o in outs[:len(HASH_SEEDS)]], [json.loads(o) for o in outs[len(HASH_SEEDS):]]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from runtime import cli
+from compiler import cli
 
 REPO = Path(__file__).resolve().parent.parent
 PACKS = ("revised", "revised-family")

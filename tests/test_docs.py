@@ -163,7 +163,7 @@ def test_variant_section_lists_the_overlay(sites):
 
 
 def test_cli_docs_command(tmp_path, capsys):
-    from runtime import cli
+    from compiler import cli
     out = tmp_path / "site"
     assert cli.main(["--build", str(tmp_path / "b"), "docs", "--pack", "revised-family", "--out", str(out)]) == 0
     said = capsys.readouterr().out

@@ -7,7 +7,7 @@ the compiler on them, in process:
 * ``Compiler(root, build).check(pack)`` on every mutation: it must not raise, and every diagnostic must
   be located (``file:line:col`` inside one of the pack's files);
 * when the check passes, ``Compiler.compile(pack)`` must succeed and the generated module must parse;
-* on a share of the mutations, ``agricola validate`` and ``agricola compile`` through ``runtime.cli.main``:
+* on a share of the mutations, ``agricola validate`` and ``agricola compile`` through ``compiler.cli.main``:
   exit status 0 or 2, every message ``file:line:col: error[CODE]: …``, never ``internal error``.
 
 Fast path: each card mutation is checked in a copy of the pack that holds the real rules and only the
@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 
 from compiler.build import Compiler
 from compiler.loader import LStr
-from runtime import cli
+from compiler import cli
 
 REPO = Path(__file__).resolve().parent.parent
 CARD_FILES = sorted(p for p in (REPO / "cards" / "revised").glob("*/*.yaml") if not p.name.endswith(".test.yaml"))

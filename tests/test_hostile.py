@@ -18,7 +18,7 @@ import pytest
 
 from compiler.build import Compiler
 from compiler.loader import MAX_NODES
-from runtime import cli
+from compiler import cli
 
 REPO = Path(__file__).resolve().parent.parent
 HOSTILE = Path(__file__).resolve().parent / "hostile"

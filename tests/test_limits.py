@@ -6,7 +6,7 @@ from pathlib import Path
 
 from compiler.build import Compiler
 from runtime.pack import load_pack
-from runtime.scenario import run_file
+from compiler.scenario import run_file
 
 ROOT = Path(__file__).resolve().parent.parent
 

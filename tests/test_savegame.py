@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from runtime import cli
+from compiler import cli
 from runtime.agents import RandomAgent
 from runtime.engine import Game
 from runtime.savegame import Recorder, SaveError, read_save, restore, state_hash, write_atomic

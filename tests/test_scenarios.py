@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from runtime.scenario import run_file
+from compiler.scenario import run_file
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent

@@ -1,4 +1,4 @@
-"""End-of-game scoring of hand-built farms (farm files scored with runtime.farmfile.score_farm_file).
+"""End-of-game scoring of hand-built farms (farm files scored with compiler.farmfile.score_farm_file).
 
 Every expected value below is worked out by hand from the revised scoring table:
 fields 0-1:-1, 2:1, 3:2, 4:3, 5+:4; pastures 0:-1, 1:1, 2:2, 3:3, 4+:4;
@@ -15,7 +15,7 @@ import textwrap
 
 import pytest
 
-from runtime.farmfile import FarmFileError, score_farm_file
+from compiler.farmfile import FarmFileError, score_farm_file
 
 CATS = ("fields", "pastures", "grain", "vegetables", "sheep", "boar", "cattle", "unused", "fenced_stables",
         "rooms", "family", "cards", "bonus", "begging")

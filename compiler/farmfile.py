@@ -22,13 +22,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compiler.diagnostics import Report, Span, did_you_mean
-from compiler.loader import LDict, load_yaml_file
+from .diagnostics import Report, Span, did_you_mean
+from .loader import LDict, load_yaml_file
 
-from .engine import Game
-from .farm import popcount
-from .report import score_table
-from . import primitives as P
+from runtime.engine import Game
+from runtime.farm import popcount
+from runtime.report import score_table
+from runtime import primitives as P
 
 KEYS = ("house", "farmyard", "pastures", "animals", "goods", "people", "begging", "improvements", "bonus")
 

@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from .pack import REPO_ROOT
+from runtime.pack import REPO_ROOT
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 2, 2
 
@@ -26,7 +26,7 @@ def _build_root(args) -> Path:
 
 
 def _compiler(args):
-    from compiler.build import Compiler
+    from .build import Compiler
     return Compiler(_root(args), _build_root(args))
 
 
@@ -41,10 +41,10 @@ def _print_report(report, stream=None):
 
 def cmd_validate(args) -> int:
     """Check YAML files (rule-pack files, card files, packs by folder) and report every problem."""
-    from compiler import checker, packs
-    from compiler.diagnostics import Report
-    from compiler.loader import load_yaml_file
-    from compiler import schema
+    from . import checker, packs
+    from .diagnostics import Report
+    from .loader import load_yaml_file
+    from . import schema
 
     report = Report()
     root = _root(args)
@@ -85,7 +85,7 @@ def cmd_validate(args) -> int:
 
 
 def _span(text):
-    from compiler.diagnostics import Span
+    from .diagnostics import Span
     return Span(str(text))
 
 
@@ -129,7 +129,7 @@ def cmd_compile(args) -> int:
 
 
 def _default(args, what: str) -> str:
-    from .pack import defaults
+    from runtime.pack import defaults
     name = defaults(_root(args)).get(what)
     if not name:
         raise SystemExit(f"error: no pack named; give --pack (rules/defaults.yaml has no '{what}')")
@@ -144,15 +144,15 @@ def _load(args, pack_id):
         _print_report(result.report)
         print(f"compile failed: pack '{pack_id}'", file=sys.stderr)
         return None, EXIT_FAIL
-    from .pack import load_pack
+    from runtime.pack import load_pack
     return load_pack(pack_id, _build_root(args)), None
 
 
 # ---------------------------------------------------------------- play
 
 def cmd_play(args) -> int:
-    from .agents import RandomAgent
-    from .engine import Game
+    from runtime.agents import RandomAgent
+    from runtime.engine import Game
 
     pack, err = _load(args, args.pack or _default(args, "play"))
     if pack is None:
@@ -167,7 +167,7 @@ def cmd_play(args) -> int:
     game = Game(pack, args.players, seed=args.seed, agents=agents, log=not args.json)
     recorder = None
     if args.save:
-        from .savegame import Recorder
+        from runtime.savegame import Recorder
         recorder = Recorder(game, Path(args.save), specs)
         recorder.save()
     game.play()
@@ -177,7 +177,7 @@ def cmd_play(args) -> int:
 
 
 def _print_game(game, as_json: bool) -> int:
-    from .report import score_table
+    from runtime.report import score_table
     if as_json:
         print(json.dumps(game_result(game), sort_keys=True))
         return EXIT_OK
@@ -190,7 +190,7 @@ def _print_game(game, as_json: bool) -> int:
 
 def cmd_resume(args) -> int:
     """Continue a saved game; it ends exactly as the uninterrupted game would have."""
-    from .savegame import SaveError, read_save, restore
+    from runtime.savegame import SaveError, read_save, restore
     try:
         doc = read_save(Path(args.file))
     except SaveError as exc:
@@ -211,7 +211,7 @@ def cmd_resume(args) -> int:
 
 def cmd_replay(args) -> int:
     """Play a finished game's log again and check that it reaches the identical final state."""
-    from .savegame import SaveError, read_save, restore, state_hash
+    from runtime.savegame import SaveError, read_save, restore, state_hash
     try:
         doc = read_save(Path(args.log))
         if not doc.get("finished") or not isinstance(doc.get("final"), dict):
@@ -270,7 +270,7 @@ def cmd_score(args) -> int:
 
 def cmd_test(args) -> int:
     """Run scenario files (``*.test.yaml`` beside cards, or any scenario file) and report failures."""
-    from .pack import load_pack
+    from runtime.pack import load_pack
     from .scenario import run_file
     comp = _compiler(args)
     packs: dict = {}
@@ -323,7 +323,7 @@ class _PackBroken(Exception):
 
 def cmd_cards(args) -> int:
     """``agricola cards show ID`` prints a card's text (generated from its effects); ``list`` lists them."""
-    from compiler import english
+    from . import english
     comp = _compiler(args)
     pack_id = args.pack or _default(args, "score")
     src, checked, report = comp.check(pack_id)
@@ -345,7 +345,7 @@ def cmd_cards(args) -> int:
     for cid in args.ids:
         unit = units.get(cid)
         if unit is None:
-            from compiler.diagnostics import did_you_mean
+            from .diagnostics import did_you_mean
             print(f"error: no card '{cid}' in pack '{pack_id}'{did_you_mean(cid, units)}", file=sys.stderr)
             status = EXIT_FAIL
             continue
@@ -356,7 +356,7 @@ def cmd_cards(args) -> int:
 
 def cmd_docs(args) -> int:
     """Write the pack's reference as a static HTML site (and a PDF with --pdf)."""
-    from compiler import docs
+    from . import docs
     comp = _compiler(args)
     pack_id = args.pack or _default(args, "score")
     out = Path(args.out) if args.out else _build_root(args) / "docs" / pack_id
@@ -392,7 +392,7 @@ def cmd_card_new(args) -> int:
             print(f"error: {os.path.relpath(path)} already exists; nothing written", file=sys.stderr)
             return EXIT_FAIL
     name = args.name or args.id.replace("_", " ").title()
-    from .pack import defaults
+    from runtime.pack import defaults
     plays = defaults(root).get("card_new") or {}
     play = str(plays.get(args.kind) or "<action space that plays it>")
     if args.kind == "occupation":
@@ -430,10 +430,10 @@ def cmd_card_new(args) -> int:
 
 def cmd_coverage(args) -> int:
     """Compare the pack's cards with the reference list of real cards."""
-    from compiler.coverage import coverage_report
+    from .coverage import coverage_report
     comp = _compiler(args)
     pack_id = args.pack or _default(args, "score")
-    from .pack import defaults
+    from runtime.pack import defaults
     edition = args.edition or str(defaults(_root(args)).get("edition") or "")
     text, ok = coverage_report(comp, pack_id, edition, args.reference)
     print(text)
@@ -443,7 +443,7 @@ def cmd_coverage(args) -> int:
 # ---------------------------------------------------------------- schema
 
 def cmd_schema(args) -> int:
-    from compiler import schema
+    from . import schema
     if args.kind:
         if args.kind not in schema.KINDS:
             print(f"error: unknown schema '{args.kind}' (one of: {', '.join(schema.KINDS)})", file=sys.stderr)

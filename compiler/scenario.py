@@ -26,15 +26,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from compiler.diagnostics import Report, Span, did_you_mean
-from compiler.loader import LDict, LList, load_yaml_file
+from .diagnostics import Report, Span, did_you_mean
+from .loader import LDict, LList, load_yaml_file
 
-from . import primitives as P
-from .agents import RandomAgent, ScriptError, ScriptedAgent
-from .engine import Game, IllegalDecision
-from .farm import iter_bits, popcount
+from runtime import primitives as P
+from runtime.agents import RandomAgent, ScriptError, ScriptedAgent
+from runtime.engine import Game, IllegalDecision
+from runtime.farm import iter_bits, popcount
 from .farmfile import KEYS as FARM_KEYS, apply_farm
-from .labels import label_of
+from runtime.labels import label_of
 
 SCENARIO_KEYS = ("name", "given", "use", "do", "answers", "answers_by", "expect", "players", "pack", "seed")
 GIVEN_KEYS = ("round", "spaces", "player", "players", "start_player", "revealed", "occupants")
@@ -102,7 +102,7 @@ def load_scenarios(path: Path, report: Report):
 def run_file(path: Path, load_pack, default_pack: str | None = None) -> list[Outcome]:
     """Run every scenario of a file. ``load_pack(name)`` returns a compiled pack."""
     if default_pack is None:
-        from .pack import defaults
+        from runtime.pack import defaults
         default_pack = str(defaults().get("scenario", ""))
     report = Report()
     data = load_scenarios(Path(path), report)

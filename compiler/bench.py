@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .pack import REPO_ROOT
+from runtime.pack import REPO_ROOT
 
 COMPILE_SNIPPET = r"""
 import sys, time, json, shutil
@@ -162,14 +162,14 @@ def bench_games(pack: str, build: Path, players: int, games: int, runs: int) -> 
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m runtime.bench", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m compiler.bench", description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=str(REPO_ROOT / "build" / "bench.json"))
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--games", type=int, default=200, help="games per run (2 players; scaled for others)")
     args = ap.parse_args(argv)
     report = {"machine": _machine(), "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     print("compiling (cold and warm) …", file=sys.stderr)
-    from .pack import defaults
+    from runtime.pack import defaults
     cfg = defaults().get("bench") or {}
     compile_packs = list(cfg.get("compile") or [])
     games_pack = str(cfg.get("games") or "")
