@@ -16,7 +16,6 @@ from .packs import PackSource
 from .parser import parse
 
 EVENTS_WITH_BEFORE = {"play_occupation"}
-PERIODS_SUPPORTED = {"game", "round", "harvest"}
 COST_TARGETS = {"room", "renovation", "stable", "fence", "improvement", "major", "minor", "occupation"}
 CAPACITY_TARGETS = {"pasture"}
 RULE_SWITCHES = {"allow": {"renovate_skip"}, "forbid": {"renovation"}}
@@ -310,17 +309,11 @@ class Checker:
                 self.err("E215", "there is no such round", t.span)
             if rule.guard is not None:
                 self.expr(rule.guard)
-            if rule.limit is not None and rule.limit.period not in PERIODS_SUPPORTED:
-                self.err("E300", f"limits per {rule.limit.period} are not supported yet "
-                         f"(missing feature: per-{rule.limit.period} limits)", rule.limit.span)
             phase_where = "scoring" if (t.kind == "at_phase" and t.phase == "scoring") else where
             self.body(rule.body, phase_where)
         elif rule.kind == "action":
             if rule.guard is not None:
                 self.expr(rule.guard)
-            if rule.limit is not None and rule.limit.period not in PERIODS_SUPPORTED:
-                self.err("E300", f"limits per {rule.limit.period} are not supported yet "
-                         f"(missing feature: per-{rule.limit.period} limits)", rule.limit.span)
             self.body(rule.body, where)
         elif rule.kind in ("exchanges", "bake"):
             for ex in rule.exchanges:

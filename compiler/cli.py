@@ -11,6 +11,7 @@ import os
 import sys
 from pathlib import Path
 
+from runtime.firing import RuleLoop
 from runtime.pack import REPO_ROOT
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 2, 2
@@ -271,8 +272,9 @@ def cmd_score(args) -> int:
 def cmd_test(args) -> int:
     """Run scenario files (``*.test.yaml`` beside cards, or any scenario file) and report failures."""
     from runtime.pack import load_pack
+    from .build import Compiler
     from .scenario import run_file
-    comp = _compiler(args)
+    comp = Compiler(_root(args), _build_root(args), extra_pack_dirs=args.packs)
     packs: dict = {}
     failures_seen = []
 
@@ -503,6 +505,9 @@ def make_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("test", help="run scenario files (card tests *.test.yaml) and report failures")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("-v", "--verbose", action="store_true", help="also list the scenarios that pass")
+    p.add_argument("--packs", action="append", default=[], metavar="DIR",
+                   help="another folder of packs (DIR/<pack>/game.yaml, cards in DIR/../cards/<pack>/), "
+                        "e.g. tests/packs/rules")
     p.set_defaults(func=cmd_test)
 
     p = sub.add_parser("cards", help="list the cards of a pack, or show a card's text (generated from its effects)")
@@ -549,6 +554,9 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except RuleLoop as exc:  # a card that keeps triggering itself: the card's mistake, located at its rule
+        print(f"{exc.where}: error: {exc.text}", file=sys.stderr)
+        return EXIT_FAIL
     except Exception as exc:  # a bug of ours: say so plainly, without a traceback
         print(f"internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         print("this is a bug in agricola; please report it with the command you ran "

@@ -125,6 +125,11 @@ def _where(span) -> str:
     return comment_text(f"{span.file}:{span.line}" if span and span.line else (span.file if span else "?"))
 
 
+def _rule_where(span) -> str:
+    """A rule's place in its file (file:line), for the runtime's messages about it."""
+    return f"{span.file}:{span.line}" if span and span.line else (span.file if span else "?")
+
+
 class Gen:
     """Turns statements, expressions and goods into Python."""
 
@@ -425,13 +430,16 @@ def card_table(gen: Gen, unit: Unit) -> dict:
             conds = [f"{can}(g, p, c)"]
             if rule.guard is not None:
                 conds.insert(0, gen.expr(rule.guard))
-            key = f"lim:{unit.id}:{i}@{rule.limit.period}" if rule.limit is not None else None
-            if key:
-                conds.insert(0, f"P.limit_ok(p, {key!r}, {int(rule.limit.times)})")
+            rule_id, limit_args = f"{unit.id}:{i}", ""
+            if rule.limit is not None:
+                period, times = rule.limit.period, int(rule.limit.times)
+                conds.insert(0, f"P.limit_ok(g, p, {rule_id!r}, {period!r}, {times})")
+                limit_args = f", {period!r}, {times}"
             w.add(f"def {name}_can(g, p, c):\n    # {_where(rule.span)}: {rule.window} action\n"
                   f"    return {' and '.join(conds)}\n\n\n"
-                  f"def {name}_do(g, p, c):\n    done = {do}(g, p, c)\n"
-                  + (f"    if done:\n        P.limit_use(p, {key!r})\n" if key else "") + "    return done")
+                  f"def {name}_do(g, p, c):\n"
+                  f"    return bool(P.fire(g, p, c, {rule_id!r}, {can}, {do}, {_rule_where(rule.span)!r}, "
+                  f"{str(d['name'])!r}{limit_args}))")
             actions.append((rule.window, Code(f"{name}_can"), Code(f"{name}_do"), textgen.stmt(rule.body)))
             continue
         t = rule.trigger
@@ -441,22 +449,16 @@ def card_table(gen: Gen, unit: Unit) -> dict:
         cond = []
         if rule.guard is not None:
             cond.append(gen.expr(rule.guard))
-        if rule.limit is not None:
-            key = f"lim:{unit.id}:{i}@{rule.limit.period}"
-            cond.append(f"P.limit_ok(p, {key!r}, {int(rule.limit.times)})")
         if t.kind in ("after_event", "before_event") and t.event == "renovate" and t.event_args:
             for k, (word, _) in t.event_args.items():
                 cond.append(f"c.data[{0 if k == 'from' else 1}] == {word!r}")
         # None: the rule could not apply now (the engine may offer it again after the other listeners)
         if cond:
             lines.append(f"    if not ({' and '.join(cond)}):\n        return None")
-        if rule.limit is not None:
-            key = f"lim:{unit.id}:{i}@{rule.limit.period}"
-            lines.append(f"    if not {can}(g, p, c):\n        return None\n"
-                         f"    if {do}(g, p, c):\n        P.limit_use(p, {key!r})\n"
-                         f"        return True\n    return False")
-        else:
-            lines.append(f"    if {can}(g, p, c):\n        return bool({do}(g, p, c))\n    return None")
+        # P.fire counts the limit when the rule fires and stops a rule that keeps triggering itself
+        limit_args = f", {rule.limit.period!r}, {int(rule.limit.times)}" if rule.limit is not None else ""
+        lines.append(f"    return P.fire(g, p, c, {f'{unit.id}:{i}'!r}, {can}, {do}, {_rule_where(rule.span)!r}, "
+                     f"{str(d['name'])!r}{limit_args})")
         w.add("\n".join(lines))
         if t.kind == "on_play":
             on_play.append(Code(handler))

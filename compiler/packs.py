@@ -60,6 +60,16 @@ class Workspace:
                 return d
         return None
 
+    def pack_cards_dir(self, pack_id: str) -> Path:
+        """Where a pack's cards live: ``cards/<pack>`` beside the ``rules`` folder the pack was found in
+        (a pack from another workspace brings its own cards), else the workspace's ``cards/<pack>``."""
+        for base in self.extra:
+            if (base / pack_id).is_dir() and not (self.rules_dir / pack_id).is_dir():
+                own = base.parent / "cards" / pack_id
+                if own.is_dir():
+                    return own
+        return self.cards_dir / pack_id
+
     def pack_ids(self) -> list[str]:
         ids = set()
         for base in [self.rules_dir] + self.extra:
@@ -109,7 +119,7 @@ def _read_pack_files(ws: Workspace, pack_id: str, directory: Path, report: Repor
                 entry.schema_ok = schema.validate(entry, entry_kind, report)
             good.append(entry)
         out[fname] = good
-    cards_root = ws.cards_dir / pack_id
+    cards_root = ws.pack_cards_dir(pack_id)
     if cards_root.is_dir():
         # cards/<pack>/<deck>/<card>.yaml; files directly under cards/<pack>/ are notes, not cards
         for path in sorted(cards_root.glob("*/*.yaml")):

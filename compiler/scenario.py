@@ -32,6 +32,7 @@ from .loader import LDict, LList, load_yaml_file
 from runtime import primitives as P
 from runtime.agents import RandomAgent, ScriptError, ScriptedAgent
 from runtime.engine import Game, IllegalDecision
+from runtime.firing import RuleLoop
 from runtime.farm import iter_bits, popcount
 from .farmfile import KEYS as FARM_KEYS, apply_farm
 from runtime.labels import label_of
@@ -314,6 +315,7 @@ def run_one(sc: LDict, pack, players: int = 2, seed: int = 0):
                     raise ScenarioError(f"P1 cannot use '{arg}' here (no action on it is possible)", span)
                 p1.home = max(0, p1.home - 1)
                 game.in_work_phase = True
+                game.turn_no += 1  # each 'use' step is a turn of P1's
                 game.use_space(p1, s)
                 game.in_work_phase = False
             elif kind == "place":
@@ -335,7 +337,7 @@ def run_one(sc: LDict, pack, players: int = 2, seed: int = 0):
                     p.home = p.people - p.newborns
             elif kind == "score":
                 game.finish()
-    except (ScriptError, IllegalDecision) as exc:
+    except (ScriptError, IllegalDecision, RuleLoop) as exc:
         error = str(exc)
     if error is not None:
         if "error" in expect and str(expect["error"]) in error:

@@ -41,6 +41,7 @@ class Game:
         self.building_set = frozenset(rules.building)
         self.in_work_phase = False
         self.decisions = 0
+        self.turn_no = self.action_no = self.harvest_no = 0  # periods of rule limits (runtime/firing.py)
         self.record = None          # list of (player, kind, option) when recording
         self.after_decision = None  # callback(game) after every recorded decision (saving)
         self.on_step = None         # callback(game) before every decision (invariant checks)
@@ -262,6 +263,8 @@ class Game:
         """The preparation phase: next round, its card revealed, scheduled goods collected,
         round-start abilities, accumulation spaces refilled."""
         self.round += 1
+        self.turn_no += 1
+        self.action_no += 1
         r = self.round
         if self.log is not None:
             self.log.append(f"Round {r}")
@@ -287,9 +290,6 @@ class Game:
         for p in self.players:
             p.newborns = 0
             p.stats["building_gained"] = 0
-            if p.used:
-                for key in [k for k in p.used if k.endswith("@round")]:
-                    del p.used[key]  # '(once per round)' limits start again
 
     def collect_scheduled(self, r):
         """Players take what lies for them on this round's space (goods, or an action to take)."""
@@ -342,6 +342,7 @@ class Game:
         return False
 
     def place(self, p):
+        self.turn_no += 1
         if p.turn_abilities:
             self.any_time(p)
         opts = self.legal_spaces(p)
@@ -370,6 +371,7 @@ class Game:
             if pick == "place":
                 return
             kind, i = pick
+            self.action_no += 1
             if kind == "x":
                 P.use_exchange(self, p, i)
             else:
@@ -377,6 +379,7 @@ class Game:
                 do(self, p, Ctx(actor=p))
 
     def use_space(self, p, s):
+        self.action_no += 1
         s.occupants.append(p.idx)
         if self.log is not None:
             taken = ", ".join(f"{k} {g}" for g, k in s.goods.items() if k)
@@ -421,8 +424,11 @@ class Game:
         if self.log is not None:
             self.log.append(f"  Harvest after round {self.round}")
         order = self.turn_order()
+        self.harvest_no += 1
+        self.turn_no += 1
+        self.action_no += 1
         for p in order:
-            for key in [k for k in p.used if k.startswith("x:") or k.endswith("@harvest")]:
+            for key in [k for k in p.used if k.startswith("x:")]:
                 del p.used[key]
             self.emit("phase:harvest_start", p)
         for p in order:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .farm import best_keeps, capacity_frontier, fencing_options, fits_housing, iter_bits, min_fencing_cost, popcount
 from .state import Ctx
+from .firing import fire, limit_ok  # noqa: F401  (generated rules call P.fire and P.limit_ok)
 
 STOP = "stop"
 YES, NO = "yes", "no"
@@ -189,14 +190,6 @@ def optional(g, p, ctx, can, do, label):
         do(g, p, ctx)
         return True
     return False
-
-
-def limit_ok(p, key, times):
-    return p.used.get(key, 0) < times
-
-
-def limit_use(p, key):
-    p.used[key] = p.used.get(key, 0) + 1
 
 
 # ====================================================================== farm: rooms, renovation

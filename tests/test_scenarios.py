@@ -1,4 +1,6 @@
-"""Runs every scenario file under tests/scenarios/ (one pytest case per scenario)."""
+"""Runs every scenario file under tests/scenarios/ and every card test (one pytest case per file).
+
+Scenario files may name the test packs of tests/packs/ (probe cards that are not real cards)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,12 +11,15 @@ from compiler.scenario import run_file
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent
+TEST_PACKS = HERE / "packs" / "rules"
 FILES = sorted((HERE / "scenarios").rglob("*.yaml")) + sorted((ROOT / "cards").rglob("*.test.yaml"))
 
 
 @pytest.fixture(scope="session")
-def pack_loader(compiler, build_root):
+def pack_loader(build_root):
+    from compiler.build import Compiler
     from runtime.pack import load_pack
+    compiler = Compiler(ROOT, build_root, extra_pack_dirs=[TEST_PACKS])
     cache = {}
 
     def load(name):
