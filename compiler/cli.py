@@ -191,7 +191,7 @@ def _print_game(game, as_json: bool) -> int:
 
 def cmd_resume(args) -> int:
     """Continue a saved game; it ends exactly as the uninterrupted game would have."""
-    from runtime.savegame import SaveError, read_save, restore
+    from runtime.savegame import LogMismatch, SaveError, read_save, restore
     try:
         doc = read_save(Path(args.file))
     except SaveError as exc:
@@ -202,8 +202,11 @@ def cmd_resume(args) -> int:
         return err
     try:
         game, recorder, pending = restore(doc, pack, log=not args.json, path=Path(args.file))
-        game.play()
-    except SaveError as exc:
+        request = game.run()
+        if request is not None:
+            raise SaveError(f"{request.player.name} is an open seat (answered through the library, docs/api.md); "
+                            "the command line cannot go on for it")
+    except (SaveError, LogMismatch) as exc:
         print(f"error: {args.file}: {exc}", file=sys.stderr)
         return EXIT_FAIL
     recorder.save()
@@ -212,7 +215,7 @@ def cmd_resume(args) -> int:
 
 def cmd_replay(args) -> int:
     """Play a finished game's log again and check that it reaches the identical final state."""
-    from runtime.savegame import SaveError, read_save, restore, state_hash
+    from runtime.savegame import LogMismatch, SaveError, read_save, restore, state_hash
     try:
         doc = read_save(Path(args.log))
         if not doc.get("finished") or not isinstance(doc.get("final"), dict):
@@ -221,10 +224,11 @@ def cmd_replay(args) -> int:
         if pack is None:
             return err
         game, recorder, pending = restore(doc, pack, continue_with_agents=False)
-        game.play()
+        if game.run() is not None:
+            raise SaveError(f"{args.log}: the log ends before the game does")
         if pending:
             raise SaveError(f"{args.log}: the log has {len(pending)} decision(s) after the end of the game")
-    except SaveError as exc:
+    except (SaveError, LogMismatch) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAIL
     want = doc["final"].get("state_hash")

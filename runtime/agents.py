@@ -11,6 +11,7 @@ class RandomAgent:
 
     def __init__(self, seed=0):
         self.rng = random.Random(f"random-agent:{seed}")
+        self.spec = {"kind": "random", "seed": seed}  # how a save file names it
 
     def choose(self, game, player, kind, options, labels=None, prompt=None):
         return options[int(self.rng.random() * len(options))]
@@ -152,6 +153,7 @@ class GreedyAgent:
 
     def __init__(self, seed=0):
         self.rules = RuleAgent()
+        self.spec = {"kind": "greedy", "seed": seed}  # how a save file names it
 
     def choose(self, game, player, kind, options, labels=None, prompt=None):
         if kind != "place":
@@ -160,7 +162,7 @@ class GreedyAgent:
         best, best_value = options[0], None
         inner = [self.rules] * game.nplayers
         for sid in options:
-            trial = game.clone(agents=inner)
+            trial = game.copy_state(agents=inner)
             me = trial.players[player.idx]
             me.home -= 1
             trial.use_space(me, trial.space_by_id[sid])

@@ -1,19 +1,42 @@
 """The game loop: set-up, rounds, work phase, returning home, harvest, scoring.
 
 The round structure comes from the pack's data (rounds, stages, harvest rounds, feeding, start goods);
-every decision is a request with an enumerable list of options answered by the player's agent.
+every decision is a request with an enumerable list of options. A seat with an agent has it answered
+at once; a seat without one holds the game open: the engine runs as a greenlet and switches back to
+the caller with the pending request, and ``answer`` switches in again (docs/api.md, docs/architecture.md).
 Same pack, seed and answers give the same game in any process.
 """
 from __future__ import annotations
 
+import copy
 import random
+import weakref
+from collections import deque
+
+from greenlet import error as GreenletError, getcurrent, greenlet
 
 from . import primitives as P
+from .requests import Request, norm
 from .state import Ctx, Player, Space
 
 
 class IllegalDecision(Exception):
     """An agent answered with something that is not one of the legal options."""
+
+
+class NoAgent(Exception):
+    """A seat without an agent was asked outside a game held open (use ``run`` and ``answer``)."""
+
+
+class LogMismatch(Exception):
+    """A decision log (a save file's, or a clone's) that does not fit this game."""
+
+
+class GameOver(Exception):
+    """An answer was given to a game that has no pending request."""
+
+
+SAME = object()  # clone(agents=SAME): copies of the game's own agents
 
 
 class Game:
@@ -27,7 +50,9 @@ class Game:
         self.seed = seed
         self.rng = random.Random(f"agricola:{seed}")
         self.players = [Player(i, rules) for i in range(nplayers)]
-        self.agents = list(agents) if agents is not None else []
+        self.agents = list(agents) if agents is not None else [None] * nplayers  # None: a seat held open
+        if len(self.agents) != nplayers:
+            raise ValueError(f"{len(self.agents)} agents for {nplayers} players")
         self.log = [] if log else None
         self.round = 0
         self.last_round = rules.last_round
@@ -42,7 +67,7 @@ class Game:
         self.in_work_phase = False
         self.decisions = 0
         self.turn_no = self.action_no = self.harvest_no = 0  # periods of rule limits (runtime/firing.py)
-        self.record = None          # list of (player, kind, option) when recording
+        self.record = []            # every decision taken: (player index, kind, option)
         self.after_decision = None  # callback(game) after every recorded decision (saving)
         self.on_step = None         # callback(game) before every decision (invariant checks)
         self.major_supply = list(pack.majors)
@@ -50,12 +75,18 @@ class Game:
         self.round_order: list[str] = []
         self.finished = False
         self.scores = None
+        self.pending = None         # the Request a held-open game waits for
+        self._engine = None         # the greenlet running the game loop (run / answer)
+        self._replay = None         # deque of logged decisions to take before asking anyone
+        self._replay_asks = False   # during a replay, ask the seat's agent too and check it agrees
         self._base_exchanges = [ex + (None, f"base:{i}") for i, ex in enumerate(rules.exchanges)]
         self._setup()
 
     # ------------------------------------------------------------------ helpers
-    def clone(self, agents=None) -> "Game":
-        """An independent copy of the game state (for lookahead); the pack and handlers are shared."""
+    def copy_state(self, agents=None) -> "Game":
+        """An independent copy of the game's state only, for one-step lookahead from inside an agent:
+        the copy has no game loop of its own (the caller drives it, e.g. ``copy.use_space``) and keeps
+        no decision log. The pack and handlers are shared. For a full copy at a request, see ``clone``."""
         g = Game.__new__(Game)
         g.__dict__.update(self.__dict__)
         g.rng = random.Random()
@@ -73,7 +104,34 @@ class Game:
         g.after_decision = None
         g.on_step = None
         g.scores = None
+        g.pending = None
+        g._engine = None
+        g._replay = None
         return g
+
+    def clone(self, agents=SAME) -> "Game":
+        """An independent game at the same point: same decisions taken, same pending request (or the
+        same end). It is built by replaying the decision log into a fresh game (no agent is asked during
+        the replay), so it costs about as much as playing the game so far with agents that answer at
+        once (docs/api.md gives measurements). ``agents``: a list (None for a seat held open), or
+        by default deep copies of this game's agents in their current state. Only for games played from
+        their start through decisions (not for states set up by hand, as scenario files do)."""
+        mine = [copy.deepcopy(a) for a in self.agents] if agents is SAME else list(agents)
+        g = Game(self.pack, self.nplayers, seed=self.seed, agents=mine, log=self.log is not None)
+        g.on_step = self.on_step
+        if self.decisions or self._engine is not None:
+            g.replay(self.record)
+            g.run()
+        return g
+
+    def replay(self, decisions, ask_agents: bool = False):
+        """Take these logged decisions (player index, kind, option, as in ``record`` or a save file)
+        before asking anyone. With ``ask_agents`` the seat's agent is asked too and must agree (so that
+        an agent's own generator advances as in the original game). Returns the queue of decisions not
+        taken yet: empty once the game has used them all."""
+        self._replay = deque((d[0], d[1], d[2]) for d in decisions)
+        self._replay_asks = ask_agents
+        return self._replay
 
     def card(self, cid):
         return self.pack.all_cards[cid]
@@ -83,10 +141,12 @@ class Game:
             self.log.append("    " + text)
 
     def decide(self, p, kind, options, labels=None, prompt=None):
-        """Ask ``p``'s agent to pick one of ``options`` (a single option is taken without asking)."""
+        """A request to ``p``: returns the chosen one of ``options`` (a single option is taken without
+        asking). Logged decisions being replayed come first; then the seat's agent answers at once; a
+        seat without an agent holds the game open until the caller answers (``run``, ``answer``)."""
         n = len(options)
         if n == 1:
-            agent = self.agents[p.idx] if self.agents else None
+            agent = self.agents[p.idx]
             if agent is not None and getattr(agent, "sees_forced", False):
                 agent.forced(self, p, kind, options[0], labels[0] if labels else None)
             return options[0]
@@ -95,16 +155,115 @@ class Game:
         if self.on_step is not None:
             self.on_step(self)
         agent = self.agents[p.idx]
-        choice = agent.choose(self, p, kind, options, labels, prompt)
-        if not getattr(agent, "trusted", False) and not any(
-                choice == o and type(choice) is type(o) for o in options):  # True is not the option 1
-            raise IllegalDecision(f"{choice!r} is not a legal option for '{kind}'")
+        logged = False
+        if self._replay:
+            logged = True
+            choice = self._take_logged(p, kind, options, labels, prompt, agent)
+        elif agent is None:
+            choice = self._hold(Request(self, p, kind, options, labels, prompt))
+        else:
+            choice = agent.choose(self, p, kind, options, labels, prompt)
+            if not getattr(agent, "trusted", False) and not any(
+                    choice == o and type(choice) is type(o) for o in options):  # True is not the option 1
+                raise IllegalDecision(f"{choice!r} is not a legal option for '{kind}'")
         self.decisions += 1
         if self.record is not None:
             self.record.append((p.idx, kind, choice))
-            if self.after_decision is not None:
+            if self.after_decision is not None and not logged:  # a replayed decision is saved already
                 self.after_decision(self)
         return choice
+
+    def _take_logged(self, p, kind, options, labels, prompt, agent):
+        pi, rkind, rec = self._replay[0]
+        where = self.decisions + 1
+        if pi != p.idx or rkind != kind:
+            raise LogMismatch(f"the log does not fit this game: decision {where} is a '{kind}' request for "
+                              f"P{p.idx + 1}, the log has '{rkind}' for P{pi + 1}")
+        chosen = _find(options, rec)
+        if chosen is _MISSING:
+            raise LogMismatch(f"the log does not fit this game: decision {where} ({kind}) was {norm(rec)!r}, "
+                              "which is not a legal option here")
+        if self._replay_asks and agent is not None:
+            mine = agent.choose(self, p, kind, options, labels, prompt)
+            if norm(mine) != norm(rec):
+                raise LogMismatch(f"the log does not fit this game: at decision {where} the agent of "
+                                  f"P{p.idx + 1} answers {norm(mine)!r}, the log has {norm(rec)!r}")
+        self._replay.popleft()
+        return chosen
+
+    # ------------------------------------------------------------------ a game held open
+    def _hold(self, request):
+        """Switch out of the game loop to the caller with ``request``; returns the caller's answer."""
+        engine = self._engine
+        if engine is None or getcurrent() is not engine:
+            raise NoAgent(f"{request.player.name} has no agent to answer a '{request.kind}' request; "
+                          "hold the game open with run() and answer() (docs/api.md), or give every seat an agent")
+        self.pending = request
+        try:
+            return engine.parent.switch(request)
+        finally:
+            self.pending = None
+
+    def _loop(self, *_):
+        while self.round < self.last_round:
+            self.play_round()
+        self.finish()
+
+    def run(self):
+        """Play on until a seat without an agent must answer: returns that pending Request, or None when
+        the game is over. Every seat with an agent answers at once, without leaving the game loop."""
+        if self.pending is not None:
+            return self.pending
+        if self.finished:
+            return None
+        if self._engine is None:
+            # The game loop runs on a twin of this object sharing its __dict__ (same state, other
+            # identity). A suspended greenlet's frames are invisible to the garbage collector, so if they
+            # held this very object, a game abandoned while held open could never be freed; they hold the
+            # twin instead, and when the caller's object is freed the finalizer ends the loop.
+            twin = object.__new__(type(self))
+            twin.__dict__ = self.__dict__
+            self._engine = greenlet(twin._loop)
+            weakref.finalize(self, _stop, self._engine)
+        return self._switch_in(None)
+
+    def _switch_in(self, value):
+        engine = self._engine
+        try:
+            engine.parent = getcurrent()
+        except ValueError:  # greenlets belong to one thread
+            raise RuntimeError("a game held open is answered in the thread that started it; to move it, "
+                               "save it and restore it there (runtime.savegame)") from None
+        out = engine.switch(value)
+        return out if isinstance(out, Request) else None
+
+    def answer(self, index: int):
+        """Answer the pending request with its option number ``index``; returns the next pending
+        Request, or None when the game is over. An index that is not an option changes nothing."""
+        request = self.pending
+        if request is None:
+            raise GameOver("the game is over: no request is pending" if self.finished
+                           else "no request is pending: call run() first")
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(request.options):
+            raise IllegalDecision(f"{index!r} is not an option number of this '{request.kind}' request "
+                                  f"(0 to {len(request.options) - 1})")
+        return self._switch_in(request.options[index])
+
+    def answer_label(self, label: str):
+        """Answer the pending request with the option labelled ``label`` (see Request.labels)."""
+        request = self.pending
+        if request is None:
+            return self.answer(0)  # raises GameOver with its message
+        try:
+            index = request.index_of_label(label)
+        except ValueError as exc:
+            raise IllegalDecision(str(exc)) from None
+        return self.answer(index)
+
+    def view(self, seat=None, everything: bool = False) -> dict:
+        """The visible state as JSON data for user interfaces (runtime/view.py; keys in docs/api.md)."""
+        from .view import state_view
+        return state_view(self, seat, everything)
 
     def emit(self, key: str, actor, ctx=None):
         """Run the listeners of an event. Listeners added while it runs (a card played by another
@@ -246,10 +405,13 @@ class Game:
 
     # ------------------------------------------------------------------ the game
     def play(self):
-        """Play the whole game; returns the score table."""
-        while self.round < self.last_round:
-            self.play_round()
-        return self.finish()
+        """Play the game to its end with its agents; returns the score table. A seat without an agent
+        raises NoAgent at its first request (the game stays held open there)."""
+        request = self.run()
+        if request is not None:
+            raise NoAgent(f"{request.player.name} has no agent to answer a '{request.kind}' request; "
+                          "answer it with answer() (docs/api.md), or give every seat an agent")
+        return self.scores
 
     def play_round(self):
         self.start_round()
@@ -502,3 +664,27 @@ class Game:
     def ranking(self):
         scores = self.scores or [self.score(p) for p in self.players]
         return sorted(range(self.nplayers), key=lambda i: (-scores[i]["total"], -scores[i]["tie_break"], i))
+
+
+_MISSING = object()
+
+
+def _find(options, logged):
+    """The option equal to a logged one (as recorded, or as JSON holds it), or _MISSING."""
+    for o in options:
+        if o == logged and type(o) is type(logged):
+            return o
+    for o in options:
+        if norm(o) == logged:
+            return o
+    return _MISSING
+
+
+def _stop(engine) -> None:
+    """End a game loop suspended at a request (its game was freed): unwind it with GreenletExit."""
+    if not engine.dead:
+        try:
+            engine.parent = getcurrent()
+            engine.throw()
+        except GreenletError:  # started in another thread: greenlet unwinds it there
+            pass

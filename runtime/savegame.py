@@ -20,8 +20,9 @@ import json
 from pathlib import Path
 
 from .agents import GreedyAgent, RandomAgent
-from .engine import Game
+from .engine import Game, LogMismatch  # noqa: F401  (LogMismatch: a log that does not fit the game)
 from .fileio import write_text_atomic
+from .requests import norm  # noqa: F401  (an option as JSON holds it)
 
 FORMAT = "agricola-save"
 VERSION = 1
@@ -31,56 +32,15 @@ class SaveError(Exception):
     """A save file that cannot be used (corrupt, truncated, other version, other pack)."""
 
 
-def norm(option):
-    """An option as JSON would hold it (tuples become lists)."""
-    if isinstance(option, (tuple, list)):
-        return [norm(x) for x in option]
-    return option
-
-
 def make_agent(spec: dict):
     kind = spec.get("kind")
     if kind == "random":
         return RandomAgent(spec.get("seed", 0))
     if kind == "greedy":
         return GreedyAgent(spec.get("seed", 0))
+    if kind == "open":
+        return None  # a seat answered through the game's requests (docs/api.md)
     raise SaveError(f"unknown agent kind {kind!r} in the save file")
-
-
-class ReplayAgent:
-    """Gives the logged answers first (asking the real agent too, so that its state advances the same
-    way, and checking that it agrees), then lets the real agent answer."""
-
-    trusted = True
-
-    def __init__(self, agent, log):
-        self.agent = agent
-        self.log = log  # shared list of (player, kind, option) still to replay, in order
-
-    def choose(self, game, player, kind, options, labels=None, prompt=None):
-        if self.log:
-            pi, rkind, rec = self.log[0]
-            if pi != player.idx or rkind != kind:
-                raise SaveError(f"the log does not fit this game: decision {game.decisions + 1} is a '{kind}' "
-                                f"request for P{player.idx + 1}, the log has '{rkind}' for P{pi + 1}")
-            chosen = None
-            for o in options:
-                if norm(o) == rec:
-                    chosen = o
-                    break
-            if chosen is None:
-                raise SaveError(f"the log does not fit this game: decision {game.decisions + 1} "
-                                f"({kind}) was {rec!r}, which is not a legal option here")
-            if self.agent is not None:
-                mine = self.agent.choose(game, player, kind, options, labels, prompt)
-                if norm(mine) != rec:
-                    raise SaveError(f"the log does not fit this game: at decision {game.decisions + 1} the "
-                                    f"agent of P{player.idx + 1} answers {norm(mine)!r}, the log has {rec!r}")
-            self.log.pop(0)
-            return chosen
-        if self.agent is None:
-            raise SaveError("the log ends before the game does")
-        return self.agent.choose(game, player, kind, options, labels, prompt)
 
 
 def state_hash(game) -> str:
@@ -106,7 +66,6 @@ class Recorder:
         self.game = game
         self.path = Path(path) if path else None
         self.agent_specs = agent_specs
-        game.record = []
         if self.path is not None:
             game.after_decision = self.save
 
@@ -156,20 +115,42 @@ def read_save(path: Path) -> dict:
 
 
 def restore(doc: dict, pack, *, continue_with_agents: bool = True, log: bool = False, path: Path | None = None):
-    """Rebuild the game of a save document up to its last decision; returns (game, recorder).
+    """Rebuild the game of a save document; returns (game, recorder, decisions not yet replayed).
 
-    With ``continue_with_agents`` the game goes on with the saved agents once the log is used up;
-    otherwise the log must hold every decision (a replay)."""
+    The logged decisions are taken again as the game runs (``game.run()`` or ``game.play()``); the saved
+    agents are asked too, so that their generators advance as in the first game, and must agree
+    (LogMismatch otherwise). A seat saved as 'open' stops the game at its first request after the log.
+    With ``continue_with_agents`` false every seat is open: the log must hold the whole game (a replay)."""
     if doc["pack"] != pack.id:
         raise SaveError(f"the save is a game of pack '{doc['pack']}', not '{pack.id}'")
     if doc["pack_hash"] != pack.content_hash:
         raise SaveError(f"pack '{pack.id}' has changed since this game was saved (its content hash differs); "
                         "the game cannot be resumed with the changed rules")
-    pending = [(d[0], d[1], d[2]) for d in doc["decisions"]]
-    agents = []
-    for spec in doc["agents"]:
-        real = make_agent(spec) if continue_with_agents else None
-        agents.append(ReplayAgent(real, pending))
+    agents = [make_agent(spec) if continue_with_agents else None for spec in doc["agents"]]
     game = Game(pack, doc["players"], seed=doc["seed"], agents=agents, log=log)
+    pending = game.replay(doc["decisions"], ask_agents=True)
     rec = Recorder(game, path, doc["agents"])
     return game, rec, pending
+
+
+def agent_specs(game) -> list:
+    """How a save file names each seat's agent: an agent's ``spec``, or {'kind': 'open'} for a seat
+    without one (ValueError for an agent a save cannot name)."""
+    specs = []
+    for i, agent in enumerate(game.agents):
+        if agent is None:
+            specs.append({"kind": "open"})
+        elif isinstance(getattr(agent, "spec", None), dict):
+            specs.append(dict(agent.spec))
+        else:
+            raise ValueError(f"the agent of P{i + 1} ({type(agent).__name__}) has no 'spec': a save file "
+                             "cannot name it")
+    return specs
+
+
+def save_game(game, path: Path, specs=None) -> dict:
+    """Save a game at any point (typically at its pending request); returns the document written.
+    ``restore`` brings it back to the same point."""
+    doc = Recorder(game, None, specs if specs is not None else agent_specs(game)).document()
+    write_atomic(Path(path), doc)
+    return doc

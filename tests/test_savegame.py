@@ -10,7 +10,7 @@ import pytest
 from compiler import cli
 from runtime.agents import RandomAgent
 from runtime.engine import Game
-from runtime.savegame import Recorder, SaveError, read_save, restore, state_hash, write_atomic
+from runtime.savegame import LogMismatch, Recorder, SaveError, read_save, restore, state_hash, write_atomic
 
 
 def _specs(seed, n):
@@ -138,7 +138,7 @@ def test_a_log_that_does_not_fit_the_game_is_refused(family):
     first_place = next(i for i, d in enumerate(doc["decisions"]) if d[1] == "place")
     doc["decisions"][first_place][2] = "no_such_space"
     part = dict(doc, finished=False, final=None)
-    with pytest.raises(SaveError, match="not a legal option here"):
+    with pytest.raises(LogMismatch, match="not a legal option here"):
         g2, rec, pending = restore(part, family)
         g2.play()
 
