@@ -118,7 +118,7 @@ class Grid:
     def region_bounds(self) -> list[tuple[int, int]]:
         """(region, boundary edges) for every connected set of spaces (computed once)."""
         if self._region_bounds is None:
-            self._region_bounds = [(m, self.boundary(m)) for m in self.regions()]
+            self._grow_regions()
         return self._region_bounds
 
     def by_perimeter(self) -> list[tuple[int, int, int]]:
@@ -131,20 +131,32 @@ class Grid:
     def regions(self) -> list[int]:
         """Every connected set of spaces, smallest first (computed once)."""
         if self._regions is None:
-            found = set()
-            layer = {1 << i for i in range(self.n)}
-            while layer:
-                found |= layer
-                nxt = set()
-                for m in layer:
-                    grow = self.neighbours_of(m)
-                    for i in iter_bits(grow):
-                        nm = m | (1 << i)
-                        if nm not in found:
-                            nxt.add(nm)
-                layer = nxt
-            self._regions = sorted(found, key=lambda m: (popcount(m), m))
+            self._grow_regions()
         return self._regions
+
+    def _grow_regions(self) -> None:
+        """Grow every connected set one space at a time from single spaces, carrying along its outside
+        neighbours and its boundary (both updated from the space added, not recomputed): this runs
+        once per process, in the first game that fences, so it is kept quick."""
+        nb, edges = self.neighbours, self.cell_edges
+        found: dict = {}   # region -> (outside neighbours, boundary edges)
+        layer = {1 << i: (nb[i], edges[i]) for i in range(self.n)}
+        while layer:
+            found.update(layer)
+            nxt: dict = {}
+            for m, (outside, bound) in layer.items():
+                rest = outside
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    nm = m | low
+                    if nm in found or nm in nxt:
+                        continue
+                    i = low.bit_length() - 1
+                    nxt[nm] = ((outside | nb[i]) & ~nm, bound ^ edges[i])
+            layer = nxt
+        self._regions = sorted(found, key=lambda m: (m.bit_count(), m))
+        self._region_bounds = [(m, found[m][1]) for m in self._regions]
 
 
 def popcount(m: int) -> int:
