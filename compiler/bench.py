@@ -5,6 +5,8 @@ Measured, each as the median of several runs on one core:
   module generated) and warm (nothing changed);
 - random full games per second and decisions per second, family variant, for 1, 2 and 4 players;
 - time to generate the HTML reference (``agricola docs``, no PDF) of the biggest pack, every card included;
+- wall time of ``agricola play --json`` in a new process with a current build, and the first game of a
+  process against later ones (``play_process``);
 - peak memory (max resident set size) of the process that plays the games.
 Numbers depend on the machine; the report records which one.
 """
@@ -68,6 +70,53 @@ for run in range(runs):
 print(json.dumps({"games_per_s": rates, "decisions_per_s": drates,
                   "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
+
+WARMUP_SNIPPET = r"""
+import sys, time, json, statistics
+t0 = time.perf_counter()
+from pathlib import Path
+from runtime.pack import load_pack
+from runtime.engine import Game
+from runtime.agents import RandomAgent
+t1 = time.perf_counter()
+pack = load_pack(sys.argv[1], Path(sys.argv[2]))
+t2 = time.perf_counter()
+times = []
+for seed in range(int(sys.argv[3])):
+    t = time.perf_counter()
+    Game(pack, 2, seed=seed, agents=[RandomAgent(f"{seed}:0"), RandomAgent(f"{seed}:1")]).play()
+    times.append(time.perf_counter() - t)
+print(json.dumps({"import_s": t1 - t0, "load_pack_s": t2 - t1, "first_game_s": times[0],
+                  "later_games_median_s": statistics.median(times[1:])}))
+"""
+
+
+def bench_play_process(pack: str, build: Path, runs: int) -> dict:
+    """``agricola play --json`` in a new process with a current build (nothing to compile: the compiler's
+    pipeline is not imported), wall time of the whole process; and, inside one process, the first game
+    against later ones (the first pays for warming caches: farm regions, fencing options, prices)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # as users run it
+    env["PYTHONPATH"] = str(REPO_ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    cmd = [sys.executable, "-m", "compiler.cli", "--build", str(build), "play", "--json", "--pack", pack,
+           "--players", "2", "--seed", "1"]
+    if shutil.which("taskset"):
+        cmd = ["taskset", "-c", "0"] + cmd
+    walls = []
+    for i in range(runs + 1):  # the first run writes the bytecode caches and is not counted
+        t = time.perf_counter()
+        out = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=str(REPO_ROOT))
+        wall = time.perf_counter() - t
+        if out.returncode != 0:
+            raise SystemExit(f"benchmark step failed:\n{out.stderr}")
+        if i:
+            walls.append(wall)
+    warm = _run(WARMUP_SNIPPET, pack, build, 21)
+    return {"pack": pack, "command": f"agricola play --json --pack {pack} --players 2 --seed 1", "runs": runs,
+            "wall_s_median": statistics.median(walls), "wall_s_all": [round(x, 3) for x in walls],
+            "in_process": {k: round(v, 4) for k, v in warm.items()},
+            "note": "a new process each run, build current (not compiled again, the compiler pipeline is not "
+                    "imported); in_process: imports, loading the pack, the first game and the median of the "
+                    "20 next games in one process"}
 
 
 DOCS_SNIPPET = r"""
@@ -197,10 +246,12 @@ def main(argv=None) -> int:
                 with_cards[str(n)] = bench_games(cards_pack, build, n, count, args.runs)
             report["random_games_with_cards"] = with_cards
             report["cards_pack"] = cards_pack
+            print(f"timing 'agricola play --json --pack {cards_pack}' in new processes …", file=sys.stderr)
+            report["play_process"] = bench_play_process(cards_pack, build, args.runs * 2)
     finally:
         shutil.rmtree(build, ignore_errors=True)
     report["targets"] = {"random_2p_games_per_s": 100, "cards_2p_games_per_s": 50, "cards_4p_games_per_s": 15,
-                         "cold_compile_with_cards_s": 1.0, "one_card_recompile_s": 0.2}
+                         "cold_compile_with_cards_s": 1.0, "one_card_recompile_s": 0.2, "play_process_s": 0.15}
     if compile_packs:
         docs_pack = max(compile_packs, key=_card_count)  # the biggest pack: every hand card
         print(f"generating the docs of {docs_pack} (no PDF) …", file=sys.stderr)

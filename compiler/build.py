@@ -14,27 +14,9 @@ from pathlib import Path
 from runtime.fileio import write_text_atomic
 
 from . import __version__, checker, codegen, packs
+from .stamp import compiler_fingerprint, content_hash as stamped_hash
 from .diagnostics import Report
 from .loader import plain
-
-COMPILER_FILES = ("__init__.py", "loader.py", "schema.py", "parser.py", "nodes.py", "checker.py", "codegen.py",
-                  "textgen.py", "packs.py", "build.py", "grammar/effects.lark", "templates/module.py.j2",
-                  "templates/package.py.j2")
-
-
-def compiler_fingerprint() -> str:
-    h = hashlib.sha256(__version__.encode())
-    here = Path(__file__).parent
-    for name in COMPILER_FILES:
-        h.update(name.encode())
-        h.update((here / name).read_bytes())
-    schemas = sorted((here / "schemas").glob("*.json"))
-    for p in schemas:
-        h.update(p.read_bytes())
-    import runtime.queries as rq
-    h.update(Path(rq.__file__).read_bytes())
-    return h.hexdigest()
-
 
 @dataclass
 class BuildResult:
@@ -143,7 +125,7 @@ class Compiler:
             u = units[cid]
             emit(name, card_keys[cid], [u.src.file], f"Card {u.id!r} of pack {pack_id!r}.",
                  lambda gen, u=u: ("CARD", codegen.card_table(gen, u)))
-        content_hash = _key(fingerprint, src.content_hash())
+        content_hash = stamped_hash(fingerprint, src.files)  # stamp.is_current recomputes it from the files
         modules = {"game": "game", "spaces": "spaces", "rounds": "rounds", "majors": "majors"}
         init_text = codegen.render_package(pack_id, src.chain, content_hash, modules, card_modules, __version__)
         init_path = out_dir / "__init__.py"

@@ -138,7 +138,13 @@ def _default(args, what: str) -> str:
 
 
 def _load(args, pack_id):
-    """Compile if needed and load the pack; returns (pack, None) or (None, exit code)."""
+    """Compile if needed and load the pack; returns (pack, None) or (None, exit code). A build that is
+    current (its manifest's content hash matches the sources' bytes) is loaded without importing the
+    compiler's pipeline."""
+    from runtime.pack import build_dir_for, load_pack
+    from .stamp import is_current
+    if is_current(_root(args), build_dir_for(pack_id, _build_root(args))):
+        return load_pack(pack_id, _build_root(args)), None
     comp = _compiler(args)
     result = comp.compile(pack_id)
     if not result.ok:
