@@ -19,7 +19,7 @@ def test_every_example_of_the_api_page_runs(family, build_root, monkeypatch, cap
     # The page loads from the default build folder; the tests compile into their own.
     monkeypatch.setattr(runtime.pack, "load_pack", lambda pack_id, root=None: real(pack_id, root or build_root))
     code = blocks()
-    assert len(code) >= 5
+    assert len(code) >= 6
     namespace: dict = {"__name__": "api_doc"}
     for i, block in enumerate(code):
         exec(compile(block, f"{DOC.name} block {i + 1}", "exec"), namespace)
@@ -34,6 +34,7 @@ def test_every_example_of_the_api_page_runs(family, build_root, monkeypatch, cap
     assert out[3].startswith("took ")                      # the lookahead picked a space
     assert '"round": 1' in out[4] and '"options": [' in out[4]
     assert out[5] == "True True"                           # restored at the same request
+    assert out[6].startswith("True ") and out[6].endswith(" features")  # the PettingZoo loop finished
 
 
 def test_the_custom_agent_of_the_page_is_checked_and_plays_legally(family, build_root, monkeypatch):
