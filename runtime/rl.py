@@ -158,6 +158,7 @@ class _Encoder:
         rules = pack.rules
         self.players = players
         self.goods = list(rules.goods)
+        self.crops = list(rules.crops)
         self.materials = list(rules.materials)
         self.spaces = [d.id for d in pack.spaces + pack.round_cards if players in d.players]
         self.majors = list(pack.majors)
@@ -178,7 +179,7 @@ class _Encoder:
             names += [f"{who}:{g}" for g in self.goods]
             for c in range(self.cells):
                 names += [f"{who}:cell{c}:{kind}" for kind in CELL_KINDS]
-                names += [f"{who}:cell{c}:{w}" for w in ("grain", "vegetable", "count", "stable")]
+                names += [f"{who}:cell{c}:{w}" for w in self.crops + ["count", "stable"]]
             names += [f"{who}:major:{m}" for m in self.majors]
             names += [f"{who}:card:{c}" for c in self.cards]
         names += [f"hand:{c}" for c in self.cards]
@@ -217,8 +218,8 @@ class _Encoder:
             out += [float(p["goods"].get(g, p["animals"].get(g, 0))) for g in self.goods]
             for cell in p["farmyard"]["cells"]:
                 out += [float(cell["kind"] == kind) for kind in CELL_KINDS]
-                out += [float(cell["crop"] == "grain"), float(cell["crop"] == "vegetable"), cell["count"],
-                        float(cell["stable"])]
+                out += [float(cell["crop"] == crop) for crop in self.crops]
+                out += [cell["count"], float(cell["stable"])]
             owned = [0.0] * len(self.majors)
             for m in p["cards"]["majors"]:
                 owned[self.major_index[m]] = 1.0
