@@ -97,7 +97,20 @@ from runtime.agents import RandomAgent
 pack = load_pack(sys.argv[1], Path(sys.argv[2]))
 g = Game(pack, 2, seed=3, agents=[RandomAgent("3:0"), RandomAgent("3:1")])
 g.play()
-print(json.dumps({"totals": [s["total"] for s in g.scores], "decisions": g.decisions,
+# the library's other calls: a game held open, a clone, the state view, a save restored
+from runtime.savegame import restore, save_game, read_save
+import tempfile
+held = Game(pack, 2, seed=4)
+request = held.run()
+for _ in range(20):
+    request = held.answer(len(request.options) - 1)
+view = json.dumps(held.view(seat=request.seat))
+twin = held.clone()
+path = Path(tempfile.mkdtemp()) / "save.json"
+save_game(held, path)
+back = restore(read_save(path), pack)[0]
+same = [twin.pending.labels == request.labels, back.run().labels == request.labels, len(view) > 1000]
+print(json.dumps({"totals": [s["total"] for s in g.scores], "decisions": g.decisions, "held_open": same,
                   "loaded": sorted(m for m in sys.modules if m.split(".")[0] in BLOCKED)}))
 """
 
@@ -116,6 +129,7 @@ def test_a_compiled_pack_plays_without_the_toolchain(revised, build_root):
     from runtime.engine import Game
     result = _run_without_toolchain(NO_TOOLCHAIN, "revised", build_root, ",".join(TOOLCHAIN))
     assert result["loaded"] == []
+    assert result["held_open"] == [True, True, True]
     here = Game(revised, 2, seed=3, agents=[RandomAgent("3:0"), RandomAgent("3:1")])
     here.play()
     assert result["totals"] == [s["total"] for s in here.scores]
