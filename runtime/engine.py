@@ -37,6 +37,7 @@ class GameOver(Exception):
 
 
 SAME = object()  # clone(agents=SAME): copies of the game's own agents
+_PAUSE = object()  # in a replay queue: hold the game at the next request
 
 
 class Game:
@@ -118,9 +119,8 @@ class Game:
         their start through decisions (not for states set up by hand, as scenario files do)."""
         mine = [copy.deepcopy(a) for a in self.agents] if agents is SAME else list(agents)
         g = Game(self.pack, self.nplayers, seed=self.seed, agents=mine, log=self.log is not None)
-        g.on_step = self.on_step
         if self.decisions or self._engine is not None:
-            g.replay(self.record)
+            g.replay(self.record).append(_PAUSE)  # stop at the next request, even a seat with an agent's
             g.run()
         return g
 
@@ -174,6 +174,9 @@ class Game:
         return choice
 
     def _take_logged(self, p, kind, options, labels, prompt, agent):
+        if self._replay[0] is _PAUSE:  # a clone stops where its original was
+            self._replay.popleft()
+            return self._hold(Request(self, p, kind, options, labels, prompt))
         pi, rkind, rec = self._replay[0]
         where = self.decisions + 1
         if pi != p.idx or rkind != kind:
@@ -211,9 +214,19 @@ class Game:
 
     def run(self):
         """Play on until a seat without an agent must answer: returns that pending Request, or None when
-        the game is over. Every seat with an agent answers at once, without leaving the game loop."""
-        if self.pending is not None:
-            return self.pending
+        the game is over. Every seat with an agent answers at once, without leaving the game loop (a
+        clone's first request too: a clone stops at its original's point even when an agent is to answer)."""
+        request = self.pending
+        if request is not None:
+            agent = self.agents[request.seat]
+            if agent is None:
+                return request
+            # a clone stopped at a request of a seat with an agent: the agent answers it now
+            choice = agent.choose(self, request.player, request.kind, request.options, request.given_labels,
+                                  request.prompt)
+            if not any(choice == o and type(choice) is type(o) for o in request.options):
+                raise IllegalDecision(f"{choice!r} is not a legal option for '{request.kind}'")
+            return self._switch_in(choice)
         if self.finished:
             return None
         if self._engine is None:

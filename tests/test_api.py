@@ -183,6 +183,25 @@ def test_clone_from_inside_an_agent_at_its_own_decision(family):
     assert g.record == want.record and g.scores == want.scores  # cloning changed nothing in the game itself
 
 
+def test_a_clone_of_a_game_with_agents_stops_at_the_same_point(revised):
+    """Cloned from inside an agent with copies of the agents: the clone waits at that agent's request;
+    run() lets the copied agents go on, and they play the game to the same end as the original."""
+    clones = []
+
+    class Cloning(RandomAgent):
+        def choose(self, game, player, kind, options, labels=None, prompt=None):
+            if game.decisions == 25 and not clones:
+                clones.append(game.clone())
+            return super().choose(game, player, kind, options, labels, prompt)
+
+    g = Game(revised, 2, seed=12, agents=[Cloning("a"), Cloning("b")])
+    g.play()
+    c = clones[0]
+    assert c.pending is not None and c.pending.number == 26 and c.agents[0] is not g.agents[0]
+    assert c.run() is None and c.finished
+    assert c.record == g.record and c.scores == g.scores
+
+
 def test_greedy_agents_still_look_ahead_with_a_state_copy(family):
     g = Game(family, 2, seed=2, agents=[GreedyAgent(), RandomAgent("r")])
     g.play()
