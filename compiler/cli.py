@@ -51,10 +51,14 @@ def cmd_validate(args) -> int:
     root = _root(args)
     ws = packs.Workspace(root)
     checked_packs = set()
+    scenario_files = []
     for raw in args.paths:
         path = Path(raw)
         if not path.exists():
             report.error("E100", "no such file or folder", _span(raw))
+            continue
+        if path.is_file() and _is_scenario_file(path):
+            scenario_files.append(path)
             continue
         pack_id = _pack_of(path, ws)
         if pack_id is not None:
@@ -76,13 +80,52 @@ def cmd_validate(args) -> int:
             kind = "card" if isinstance(data, dict) and "kind" in data else (
                 "game" if isinstance(data, dict) else "spaces")
             schema.validate(data, kind, report)
+    counted = _validate_scenarios(args, scenario_files, report) if scenario_files and not report else ""
     if report:
         _print_report(report)
         n = len(report.sorted())
         print(f"{n} problem{'s' if n != 1 else ''} found", file=sys.stderr)
         return EXIT_FAIL
-    print(f"ok: {', '.join(sorted(checked_packs)) or ', '.join(args.paths)} valid")
+    print(f"ok: {', '.join(sorted(checked_packs)) or ', '.join(args.paths)} valid{counted}")
     return EXIT_OK
+
+
+def _is_scenario_file(path: Path) -> bool:
+    """A card test (``*.test.yaml``) or any YAML file whose top level has a 'scenarios' key."""
+    if path.name.endswith(".test.yaml"):
+        return True
+    try:
+        head = path.read_bytes()[:65536].decode("utf-8", errors="replace")
+    except OSError:
+        return False
+    return any(line.startswith("scenarios:") for line in head.splitlines())
+
+
+def _validate_scenarios(args, files, report) -> str:
+    """Check scenario files (shape, names against their packs, steps, set-up) without playing them."""
+    from runtime.pack import load_pack
+    from .scenario import check_file
+    comp = _compiler(args)
+    pack_ids = comp.ws.pack_ids()
+    loaded: dict = {}
+
+    def loader(name):
+        if name not in loaded:
+            result = comp.compile(name)
+            if not result.ok:
+                raise _PackBroken(name, result.report)
+            loaded[name] = load_pack(name, _build_root(args))
+        return loaded[name]
+
+    n = 0
+    for f in files:
+        try:
+            plans = check_file(f, loader, report, _scenario_pack(args), pack_ids=pack_ids)
+        except _PackBroken as exc:
+            report.diagnostics.extend(exc.args[1].diagnostics)
+            return ""
+        n += len(plans or [])
+    return f" ({n} scenario{'s' if n != 1 else ''} checked)"
 
 
 def _span(text):
@@ -308,9 +351,10 @@ def cmd_test(args) -> int:
             print(f"{raw}: error[E100]: no such file or folder", file=sys.stderr)
             return EXIT_FAIL
     total = failed = 0
+    pack_ids = comp.ws.pack_ids()
     for f in files:
         try:
-            outcomes = run_file(f, loader)
+            outcomes = run_file(f, loader, _scenario_pack(args), pack_ids=pack_ids)
         except _PackBroken as exc:
             print("\n".join(failures_seen), file=sys.stderr)
             print(f"compile failed: pack '{exc.args[0]}'", file=sys.stderr)
@@ -319,12 +363,19 @@ def cmd_test(args) -> int:
             total += 1
             if o.ok:
                 if args.verbose:
-                    print(f"ok    {o.where()}  {o.name}")
-            else:
+                    print(f"{o.where()}: ok: {o.name}")
+            else:  # one line a failure, located, so that editors can jump to it
                 failed += 1
-                print(f"FAIL  {o.where()}  {o.name}\n      {o.message}", file=sys.stderr)
+                what = o.message if o.name == "(file)" else f"FAIL: {o.name}: {o.message}"
+                print(f"{o.where()}: {what.replace(chr(10), ' ')}", file=sys.stderr)
     print(f"{total - failed} passed, {failed} failed")
     return EXIT_OK if failed == 0 and total else EXIT_FAIL
+
+
+def _scenario_pack(args) -> str:
+    """The pack of scenario files that name none ('scenario' in rules/defaults.yaml)."""
+    from runtime.pack import defaults
+    return str(defaults(_root(args)).get("scenario", ""))
 
 
 class _PackBroken(Exception):
@@ -550,7 +601,7 @@ def make_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_coverage)
 
     p = sub.add_parser("schema", help="print the JSON Schemas of rule and card files")
-    p.add_argument("kind", nargs="?", help="one schema: game, space, spaces, major, card")
+    p.add_argument("kind", nargs="?", help="one schema: game, space, spaces, major, card, scenario")
     p.set_defaults(func=cmd_schema)
     return ap
 

@@ -16,10 +16,10 @@ from .diagnostics import Report, Span, did_you_mean
 from .loader import LDict, LList, plain
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
-KINDS = ("game", "game-full", "space", "spaces", "major", "card")
+KINDS = ("game", "game-full", "space", "spaces", "major", "card", "scenario")
 
 _WHAT = {"game": "game.yaml", "game-full": "game.yaml", "space": "action space", "spaces": "action space",
-         "major": "major improvement", "card": "card"}
+         "major": "major improvement", "card": "card", "scenario": "scenario file"}
 
 
 @lru_cache(maxsize=None)
