@@ -338,7 +338,8 @@ class Checker:
                 if word.endswith("s") and word[:-1] in COST_TARGETS:
                     word = word[:-1]
                 if word not in COST_TARGETS:
-                    self.err("E209", f"unknown cost target '{word}'{did_you_mean(word, COST_TARGETS)}", span)
+                    self.err("E209", f"unknown cost target '{word}'{did_you_mean(word, COST_TARGETS)}; "
+                             f"cost targets: {', '.join(sorted(COST_TARGETS))}", span)
                 if second is not None and first not in self.sym.materials:
                     self.err("E208", f"unknown house material '{first}'{did_you_mean(first, self.sym.materials)}", span)
             if m.kind == "cost_substitute":
@@ -360,7 +361,8 @@ class Checker:
         elif m.kind == "capacity":
             word, span = m.words[0]
             if word not in CAPACITY_TARGETS:
-                self.err("E211", f"unknown capacity target '{word}'{did_you_mean(word, CAPACITY_TARGETS)}", span)
+                self.err("E211", f"unknown capacity target '{word}'{did_you_mean(word, CAPACITY_TARGETS)}; "
+                         f"capacity targets: {', '.join(sorted(CAPACITY_TARGETS))}", span)
             self.expr(m.expr)
         elif m.kind == "house_holds":
             self.expr(m.expr)
@@ -371,14 +373,16 @@ class Checker:
         elif m.kind == "free_per_action":
             word, _, span = m.targets[0]
             if word not in ("fence", "fences"):
-                self.err("E209", f"only fences can be free per action, not '{word}'", span)
+                self.err("E209", f"only fences can be free per action, not '{word}' (write 'free 3 fences per "
+                         f"action')", span)
         elif m.kind in ("use_occupied", "double_placement"):
             self.spaces_ref(m.words)
         elif m.kind in ("allow", "forbid"):
             word, span = m.words[0]
             allowed = RULE_SWITCHES[m.kind]
             if word not in allowed:
-                self.err("E210", f"unknown rule '{word}' for '{m.kind}'{did_you_mean(word, allowed)}", span)
+                self.err("E210", f"unknown rule '{word}' for '{m.kind}'{did_you_mean(word, allowed)}; "
+                         f"rules for '{m.kind}': {', '.join(sorted(allowed))}", span)
 
 
 # ---------------------------------------------------------------- pack-level checks

@@ -363,11 +363,11 @@ def cmd_test(args) -> int:
             total += 1
             if o.ok:
                 if args.verbose:
-                    print(f"{o.where()}: ok: {o.name}")
+                    print(f"{o.where()}: ok: {o.name}", flush=True)
             else:  # one line a failure, located, so that editors can jump to it
                 failed += 1
                 what = o.message if o.name == "(file)" else f"FAIL: {o.name}: {o.message}"
-                print(f"{o.where()}: {what.replace(chr(10), ' ')}", file=sys.stderr)
+                print(f"{o.where()}: {what.replace(chr(10), ' ')}", file=sys.stderr, flush=True)
     print(f"{total - failed} passed, {failed} failed")
     return EXIT_OK if failed == 0 and total else EXIT_FAIL
 

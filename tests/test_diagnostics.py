@@ -496,9 +496,40 @@ def test_unknown_house_material_in_house_values(root, capsys):
 def test_unknown_cost_target(root, capsys):
     _add_rule(root, "cost of stabels: -1 wood")
     check(root, capsys, "revised", block(
-        "rules/revised/majors.yaml:94:13: error[E209]: unknown cost target 'stabels' (did you mean 'stable'?)",
+        "rules/revised/majors.yaml:94:13: error[E209]: unknown cost target 'stabels' (did you mean 'stable'?); "
+        "cost targets: fence, improvement, major, minor, occupation, renovation, room, stable",
         "      cost of stabels: -1 wood",
         "              ^^^^^^^",
+    ))
+
+
+def test_unknown_capacity_target_lists_the_targets(root, capsys):
+    _add_rule(root, "capacity of pastur: +1")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:94:17: error[E211]: unknown capacity target 'pastur' (did you mean 'pasture'?); "
+        "capacity targets: pasture",
+        "      capacity of pastur: +1",
+        "                  ^^^^^^",
+    ))
+
+
+def test_unknown_rule_switch_lists_the_rules(root, capsys):
+    _add_rule(root, "forbid renovations")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:94:12: error[E210]: unknown rule 'renovations' for 'forbid' (did you mean "
+        "'renovation'?); rules for 'forbid': renovation",
+        "      forbid renovations",
+        "             ^^^^^^^^^^^",
+    ))
+
+
+def test_free_per_action_names_what_can_be_free(root, capsys):
+    _add_rule(root, "free 2 rooms per action")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:94:12: error[E209]: only fences can be free per action, not 'rooms' "
+        "(write 'free 3 fences per action')",
+        "      free 2 rooms per action",
+        "             ^^^^^",
     ))
 
 
