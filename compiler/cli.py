@@ -104,8 +104,9 @@ def _is_scenario_file(path: Path) -> bool:
 def _validate_scenarios(args, files, report) -> str:
     """Check scenario files (shape, names against their packs, steps, set-up) without playing them."""
     from runtime.pack import load_pack
+    from .build import Compiler
     from .scenario import check_file
-    comp = _compiler(args)
+    comp = Compiler(_root(args), _build_root(args), extra_pack_dirs=args.packs)
     pack_ids = comp.ws.pack_ids()
     loaded: dict = {}
 
@@ -532,8 +533,10 @@ def make_parser() -> argparse.ArgumentParser:
     ap.add_argument("--build", help="build folder (default: <root>/build)")
     sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    p = sub.add_parser("validate", help="check rule and card files; every problem as file:line:col")
+    p = sub.add_parser("validate", help="check rule, card and scenario files; every problem as file:line:col")
     p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--packs", action="append", default=[], metavar="DIR",
+                   help="another folder of packs for scenario files (as for 'agricola test')")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("compile", help="compile a pack (default: every pack) into build/packs/")

@@ -242,3 +242,34 @@ def test_agricola_validate_reports_each_mistake_located(name, tmp_path, capsys, 
     assert "internal error" not in err and "Traceback" not in err
     assert out == ""
     assert path.read_text(encoding="utf-8") == text
+
+
+FAILING = """scenarios:
+  - name: Forest gives its wood
+    given: {spaces: {forest: {wood: 3}}}
+    use: forest
+    expect:
+      player: {goods: {wood: 3}}
+  - name: A wrong expectation
+    given: {spaces: {forest: {wood: 3}}}
+    use: forest
+    expect:
+      player: {goods: {wood: 4}}
+"""
+
+
+def test_agricola_test_prints_one_located_line_a_failure_and_a_summary(tmp_path, capsys, build_root):
+    path = _write(tmp_path, "two", FAILING)
+    assert cli.main(["--build", str(build_root), "test", "-v", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == f"{path}:2: ok: Forest gives its wood\n1 passed, 1 failed\n"
+    assert err == f"{path}:11:30: FAIL: A wrong expectation: P1's wood: got 3, expected 4\n"
+
+
+def test_validate_finds_test_packs_with_packs_option(tmp_path, capsys, build_root):
+    probes = cli.REPO_ROOT / "tests" / "packs" / "rules"
+    path = cli.REPO_ROOT / "tests" / "scenarios" / "limits" / "reentrant.yaml"
+    assert cli.main(["--build", str(build_root), "validate", str(path)]) == 2
+    assert "error[E151]: unknown pack 'limit-probes'" in capsys.readouterr().err
+    assert cli.main(["--build", str(build_root), "validate", "--packs", str(probes), str(path)]) == 0
+    assert capsys.readouterr().out == f"ok: {path} valid (12 scenarios checked)\n"
