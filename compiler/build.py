@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from runtime.fileio import write_text_atomic
+from runtime.fileio import clean_stale_temps, write_text_atomic
 
 from . import __version__, checker, codegen, packs
 from .stamp import compiler_fingerprint, content_hash as stamped_hash
@@ -143,4 +143,5 @@ class Compiler:
         for stale in out_dir.glob("*.py"):
             if stale.name not in wanted:
                 stale.unlink()
+        clean_stale_temps(out_dir)  # the temporary files of a compile that was killed
         return BuildResult(pack_id, True, report, out_dir, written, unchanged, time.perf_counter() - t0)

@@ -6,11 +6,15 @@ size, nesting depth and alias expansion keep hostile files harmless (see docs/li
 """
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+from runtime.fileio import not_regular_reason, read_regular_bytes
 
 from .diagnostics import Report, Span
 
@@ -480,19 +484,23 @@ def load_yaml_text(text: str, file: str, report: Report):
 
 
 def load_yaml_file(path: Path, report: Report, display: str | None = None):
-    """Read and parse a YAML file with the size limit; returns located data or None."""
+    """Read and parse a YAML file with the size limit; returns located data or None. Only regular files
+    are read: a folder, device, named pipe or socket is refused at once (E100)."""
     name = display or str(path)
     try:
-        size = path.stat().st_size
+        st = os.stat(path)
     except OSError as exc:
         report.error("E100", f"cannot read file: {exc.strerror or exc}", Span(name))
         return None
-    if size > MAX_FILE_BYTES:
+    if not stat.S_ISREG(st.st_mode):
+        report.error("E100", f"cannot read file: {not_regular_reason(st.st_mode)}", Span(name))
+        return None
+    if st.st_size > MAX_FILE_BYTES:
         report.sources.add_text(name, "")
-        report.error("E108", f"file is {size} bytes; the limit is {MAX_FILE_BYTES} bytes", Span(name, 1, 1))
+        report.error("E108", f"file is {st.st_size} bytes; the limit is {MAX_FILE_BYTES} bytes", Span(name, 1, 1))
         return None
     try:
-        raw = path.read_bytes()
+        raw = read_regular_bytes(path, MAX_FILE_BYTES)
     except OSError as exc:
         report.error("E100", f"cannot read file: {exc.strerror or exc}", Span(name))
         return None

@@ -13,7 +13,9 @@ from pathlib import Path
 
 from . import schema
 from .diagnostics import Report, Span, did_you_mean
-from .loader import LDict, load_yaml_file
+from runtime.fileio import read_regular_bytes
+
+from .loader import MAX_FILE_BYTES, LDict, load_yaml_file
 
 RULE_FILES = (("game.yaml", "game"), ("actions.yaml", "spaces"), ("rounds.yaml", "spaces"), ("majors.yaml", "majors"))
 MAX_EXTENDS = 8
@@ -41,6 +43,18 @@ class PackSource:
         return h.hexdigest()
 
 
+def plain_name(name: str) -> bool:
+    """Whether ``name`` can be a pack's folder name: not empty, no path separator, not '.' or '..', short."""
+    return (isinstance(name, str) and 0 < len(name.encode("utf-8", "replace")) <= 255
+            and not any(ch in name for ch in "/\\\0") and name not in (".", ".."))
+
+
+def short(text, width: int = 40) -> str:
+    """A name for a message, cut short when it is long."""
+    text = str(text)
+    return text if len(text) <= width else f"{text[:width]}… ({len(text)} characters)"
+
+
 class Workspace:
     """Where packs live: ``<root>/rules/<pack>`` and ``<root>/cards/<pack>``."""
 
@@ -49,8 +63,13 @@ class Workspace:
         self.rules_dir = self.root / "rules"
         self.cards_dir = self.root / "cards"
         self.extra = [Path(p) for p in extra_pack_dirs]
+        self.pinned: dict = {}  # pack id -> folder, found before any other (a pack named by its path)
 
     def pack_dir(self, pack_id: str) -> Path | None:
+        if pack_id in self.pinned:
+            return self.pinned[pack_id]
+        if not plain_name(pack_id):
+            return None
         for base in [self.rules_dir] + self.extra:
             d = base / pack_id
             if d.is_dir():
@@ -78,8 +97,10 @@ class Workspace:
         return sorted(ids)
 
     def display(self, path: Path) -> str:
+        """The path relative to the workspace (a symbolic link is shown by its own name, not its target's)."""
         try:
-            return str(path.resolve().relative_to(self.root.resolve()))
+            full = path.parent.resolve() / path.name if path.name not in ("", ".", "..") else path.resolve()
+            return str(full.relative_to(self.root.resolve()))
         except ValueError:
             return str(path)
 
@@ -101,8 +122,7 @@ def _read_pack_files(ws: Workspace, pack_id: str, directory: Path, report: Repor
         path = directory / fname
         if not path.exists():
             continue
-        disp = ws.display(path)
-        data = load_yaml_file(path, report, disp)
+        disp, data = _load_inside(path, directory, ws, report)
         files[disp] = _digest(path)
         if data is None:
             continue
@@ -125,9 +145,8 @@ def _read_pack_files(ws: Workspace, pack_id: str, directory: Path, report: Repor
         for path in sorted(cards_root.glob("*/*.yaml")):
             if path.name.endswith(".test.yaml"):
                 continue
-            disp = ws.display(path)
             before = len(report.diagnostics)
-            data = load_yaml_file(path, report, disp)
+            disp, data = _load_inside(path, cards_root, ws, report)
             files[disp] = _digest(path)
             if data is None and len(report.diagnostics) > before:
                 continue
@@ -142,9 +161,25 @@ def _read_pack_files(ws: Workspace, pack_id: str, directory: Path, report: Repor
 
 def _digest(path: Path) -> str:
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return hashlib.sha256(read_regular_bytes(path, MAX_FILE_BYTES)).hexdigest()
     except OSError:
         return ""
+
+
+def _load_inside(path: Path, folder: Path, ws: Workspace, report: Report):
+    """Load a file of a pack, refusing a symbolic link that leads out of the pack's folder (its target is
+    neither read nor shown). Returns (display name, located data or None)."""
+    disp = ws.display(path)
+    try:
+        target = path.resolve()
+        inside = target.is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):  # a loop of symbolic links
+        target, inside = None, False
+    if not inside:
+        report.error("E100", "cannot read file: it is a symbolic link to a file outside the pack's folder "
+                     f"({ws.display(folder)})", Span(disp))
+        return disp, None
+    return disp, load_yaml_file(path, report, disp)
 
 
 def _validate_overlay_entry(entry, kind, report):
@@ -164,7 +199,8 @@ def load_pack(ws: Workspace, pack_id: str, report: Report, _chain=None) -> PackS
     directory = ws.pack_dir(pack_id)
     if directory is None:
         known = ws.pack_ids()
-        report.error("E120", f"unknown pack '{pack_id}'{did_you_mean(pack_id, known)}", Span(pack_id),
+        report.error("E120", f"unknown pack '{short(pack_id)}'{did_you_mean(pack_id[:100], known)}",
+                     Span(short(pack_id)),
                      f"packs here: {', '.join(known) or 'none'}")
         return None
     game_path = directory / "game.yaml"
@@ -172,9 +208,8 @@ def load_pack(ws: Workspace, pack_id: str, report: Report, _chain=None) -> PackS
         report.error("E120", f"pack '{pack_id}' has no game.yaml", Span(ws.display(directory)))
         return None
     files: dict = {}
-    disp = ws.display(game_path)
     before = len(report.diagnostics)
-    game = load_yaml_file(game_path, report, disp)
+    disp, game = _load_inside(game_path, directory, ws, report)
     files[disp] = _digest(game_path)
     if game is None and len(report.diagnostics) > before:
         return None
@@ -192,7 +227,7 @@ def load_pack(ws: Workspace, pack_id: str, report: Report, _chain=None) -> PackS
         src = PackSource(pack_id, chain=[pack_id], game=game, files=files)
         src.spaces, src.rounds = own["actions.yaml"], own["rounds.yaml"]
         src.majors, src.cards = own["majors.yaml"], own["cards"]
-        _check_ids(src, report)
+        check_ids(src, report)
         return src
     base_id = str(base_id)
     if base_id == pack_id or base_id in chain or len(chain) >= MAX_EXTENDS:
@@ -215,7 +250,7 @@ def load_pack(ws: Workspace, pack_id: str, report: Report, _chain=None) -> PackS
     src.rounds = _merge_entries(base.rounds, own["rounds.yaml"], "space", report, src.overlay["rounds"])
     src.majors = _merge_entries(base.majors, own["majors.yaml"], "major", report, src.overlay["majors"])
     src.cards = _merge_entries(base.cards, own["cards"], "card", report, src.overlay["cards"])
-    _check_ids(src, report)
+    check_ids(src, report)
     return src
 
 
@@ -271,7 +306,7 @@ def _merge_entries(base: list, over: list, kind, report, changes: list) -> list:
     return [e for e in result if not isinstance(e, dict) or str(e.get("id")) not in removed]
 
 
-def _check_ids(src: PackSource, report: Report):
+def check_ids(src: PackSource, report: Report):
     seen: dict = {}
     for group in (src.spaces + src.rounds, src.majors + src.cards):
         for entry in group:
