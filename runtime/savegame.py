@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 from pathlib import Path
 
 from .agents import GreedyAgent, RandomAgent
 from .engine import Game, LogMismatch  # noqa: F401  (LogMismatch: a log that does not fit the game)
-from .fileio import write_text_atomic
+from .fileio import file_kind, no_space, read_regular_bytes, write_text_atomic
 from .requests import norm  # noqa: F401  (an option as JSON holds it)
 
 FORMAT = "agricola-save"
@@ -32,14 +34,19 @@ class SaveError(Exception):
     """A save file that cannot be used (corrupt, truncated, other version, other pack)."""
 
 
+class SaveWriteError(SaveError):
+    """A save that cannot be written (full disk, …); the message starts with the file's path."""
+
+
+AGENT_KINDS = {"random": RandomAgent, "greedy": GreedyAgent, "open": None}
+
+
 def make_agent(spec: dict):
     kind = spec.get("kind")
-    if kind == "random":
-        return RandomAgent(spec.get("seed", 0))
-    if kind == "greedy":
-        return GreedyAgent(spec.get("seed", 0))
     if kind == "open":
         return None  # a seat answered through the game's requests (docs/api.md)
+    if kind in AGENT_KINDS:
+        return AGENT_KINDS[kind](spec.get("seed", 0))
     raise SaveError(f"unknown agent kind {kind!r} in the save file")
 
 
@@ -54,18 +61,48 @@ def state_hash(game) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
 
 
+MAX_SAVE_BYTES = 20_000_000
+MAX_DIGITS = 18          # a whole number in a save has at most this many digits
+MAX_SEED = 10**18 - 1    # seeds are whole numbers from -MAX_SEED to MAX_SEED
+
+
 def write_atomic(path: Path, data: dict) -> None:
     """Write a save document atomically and durably (see runtime.fileio)."""
     write_text_atomic(Path(path), json.dumps(data, sort_keys=True), sync=True)
 
 
+def check_save_target(path: Path) -> None:
+    """Refuse a place a save cannot go without destroying something: a folder, a device, a symbolic link,
+    or an existing file that is not a save (SaveError). An existing save may be replaced."""
+    path = Path(path)
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise SaveError(f"{path}: cannot write the save there: {exc.strerror or exc}") from None
+    if stat.S_ISLNK(st.st_mode):
+        raise SaveError(f"{path}: is a symbolic link; a save does not replace it (give the path of a new "
+                        "file or of a save)")
+    if not stat.S_ISREG(st.st_mode):
+        raise SaveError(f"{path}: is {file_kind(st.st_mode)}, not a save file; nothing written")
+    try:
+        read_save(path)
+    except SaveError:
+        raise SaveError(f"{path}: the file exists and is not an agricola save; it is not replaced "
+                        "(give the path of a new file or of a save)") from None
+
+
 class Recorder:
-    """Keeps the decision list of a game and writes the save file after every decision."""
+    """Writes the save file after every decision (the engine keeps the list of decisions, and calls
+    ``save`` for new ones only: while a save is being replayed nothing is written, so a save that turns
+    out not to fit the game is refused and left exactly as it was)."""
 
     def __init__(self, game, path: Path | None, agent_specs):
         self.game = game
         self.path = Path(path) if path else None
         self.agent_specs = agent_specs
+        self.written = None  # the last document written (or read, when resuming)
         if self.path is not None:
             game.after_decision = self.save
 
@@ -80,24 +117,72 @@ class Recorder:
         }
 
     def save(self, *_):
-        if self.path is not None:
-            write_atomic(self.path, self.document())
+        """Write the save (unless a replay is still going on or nothing changed). A full disk or another
+        write error raises SaveError; the last save written is then left as it was."""
+        if self.path is None:
+            return
+        doc = self.document()
+        if doc == self.written:
+            return
+        try:
+            write_atomic(self.path, doc)
+        except OSError as exc:
+            done = len(self.written["decisions"]) if self.written else 0
+            kept = (f"the save file keeps the game up to decision {done}" if self.written
+                    else "no save was written")
+            why = "no space left on the device" if no_space(exc) else (exc.strerror or str(exc))
+            raise SaveWriteError(f"{self.path}: cannot write the save: {why}; {kept}") from None
+        self.written = doc
+
+
+def _where(text: str, pos: int) -> str:
+    line = text.count("\n", 0, pos) + 1
+    return f"{line}:{pos - (text.rfind(chr(10), 0, pos) + 1) + 1}"
+
+
+class _LongNumber(ValueError):
+    pass
+
+
+def _whole_number(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise _LongNumber(digits)
+    return int(digits)
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number a save can hold")
 
 
 def read_save(path: Path) -> dict:
     """Read and check a save file; SaveError with a clear message when it cannot be used."""
     path = Path(path)
     try:
-        raw = path.read_text(encoding="utf-8")
+        data = read_regular_bytes(path, MAX_SAVE_BYTES)
     except FileNotFoundError:
         raise SaveError(f"{path}: no such save file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SaveError(f"{path}: cannot read the save file ({exc})") from None
+    except OSError as exc:
+        raise SaveError(f"{path}: cannot read the save file: {exc.strerror or exc}") from None
     try:
-        doc = json.loads(raw)
+        raw = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[:exc.start].decode("utf-8", "replace")
+        raise SaveError(f"{path}:{_where(before, len(before))}: the save file is damaged (it is not UTF-8 text)") \
+            from None
+    try:
+        doc = json.loads(raw, parse_int=_whole_number, parse_constant=_no_constant)
+    except _LongNumber as exc:
+        at = raw.find(exc.args[0])
+        shown = exc.args[0] if len(exc.args[0]) <= 20 else f"a number of {len(exc.args[0].lstrip('-'))} digits"
+        raise SaveError(f"{path}:{_where(raw, max(at, 0))}: the save file is damaged ({shown}; a save holds "
+                        f"whole numbers of at most {MAX_DIGITS} digits)") from None
+    except RecursionError:
+        raise SaveError(f"{path}: the save file is damaged (its values are nested too deeply)") from None
+    except json.JSONDecodeError as exc:
+        raise SaveError(f"{path}:{exc.lineno}:{exc.colno}: the save file is damaged or cut short (not valid JSON: "
+                        f"{exc.msg} at line {exc.lineno} column {exc.colno})") from None
     except ValueError as exc:
-        raise SaveError(f"{path}: the save file is damaged or cut short (not valid JSON: {exc.msg} "
-                        f"at line {exc.lineno} column {exc.colno})") from None
+        raise SaveError(f"{path}: the save file is damaged (not valid JSON: {exc})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise SaveError(f"{path}: not an agricola save file")
     if doc.get("version") != VERSION:
@@ -106,8 +191,15 @@ def read_save(path: Path) -> dict:
                       ("decisions", list)):
         if not isinstance(doc.get(key), kind) or isinstance(doc.get(key), bool):
             raise SaveError(f"{path}: the save file is damaged ('{key}' is missing or of the wrong type)")
+    if not 1 <= doc["players"] <= 100:
+        raise SaveError(f"{path}: the save file is damaged ({doc['players']} players)")
     if len(doc["agents"]) != doc["players"]:
         raise SaveError(f"{path}: the save file is damaged ({len(doc['agents'])} agents for {doc['players']} players)")
+    for i, spec in enumerate(doc["agents"]):
+        if not (isinstance(spec, dict) and spec.get("kind") in AGENT_KINDS
+                and isinstance(spec.get("seed", 0), (int, str)) and not isinstance(spec.get("seed"), bool)):
+            raise SaveError(f"{path}: the save file is damaged (agent {i + 1} is not one of: "
+                            f"{', '.join(sorted(AGENT_KINDS))}, with a seed)")
     for i, d in enumerate(doc["decisions"]):
         if not (isinstance(d, list) and len(d) == 3 and isinstance(d[0], int) and isinstance(d[1], str)):
             raise SaveError(f"{path}: the save file is damaged (decision {i + 1} is malformed)")
@@ -126,10 +218,15 @@ def restore(doc: dict, pack, *, continue_with_agents: bool = True, log: bool = F
     if doc["pack_hash"] != pack.content_hash:
         raise SaveError(f"pack '{pack.id}' has changed since this game was saved (its content hash differs); "
                         "the game cannot be resumed with the changed rules")
+    rules = pack.rules
+    if not rules.min_players <= doc["players"] <= rules.max_players:
+        raise SaveError(f"the save is a game of {doc['players']} players; pack '{pack.id}' is for "
+                        f"{rules.min_players} to {rules.max_players}")
     agents = [make_agent(spec) if continue_with_agents else None for spec in doc["agents"]]
     game = Game(pack, doc["players"], seed=doc["seed"], agents=agents, log=log)
     pending = game.replay(doc["decisions"], ask_agents=True)
     rec = Recorder(game, path, doc["agents"])
+    rec.written = doc
     return game, rec, pending
 
 
