@@ -20,6 +20,7 @@ space, ``PS`` pasture space with a stable, ``S`` stable outside pastures, ``.`` 
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from .diagnostics import Report, Span, did_you_mean
@@ -67,9 +68,36 @@ def load_farm(path: Path, pack):
     if "farmyard" not in data:
         report.error("E111", "farm file is missing the required key 'farmyard'", data.span)
     apply_farm(game, p, data, report, reset=True)
+    if not report:
+        check_reachable(game, p, data, report)
     if report:
         _fail(report)
     return game, p
+
+
+def check_reachable(game, p, data: LDict, report: Report):
+    """Report what no game can end with: a house smaller than the starting one or in pieces, fields that do
+    not touch each other (each new field must touch one), and a card listed twice (there is one of each)."""
+    rules = game.pack.rules
+    gr = p.grid
+    where = data.span_of("farmyard")
+    if p.room_count < rules.start_rooms:
+        report.error("E144", f"the house has {p.room_count} room{'s' if p.room_count != 1 else ''}; it starts "
+                     f"with {rules.start_rooms} and never loses one", where)
+    elif not gr.connected(p.rooms):
+        report.error("E144", f"the rooms {gr.mask_names(p.rooms)} do not form one house: each new room is built "
+                     "next to a room", where)
+    if p.field_mask and not gr.connected(p.field_mask):
+        report.error("E144", f"the fields {gr.mask_names(p.field_mask)} do not touch each other: each new field is "
+                     "plowed next to a field", where)
+    improvements = data.get("improvements") or []
+    seen = {}
+    for i, cid in enumerate(improvements):
+        cid = str(cid)
+        if cid in seen and cid in game.pack.all_cards:
+            report.error("E147", f"'{cid}' is listed twice; there is one card of each", improvements.span_of(i),
+                         f"the first is at line {seen[cid].line}")
+        seen.setdefault(cid, improvements.span_of(i))
 
 
 def apply_farm(game, p, data: LDict, report: Report, reset: bool = True):
@@ -115,7 +143,7 @@ def apply_farm(game, p, data: LDict, report: Report, reset: bool = True):
                     p.rooms |= 1 << cell
                 elif t == "F":
                     p.fields[cell] = [None, 0]
-                elif t[:1] in ("G", "V") and t[1:].isdigit() and int(t[1:]) > 0:
+                elif re.fullmatch(r"[GV][1-9][0-9]{0,8}", t):
                     p.fields[cell] = ["grain" if t[0] == "G" else "vegetable", int(t[1:])]
                 elif t == "P":
                     pasture_cells |= 1 << cell

@@ -54,8 +54,10 @@ class Grid:
 
     def index(self, name: str) -> int:
         name = name.strip().upper()
-        if len(name) < 2 or name[0] not in ROW_LETTERS[: self.rows] or not name[1:].isdigit():
-            raise ValueError(f"'{name}' is not a farmyard space (use A1 to {ROW_LETTERS[self.rows - 1]}{self.cols})")
+        if not 2 <= len(name) <= 4 or name[0] not in ROW_LETTERS[: self.rows] or not name[1:].isdecimal() \
+                or not name.isascii():
+            shown = name if len(name) <= 20 else name[:20] + "…"
+            raise ValueError(f"'{shown}' is not a farmyard space (use A1 to {ROW_LETTERS[self.rows - 1]}{self.cols})")
         r = ROW_LETTERS.index(name[0])
         c = int(name[1:]) - 1
         if not 0 <= c < self.cols:
