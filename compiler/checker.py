@@ -20,6 +20,7 @@ COST_TARGETS = {"room", "renovation", "stable", "fence", "improvement", "major",
 CAPACITY_TARGETS = {"pasture"}
 RULE_SWITCHES = {"allow": {"renovate_skip"}, "forbid": {"renovation"}}
 ARG_KINDS = {"space", "card", "number", "quantity"}
+MAX_WORK = 10_000   # steps one rule may take when it runs once (docs/limits.md)
 
 
 @dataclass
@@ -282,6 +283,32 @@ class Checker:
         if v.name == "fence_spaces" and not 1 <= (v.number or 0) <= 15:
             self.err("E215", "fence needs a number of spaces from 1 to 15", v.span)
 
+    def bound_work(self, node):
+        """Report a statement that could take more than MAX_WORK steps when it runs once (nested
+        ``for each player``: each level runs its body once per player), at the level that makes it too many."""
+        worst = []
+
+        def work(n) -> int:
+            if isinstance(n, (N.Seq, N.Then, N.AndOr)):
+                return min(MAX_WORK + 1, sum(work(x) for x in n.items))
+            if isinstance(n, N.Choose):
+                return min(MAX_WORK + 1, sum(work(x) for x in n.options))
+            if isinstance(n, (N.May, N.MayPay, N.Guarded)):
+                return 1 + work(n.body)
+            if isinstance(n, N.Verb) and n.body is not None:
+                inner = work(n.body)
+                total = min(MAX_WORK + 1, (self.sym.max_players if n.name == "for_each_player" else 1) * inner
+                            + 1)
+                if total > MAX_WORK and inner <= MAX_WORK:
+                    worst.append(n)
+                return total
+            return 1
+
+        if node is not None and work(node) > MAX_WORK and worst:
+            self.err("E225", f"'for each player' nested too deeply: this rule could take more than {MAX_WORK} "
+                     f"steps when it runs (each level runs what it holds once for each of up to "
+                     f"{self.sym.max_players} players)", worst[0].span, "see docs/limits.md")
+
     def spaces_ref(self, refs):
         for name, is_tag, span in refs:
             if is_tag:
@@ -311,10 +338,12 @@ class Checker:
                 self.expr(rule.guard)
             phase_where = "scoring" if (t.kind == "at_phase" and t.phase == "scoring") else where
             self.body(rule.body, phase_where)
+            self.bound_work(rule.body)
         elif rule.kind == "action":
             if rule.guard is not None:
                 self.expr(rule.guard)
             self.body(rule.body, where)
+            self.bound_work(rule.body)
         elif rule.kind in ("exchanges", "bake"):
             for ex in rule.exchanges:
                 self.goods(ex.give, constant=True, what="exchange amounts")
@@ -617,6 +646,7 @@ def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> Check
                     node = parse(ef, "body", report)
                     if node is not None:
                         chk.body(node, "space")
+                        chk.bound_work(node)
                     parsed[key_e] = node
                 key_a = ("a", id(ac), ac)
                 if ac is not None and key_a not in parsed:

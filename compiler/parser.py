@@ -134,6 +134,8 @@ def parse(text, kind: str, report: Report):
     except RecursionError:
         report.error("E207", "effect text is nested too deeply", spans.at(1, 1))
         return None
+    if _huge_numbers(tree, spans, report):
+        return None
     try:
         return _Build(spans).transform(tree)
     except VisitError as exc:  # a malformed construct the transformer rejects
@@ -145,6 +147,23 @@ def parse(text, kind: str, report: Report):
     except RecursionError:
         report.error("E207", "effect text is nested too deeply", spans.at(1, 1))
         return None
+
+
+_NUMBER_TOKENS = ("INT", "SIGNED_INT", "OFFSET", "PLAYERS_KEY")
+
+
+def _huge_numbers(tree, spans, report) -> bool:
+    """Report numbers that cannot be within the limit of effects (1000000) before any is converted (Python
+    refuses to convert more than 4300 digits); True when there was one."""
+    found = False
+    for tok in tree.scan_values(lambda t: isinstance(t, Token) and t.type in _NUMBER_TOKENS):
+        digits = tok.value.strip("+-")
+        if len(digits.lstrip("0")) > 7 or len(digits) > 100:
+            shown = tok.value if len(tok.value) <= 20 else tok.value[:20] + "…"
+            why = "is too large (the limit is 1000000)" if len(digits.lstrip("0")) > 7 else "has too many digits"
+            report.error("E107", f"number {shown} {why}", spans.of_token(tok))
+            found = True
+    return found
 
 
 class _BuildError(Exception):

@@ -46,6 +46,12 @@ def all_schemas() -> dict:
     return {kind: schema(kind) for kind in KINDS}
 
 
+def _short(value) -> str:
+    """A value for a message, cut short when it is long (a 5,000-character id is not echoed)."""
+    text = str(value)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
 def _locate(data, path):
     """(container, key) of the value at ``path`` in located data."""
     container, key = None, None
@@ -142,7 +148,7 @@ def _report(err, data, kind, report: Report):
         report.error("E113", f"'{err.instance}' is not allowed for '{field}' (use one of: {options})"
                      f"{did_you_mean(err.instance, map(str, err.validator_value))}", span)
     elif v == "pattern" and custom:
-        report.error("E114", custom.format(value=err.instance), span)
+        report.error("E114", custom.format(value=_short(err.instance)), span)
     elif v in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
         word = "at least" if "inimum" in v else "at most"
         report.error("E115", f"'{field}' must be {word} {err.validator_value}, not {err.instance}", span)
@@ -152,6 +158,6 @@ def _report(err, data, kind, report: Report):
     elif v == "propertyNames":
         report.error("E114", f"'{err.instance}' is not allowed as a key here", span)
     elif custom:
-        report.error("E114", custom.format(value=err.instance), span)
+        report.error("E114", custom.format(value=_short(err.instance)), span)
     else:
         report.error("E119", f"'{field}': {err.message}", span)
