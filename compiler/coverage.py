@@ -1,7 +1,8 @@
 """``agricola coverage``: how many real cards of an edition a pack expresses.
 
-The reference list of real cards (facts only) is ``cards.json`` (by default the shared reference
-folder next to the project). A card counts as expressed when the pack has a card file for it that
+The reference list of real cards (facts only) is the catalogue shipped with the compiler,
+``compiler/reference/cards.json`` (see compiler/catalogue.py), or a list given with ``--reference``
+in the same format. A card counts as expressed when the pack has a card file for it that
 compiles. A missing card is reported with the language feature it needs, as recorded in
 ``cards/<pack>/missing.yaml`` (``<reference id>: <missing feature>``).
 """
@@ -12,14 +13,18 @@ from pathlib import Path
 
 import yaml
 
+from runtime.fileio import read_regular_bytes
+
 from .diagnostics import Report
 
 KINDS = {"occupation": "occupations", "minor_improvement": "minor improvements",
          "major_improvement": "major improvements"}
 
 
-def default_reference(root: Path) -> Path:
-    return root.parent / "shared" / "reference" / "cards.json"
+def default_reference(root: Path | None = None) -> Path:
+    """The catalogue of real cards shipped inside the compiler (the same for every workspace)."""
+    from .catalogue import CATALOGUE
+    return CATALOGUE
 
 
 def _norm(name: str) -> str:
@@ -31,10 +36,21 @@ def coverage_report(comp, pack_id: str, edition: str, reference: str | None = No
     root = comp.ws.root
     ref_path = Path(reference) if reference else default_reference(root)
     try:
-        cards = json.loads(ref_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        return f"error: cannot read the reference card list {ref_path}: {exc}", False
+        cards = json.loads(read_regular_bytes(ref_path, 20_000_000).decode("utf-8"))
+    except OSError as exc:
+        return f"error: cannot read the reference card list {ref_path}: {exc.strerror or exc}", False
+    except (ValueError, RecursionError) as exc:
+        return f"error: cannot read the reference card list {ref_path}: it is not a JSON list of cards ({exc})", False
+    if not isinstance(cards, list) or not all(isinstance(c, dict) for c in cards):
+        return f"error: cannot read the reference card list {ref_path}: it is not a JSON list of cards", False
     ref = [c for c in cards if c.get("edition") == edition]
+    for i, c in enumerate(ref):
+        bad = [k for k in ("id", "name_en", "type") if not isinstance(c.get(k), str)]
+        if not isinstance(c.get("number"), (int, type(None))) or isinstance(c.get("number"), bool):
+            bad.append("number")
+        if bad:
+            return (f"error: {ref_path}: card {c.get('id')!r} of edition '{edition}' has no usable "
+                    f"{', '.join(repr(b) for b in bad)}"), False
     if not ref:
         editions = sorted({c.get("edition") for c in cards if c.get("edition")})
         return f"error: no cards of edition '{edition}' in {ref_path} (editions: {', '.join(editions)})", False
@@ -61,10 +77,13 @@ def coverage_report(comp, pack_id: str, edition: str, reference: str | None = No
     notes_path = root / "cards" / pack_id / "missing.yaml"
     if notes_path.exists():
         try:
-            missing_notes = yaml.safe_load(notes_path.read_text(encoding="utf-8")) or {}
-        except yaml.YAMLError:
+            missing_notes = yaml.safe_load(read_regular_bytes(notes_path, 2_000_000).decode("utf-8")) or {}
+        except (OSError, ValueError, yaml.YAMLError):
             missing_notes = {}
-    lines = [f"Coverage of {edition} by pack '{pack_id}' (reference: {ref_path})"]
+        if not isinstance(missing_notes, dict):
+            missing_notes = {}
+    shown = "the catalogue shipped with agricola" if reference is None else str(ref_path)
+    lines = [f"Coverage of {edition} by pack '{pack_id}' (reference: {shown})"]
     totals: dict = {}
     missing = []
     for c in ref:
