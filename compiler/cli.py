@@ -8,9 +8,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
+from runtime.fileio import no_space
 from runtime.firing import RuleLoop
 from runtime.pack import REPO_ROOT
 
@@ -22,8 +24,9 @@ def _root(args) -> Path:
 
 
 def _build_root(args) -> Path:
+    from runtime.pack import default_build_root
     b = getattr(args, "build", None)
-    return Path(b) if b else _root(args) / "build"
+    return Path(b) if b else default_build_root(_root(args))
 
 
 def _compiler(args):
@@ -41,7 +44,11 @@ def _print_report(report, stream=None):
 # ---------------------------------------------------------------- validate
 
 def cmd_validate(args) -> int:
-    """Check YAML files (rule-pack files, card files, packs by folder) and report every problem."""
+    """Check YAML files (rule-pack files, card files, packs by folder) and report every problem.
+
+    A path inside a pack (``<workspace>/rules/<pack>/…``, ``<workspace>/cards/<pack>/…``, or a folder with a
+    game.yaml) checks that whole pack, found where the path is. A card file outside any pack is checked
+    with a pack (``--pack``, default: 'validate' in rules/defaults.yaml) as if it were one of its cards."""
     from . import checker, packs
     from .diagnostics import Report
     from .loader import load_yaml_file
@@ -49,21 +56,21 @@ def cmd_validate(args) -> int:
 
     report = Report()
     root = _root(args)
-    ws = packs.Workspace(root)
-    checked_packs = set()
+    checked_packs, loose_cards, shaped = [], [], []
     scenario_files = []
     for raw in args.paths:
         path = Path(raw)
-        if not path.exists():
+        if not path.exists() and not path.is_symlink():
             report.error("E100", "no such file or folder", _span(raw))
             continue
         if path.is_file() and _is_scenario_file(path):
             scenario_files.append(path)
             continue
-        pack_id = _pack_of(path, ws)
-        if pack_id is not None:
-            if pack_id not in checked_packs:
-                checked_packs.add(pack_id)
+        found = _pack_of(path, root)
+        if found is not None:
+            ws, pack_id = found
+            if (ws.root, pack_id) not in [(w.root, i) for w, i in checked_packs]:
+                checked_packs.append((ws, pack_id))
                 local = Report()
                 local.sources = report.sources
                 src = packs.load_pack(ws, pack_id, local)
@@ -71,22 +78,56 @@ def cmd_validate(args) -> int:
                     checker.check_pack(src, local)
                 report.diagnostics.extend(local.diagnostics)
             continue
-        # A file outside any pack: check it on its own, by its shape.
+        # A file outside any pack: a card is checked within a pack, other files by their shape.
         files = sorted(path.rglob("*.yaml")) if path.is_dir() else [path]
+        if not files:
+            report.error("E100", "no YAML file in this folder", _span(raw))
         for f in files:
+            before = len(report.diagnostics)
             data = load_yaml_file(f, report, str(f))
             if data is None:
+                if len(report.diagnostics) == before:
+                    from .diagnostics import Span
+                    report.error("E112", "the file is empty: a card or rule file holds a mapping or a list",
+                                 Span(str(f), 1, 1))
                 continue
-            kind = "card" if isinstance(data, dict) and "kind" in data else (
-                "game" if isinstance(data, dict) else "spaces")
+            if isinstance(data, dict) and "kind" in data:
+                data.schema_ok = schema.validate(data, "card", report)
+                loose_cards.append(data)
+                continue
+            kind = "game" if isinstance(data, dict) else "spaces"
             schema.validate(data, kind, report)
+            shaped.append(str(f))
+    against = None
+    if loose_cards:
+        against = args.pack or _default(args, "validate", "score")
+        ws = packs.Workspace(root)
+        local = Report()
+        local.sources = report.sources
+        src = packs.load_pack(ws, against, local)
+        if src is not None:
+            ids = {str(c.get("id")) for c in loose_cards}
+            src.cards = [c for c in src.cards if str(c.get("id")) not in ids] + loose_cards
+            packs.check_ids(src, local)
+            checker.check_pack(src, local)
+        report.diagnostics.extend(local.diagnostics)
     counted = _validate_scenarios(args, scenario_files, report) if scenario_files and not report else ""
     if report:
         _print_report(report)
         n = len(report.sorted())
         print(f"{n} problem{'s' if n != 1 else ''} found", file=sys.stderr)
         return EXIT_FAIL
-    print(f"ok: {', '.join(sorted(checked_packs)) or ', '.join(args.paths)} valid{counted}")
+    done = []
+    if checked_packs:
+        done.append(f"{', '.join(i for _, i in checked_packs)} valid")
+    if loose_cards:
+        done.append(f"{', '.join(str(c.span.file) for c in loose_cards)} valid "
+                    f"(checked as cards of pack '{against}')")
+    if shaped:
+        done.append(f"{', '.join(shaped)} valid (checked on their own, by their shape)")
+    if scenario_files:
+        done.append(f"{', '.join(map(str, scenario_files))} valid{counted}")
+    print(f"ok: {'; '.join(done)}")
     return EXIT_OK
 
 
@@ -95,7 +136,8 @@ def _is_scenario_file(path: Path) -> bool:
     if path.name.endswith(".test.yaml"):
         return True
     try:
-        head = path.read_bytes()[:65536].decode("utf-8", errors="replace")
+        with open(path, "rb") as f:   # a regular file (the caller checked): only its start is read
+            head = f.read(65536).decode("utf-8", errors="replace")
     except OSError:
         return False
     return any(line.startswith("scenarios:") for line in head.splitlines())
@@ -134,23 +176,26 @@ def _span(text):
     return Span(str(text))
 
 
-def _pack_of(path: Path, ws) -> str | None:
-    """The pack a path belongs to: rules/<pack>/… or cards/<pack>/…, or a folder with a game.yaml."""
-    p = path.resolve()
-    for base in (ws.rules_dir.resolve(), ws.cards_dir.resolve()):
-        try:
-            rel = p.relative_to(base)
-        except ValueError:
-            continue
-        if rel.parts:
-            return rel.parts[0]
-    if p.is_dir() and (p / "game.yaml").exists():
-        ws.extra.append(p.parent)
-        return p.name
-    if p.is_file() and p.name in ("game.yaml", "actions.yaml", "rounds.yaml", "majors.yaml") and \
-            (p.parent / "game.yaml").exists():
-        ws.extra.append(p.parent.parent)
-        return p.parent.name
+def _pack_of(path: Path, root: Path):
+    """(workspace, pack id) of the pack a path belongs to, or None for a file outside any pack.
+
+    The workspace is the one the path is in: the nearest folder W above it with the path under
+    W/rules/<pack>/ or W/cards/<pack>/ and a W/rules/<pack>/game.yaml. A folder holding a game.yaml of its
+    own (a pack outside any workspace) is that pack, its base packs read from the project."""
+    from . import packs
+    # the folders are resolved, not the file: a link out of a pack is the pack's (and is refused there)
+    p = path.parent.resolve() / path.name if path.name not in ("", ".", "..") else path.resolve()
+    for folder in [p] + list(p.parents):
+        if folder.parent.name in ("rules", "cards"):
+            ws_root = folder.parent.parent
+            if (ws_root / "rules" / folder.name / "game.yaml").is_file():
+                return packs.Workspace(ws_root), folder.name
+    pack_dir = p if p.is_dir() else p.parent
+    if (pack_dir / "game.yaml").is_file() and (p.is_dir() or p.name in ("game.yaml", "actions.yaml",
+                                                                        "rounds.yaml", "majors.yaml")):
+        ws = packs.Workspace(root, [pack_dir.parent])
+        ws.pinned[pack_dir.name] = pack_dir
+        return ws, pack_dir.name
     return None
 
 
@@ -173,11 +218,14 @@ def cmd_compile(args) -> int:
     return status
 
 
-def _default(args, what: str) -> str:
+def _default(args, what: str, fallback: str | None = None) -> str:
     from runtime.pack import defaults
-    name = defaults(_root(args)).get(what)
+    found = defaults(_root(args))
+    name = found.get(what) or (found.get(fallback) if fallback else None)
     if not name:
-        raise SystemExit(f"error: no pack named; give --pack (rules/defaults.yaml has no '{what}')")
+        print(f"error: no pack named; give --pack ({_root(args) / 'rules' / 'defaults.yaml'} has no '{what}')",
+              file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
     return str(name)
 
 
@@ -217,13 +265,18 @@ def cmd_play(args) -> int:
     agents = [RandomAgent(spec["seed"]) for spec in specs]
     game = Game(pack, args.players, seed=args.seed, agents=agents, log=not args.json)
     recorder = None
-    if args.save:
-        from runtime.savegame import Recorder
-        recorder = Recorder(game, Path(args.save), specs)
-        recorder.save()
-    game.play()
-    if recorder is not None:
-        recorder.save()
+    from runtime.savegame import Recorder, SaveError, check_save_target
+    try:
+        if args.save:
+            check_save_target(Path(args.save))
+            recorder = Recorder(game, Path(args.save), specs)
+            recorder.save()
+        game.play()
+        if recorder is not None:
+            recorder.save()
+    except SaveError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAIL
     return _print_game(game, args.json)
 
 
@@ -241,7 +294,7 @@ def _print_game(game, as_json: bool) -> int:
 
 def cmd_resume(args) -> int:
     """Continue a saved game; it ends exactly as the uninterrupted game would have."""
-    from runtime.savegame import LogMismatch, SaveError, read_save, restore
+    from runtime.savegame import LogMismatch, SaveError, SaveWriteError, read_save, restore
     try:
         doc = read_save(Path(args.file))
     except SaveError as exc:
@@ -251,15 +304,22 @@ def cmd_resume(args) -> int:
     if pack is None:
         return err
     try:
-        game, recorder, pending = restore(doc, pack, log=not args.json, path=Path(args.file))
+        # a symbolic link to a save stays a link: the file it points to is updated
+        game, recorder, pending = restore(doc, pack, log=not args.json, path=Path(args.file).resolve())
         request = game.run()
         if request is not None:
             raise SaveError(f"{request.player.name} is an open seat (answered through the library, docs/api.md); "
                             "the command line cannot go on for it")
+        if pending:
+            raise SaveError(f"the save has {len(pending)} decision{'s' if len(pending) != 1 else ''} after the "
+                            "end of the game; it is left as it was")
+        recorder.save()
+    except SaveWriteError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAIL
     except (SaveError, LogMismatch) as exc:
         print(f"error: {args.file}: {exc}", file=sys.stderr)
         return EXIT_FAIL
-    recorder.save()
     return _print_game(game, args.json)
 
 
@@ -345,7 +405,11 @@ def cmd_test(args) -> int:
     for raw in args.paths:
         path = Path(raw)
         if path.is_dir():
-            files.extend(sorted(path.rglob("*.test.yaml")) or sorted(path.rglob("*.yaml")))
+            found = sorted(path.rglob("*.test.yaml")) or sorted(path.rglob("*.yaml"))
+            if not found:
+                print(f"{raw}: error[E100]: no scenario file (*.yaml) in this folder", file=sys.stderr)
+                return EXIT_FAIL
+            files.extend(found)
         elif path.exists():
             files.append(path)
         else:
@@ -424,10 +488,17 @@ def cmd_docs(args) -> int:
     comp = _compiler(args)
     pack_id = args.pack or _default(args, "score")
     out = Path(args.out) if args.out else _build_root(args) / "docs" / pack_id
+    if out.exists() and not out.is_dir():
+        print(f"error: {out}: is not a folder; the docs are a folder of pages (give --out a folder)", file=sys.stderr)
+        return EXIT_USAGE
     try:
         result = docs.build_site(comp, pack_id, out, pdf=args.pdf, chromium=args.chromium)
     except docs.DocsError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    except OSError as exc:
+        why = "no space left on the device" if no_space(exc) else (exc.strerror or str(exc))
+        print(f"error: {_cut(exc.filename or out, 200)}: cannot write the docs there: {why}", file=sys.stderr)
         return EXIT_FAIL
     print(f"docs of '{pack_id}' written to {result.out_dir}/index.html "
           f"({len(result.pages)} files, {result.cards} hand cards on {result.sheet_pages} sheets, "
@@ -439,23 +510,50 @@ def cmd_docs(args) -> int:
 
 
 def cmd_card_new(args) -> int:
-    """Write a card file and a scenario file to fill in."""
+    """Write a card file and a scenario file to fill in. Nothing is written when the id is taken in the
+    pack, when the files would land outside the pack's card folder, or when they would not be valid."""
     import re
+    from . import packs
+    from .diagnostics import Report
     root = _root(args)
     if not re.fullmatch(r"[a-z][a-z0-9_]{0,63}", args.id):
-        print(f"error: '{args.id}' is not a valid id: use lower-case letters, digits and '_', starting with a letter",
-              file=sys.stderr)
+        print(f"error: {_shown(args.id)} is not a valid id: use lower-case letters, digits and '_', starting with "
+              "a letter (at most 64)", file=sys.stderr)
         return EXIT_USAGE
     pack_id = args.pack or _default(args, "score")
+    ws = packs.Workspace(root)
+    if pack_id not in ws.pack_ids():
+        from .diagnostics import did_you_mean
+        print(f"error: no pack {_shown(pack_id)} in {ws.rules_dir}{did_you_mean(pack_id, ws.pack_ids())}; "
+              "nothing written", file=sys.stderr)
+        return EXIT_USAGE
     deck = args.deck
-    folder = root / "cards" / pack_id / deck
+    if not re.fullmatch(r"[A-Z][A-Za-z0-9]{0,7}", deck):
+        print(f"error: {_shown(deck)} is not a deck: a capital letter, then up to 7 letters or digits "
+              "(such as X); nothing written", file=sys.stderr)
+        return EXIT_USAGE
+    cards_root = ws.cards_dir / pack_id
+    folder = cards_root / deck
+    if not (folder.parent.resolve() / folder.name).is_relative_to(cards_root.resolve()) or \
+            (folder.exists() and not folder.resolve().is_relative_to(cards_root.resolve())):
+        print(f"error: {os.path.relpath(folder)} leads outside the pack's card folder {os.path.relpath(cards_root)}; "
+              "nothing written", file=sys.stderr)
+        return EXIT_USAGE
     card_path = folder / f"{args.id}.yaml"
     test_path = folder / f"{args.id}.test.yaml"
     for path in (card_path, test_path):
-        if path.exists():
+        if path.exists() or path.is_symlink():
             print(f"error: {os.path.relpath(path)} already exists; nothing written", file=sys.stderr)
             return EXIT_FAIL
-    name = args.name or args.id.replace("_", " ").title()
+    report = Report()
+    src = packs.load_pack(ws, pack_id, report)
+    taken = {str(e.get("id")): e for e in (src.cards + src.majors if src is not None else [])}
+    if args.id in taken:
+        where = taken[args.id].span_of("id")
+        print(f"error: pack '{pack_id}' already has a card '{args.id}' ({where.file}:{where.line}); "
+              "choose another id; nothing written", file=sys.stderr)
+        return EXIT_FAIL
+    name = args.name if args.name is not None else args.id.replace("_", " ").title()
     from runtime.pack import defaults
     plays = defaults(root).get("card_new") or {}
     play = str(plays.get(args.kind) or "<action space that plays it>")
@@ -467,29 +565,63 @@ def cmd_card_new(args) -> int:
         facts = f"kind: minor\ndeck: {deck}\n"
         cost = "cost: 1 wood\n"
         example = "  on play: gain 2 food"
-    card = (f"# {name}: describe it in your own words here.\n"
-            f"id: {args.id}\nname: {name}\n{facts}{cost}"
+    card = (f"# {_comment(name)}: describe it in your own words here.\n"
+            f"id: {args.id}\nname: {json.dumps(name, ensure_ascii=False)}\n{facts}{cost}"
             "# requires: occupations >= 2      # a prerequisite, if the card has one\n"
             "points: 0\nbonus_points: false\npassing: false\n"
             "effects: |\n"
             "  # one rule per line; see docs/language.md. For example:\n"
             f"{example}\n")
-    test = (f"# Scenarios for {name}: run them with  agricola test {os.path.relpath(test_path)}\n"
+    test = (f"# Scenarios for {_comment(name)}: run them with  agricola test {os.path.relpath(test_path)}\n"
             f"pack: {pack_id}\nplayers: 2\nscenarios:\n"
-            f"  - name: {name} is played and its effect happens\n"
+            f"  - name: {json.dumps(name + ' is played and its effect happens', ensure_ascii=False)}\n"
             "    given:\n"
             f"      player: {{goods: {{wood: 1, food: 2}}, hand: [{args.id}]}}\n"
             f"    use: {play}\n"
             f"    answers: [{args.id}]\n"
             "    expect:\n"
             f"      player: {{{'occupations' if args.kind == 'occupation' else 'minors'}: [{args.id}]}}\n")
+    problems = _card_file_problems(card, os.path.relpath(card_path))
+    if problems:
+        print(problems + f"\nerror: the card file would not be valid (check --name); nothing written",
+              file=sys.stderr)
+        return EXIT_USAGE
     folder.mkdir(parents=True, exist_ok=True)
-    card_path.write_text(card, encoding="utf-8")
-    test_path.write_text(test, encoding="utf-8")
+    with open(card_path, "x", encoding="utf-8") as f:
+        f.write(card)
+    with open(test_path, "x", encoding="utf-8") as f:
+        f.write(test)
     print(f"wrote {os.path.relpath(card_path)}\nwrote {os.path.relpath(test_path)}")
     print(f"next: fill them in, then run  agricola validate {os.path.relpath(card_path)}  and  "
           f"agricola test {os.path.relpath(test_path)}")
     return EXIT_OK
+
+
+def _cut(value, width: int = 40) -> str:
+    """A value for a message: control characters escaped, cut short after ``width`` characters."""
+    text = repr(str(value))[1:-1]
+    return f"{text[:width]}… ({len(str(value))} characters)" if len(text) > width else text
+
+
+def _shown(value, width: int = 40) -> str:
+    """A value from the command line, quoted and cut short for a message."""
+    return f"'{_cut(value, width)}'"
+
+
+def _comment(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _card_file_problems(text: str, name: str) -> str:
+    """The diagnostics of a card file's text read on its own (schema), or ''."""
+    from . import schema
+    from .diagnostics import Report
+    from .loader import load_yaml_text
+    report = Report()
+    data = load_yaml_text(text, name, report)
+    if data is not None:
+        schema.validate(data, "card", report)
+    return report.render() if report else ""
 
 
 def cmd_coverage(args) -> int:
@@ -500,7 +632,7 @@ def cmd_coverage(args) -> int:
     from runtime.pack import defaults
     edition = args.edition or str(defaults(_root(args)).get("edition") or "")
     text, ok = coverage_report(comp, pack_id, edition, args.reference)
-    print(text)
+    print(text, file=sys.stderr if text.startswith("error:") else sys.stdout)
     return EXIT_OK if ok else EXIT_FAIL
 
 
@@ -523,8 +655,32 @@ def cmd_schema(args) -> int:
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
         self.print_usage(sys.stderr)
+        # a huge value is shown cut short
+        message = re.sub(r"'([^']{60})[^']{20,}'", lambda m: f"'{m[1]}…'", message)
         print(f"error: {message}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
+
+
+def _check_arguments(args) -> str | None:
+    """What is wrong with the options every command shares (pack name, seed, folders), or None."""
+    from runtime.savegame import MAX_SEED
+    pack = getattr(args, "pack", None)
+    if pack is not None and (not pack or len(pack) > 100 or any(ch in pack for ch in "/\\\0")
+                             or pack in (".", "..")):
+        return f"--pack {_shown(pack)} is not a pack name (the name of a folder in rules/)"
+    seed = getattr(args, "seed", None)
+    if isinstance(seed, int) and abs(seed) > MAX_SEED:
+        return f"--seed {_shown(str(seed))} is too large: a seed is a whole number of at most 18 digits"
+    for option in ("root", "build"):
+        value = getattr(args, option, None)
+        if value and Path(value).exists() and not Path(value).is_dir():
+            return f"--{option} {_shown(value)} is not a folder"
+    if getattr(args, "root", None) and not Path(args.root).is_dir():
+        return f"--root {_shown(args.root)}: no such folder"
+    home = os.environ.get("AGRICOLA_HOME")
+    if not getattr(args, "root", None) and home and not Path(home).is_dir():
+        return f"AGRICOLA_HOME={_shown(home)}: no such folder"
+    return None
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -537,6 +693,8 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--packs", action="append", default=[], metavar="DIR",
                    help="another folder of packs for scenario files (as for 'agricola test')")
+    p.add_argument("--pack", default=None, help="the pack a card file outside any pack is checked with "
+                   "(default: 'validate' in rules/defaults.yaml)")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("compile", help="compile a pack (default: every pack) into build/packs/")
@@ -600,7 +758,8 @@ def make_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("coverage", help="how many real cards the pack expresses, and what the missing ones need")
     p.add_argument("--pack", default=None)
     p.add_argument("--edition", default=None, help="edition id in the reference list (default: rules/defaults.yaml)")
-    p.add_argument("--reference", default=None, help="cards.json (default: ../shared/reference/cards.json)")
+    p.add_argument("--reference", default=None, help="a list of real cards in the format of compiler/reference/cards.json "
+                   "(default: that catalogue, shipped with agricola)")
     p.set_defaults(func=cmd_coverage)
 
     p = sub.add_parser("schema", help="print the JSON Schemas of rule and card files")
@@ -611,6 +770,10 @@ def make_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = make_parser().parse_args(argv)
+    problem = _check_arguments(args)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         return args.func(args)
     except KeyboardInterrupt:
@@ -622,6 +785,12 @@ def main(argv=None) -> int:
         print(f"{exc.where}: error: {exc.text}", file=sys.stderr)
         return EXIT_FAIL
     except Exception as exc:  # a bug of ours: say so plainly, without a traceback
+        if isinstance(exc, OSError) and (exc.filename is not None or no_space(exc)):
+            # the system refused a read or a write (a full disk, a folder that cannot be written): not a bug
+            why = "no space left on the device" if no_space(exc) else (exc.strerror or str(exc))
+            where = f"{_cut(exc.filename, 200)}: " if exc.filename is not None else ""
+            print(f"error: {where}{why}", file=sys.stderr)
+            return EXIT_FAIL
         print(f"internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         print("this is a bug in agricola; please report it with the command you ran "
               "(set AGRICOLA_DEBUG=1 to see the traceback)", file=sys.stderr)
