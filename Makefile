@@ -9,7 +9,8 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,rl]'
+	@# setuptools' notice about editable installs is a UserWarning: not shown
+	PYTHONWARNINGS=ignore::UserWarning $(BIN)/pip install --quiet -e '.[test,rl]'
 	touch $(STAMP)
 
 setup: $(STAMP)
