@@ -1,0 +1,412 @@
+"""Bad input and faults (issue 8): every refused input is a located error with exit status 2, never a
+traceback or an 'internal error', and a refused input changes nothing on disk (a snapshot of the files
+before and after is compared). Saves, farm files, command-line values, non-regular files, full disks,
+file permissions and leftovers of killed runs."""
+from __future__ import annotations
+
+import contextlib
+import errno
+import io
+import json
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+
+from compiler import cli
+from runtime import fileio
+
+REPO = Path(__file__).resolve().parent.parent
+BIG = "7" * 5000
+
+
+def run_cli(*argv) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = cli.main([str(a) for a in argv])
+        except SystemExit as exc:  # argparse's own errors
+            status = exc.code
+    return status, out.getvalue(), err.getvalue()
+
+
+def snapshot(*roots) -> dict:
+    """Every entry under the roots: its kind and mode, and a file's bytes or a link's target."""
+    seen = {}
+    for root in roots:
+        root = Path(root)
+        for folder, dirs, files in os.walk(root, followlinks=False):
+            for name in dirs + files:
+                path = Path(folder) / name
+                st = os.lstat(path)
+                if stat.S_ISLNK(st.st_mode):
+                    seen[str(path)] = ("link", os.readlink(path))
+                elif stat.S_ISREG(st.st_mode):
+                    seen[str(path)] = ("file", stat.S_IMODE(st.st_mode), path.read_bytes())
+                else:
+                    seen[str(path)] = ("other", st.st_mode)
+    return seen
+
+
+def assert_refused(status, err, where: str, words: str | None = None):
+    """Exit 2, no traceback, and the first message names the place of the problem."""
+    assert status == 2, (status, err[:2000])
+    assert "Traceback" not in err and "internal error" not in err, err[:2000]
+    assert err.strip(), "a refusal says why"
+    assert where in err.splitlines()[0] or where in err, err[:2000]
+    if words is not None:
+        assert words in err, err[:2000]
+    assert len(err) < 20_000, "a huge value is not echoed in full"
+
+
+# ---------------------------------------------------------------- saves
+
+@pytest.fixture(scope="module")
+def finished_save(tmp_path_factory) -> dict:
+    """The save of a finished 2-player game of the default play pack (91 decisions with seed 3)."""
+    path = tmp_path_factory.mktemp("save") / "game.json"
+    status, out, err = run_cli("play", "--players", "2", "--seed", "3", "--json", "--save", path)
+    assert status == 0, err
+    return json.loads(path.read_text())
+
+
+def _unfinished(doc, **changes):
+    return dict(doc, finished=False, final=None, **changes)
+
+
+def _edited_decision_29(doc):
+    decisions = [list(d) for d in doc["decisions"]]
+    decisions[28][2] = 99
+    return json.dumps(_unfinished(doc, decisions=decisions), sort_keys=True)
+
+
+def _after_the_end(doc):
+    return json.dumps(dict(doc, decisions=doc["decisions"] + [doc["decisions"][-1]]), sort_keys=True)
+
+
+def _replace(doc, old, new):
+    text = json.dumps(_unfinished(doc, decisions=doc["decisions"][:20]), sort_keys=True)
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+SAVE_CASES = {
+    "decision_29_edited": (_edited_decision_29, "decision 29 (next) was 99, which is not a legal option here"),
+    "decisions_after_the_end": (_after_the_end, "the save has 1 decision after the end of the game; "
+                                                "it is left as it was"),
+    "nested_100000_deep": (lambda d: "[" * 100_000 + "]" * 100_000,
+                           "the save file is damaged (its values are nested too deeply)"),
+    "seed_of_5000_digits": (lambda d: _replace(d, '"seed": 3', f'"seed": {BIG}'),
+                            "the save file is damaged (a number of 5000 digits; a save holds whole numbers of "
+                            "at most 18 digits)"),
+    "option_of_5000_digits": (lambda d: _replace(d, '"decisions": [[1, ', f'"decisions": [[{BIG}, '),
+                              "a number of 5000 digits"),
+    "seed_nan": (lambda d: _replace(d, '"seed": 3', '"seed": NaN'), "NaN is not a number a save can hold"),
+    "not_utf8": (lambda d: _replace(d, '"seed": 3', '"seed": "\udcff"').encode("utf-8", "surrogateescape"),
+                 "the save file is damaged (it is not UTF-8 text)"),
+    "five_players": (lambda d: _replace(d, '"players": 2', '"players": 5').replace(
+        '"agents": [', '"agents": [{"kind": "random"}, {"kind": "random"}, {"kind": "random"}, '),
+        "the save is a game of 5 players; pack 'revised-family' is for 1 to 4"),
+    "no_players": (lambda d: _replace(d, '"players": 2', '"players": 0'), "the save file is damaged (0 players)"),
+    "unknown_agent": (lambda d: _replace(d, '"kind": "random"', '"kind": "human"'),
+                      "the save file is damaged (agent 1 is not one of: greedy, random, with a seed)"),
+    "agent_seed_mapping": (lambda d: _replace(d, '"seed": "3:0"', '"seed": {"a": 1}'),
+                           "the save file is damaged (agent 1 is not one of"),
+    "empty": (lambda d: "", "the save file is damaged or cut short (not valid JSON"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SAVE_CASES))
+def test_a_refused_save_is_left_byte_for_byte(case, finished_save, tmp_path):
+    make, words = SAVE_CASES[case]
+    data = make(finished_save)
+    path = tmp_path / "bad.json"
+    path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+    before = snapshot(tmp_path)
+    status, out, err = run_cli("resume", path)
+    assert_refused(status, err, str(path), words)
+    assert snapshot(tmp_path) == before
+    if case in ("decisions_after_the_end", "nested_100000_deep", "seed_of_5000_digits"):
+        status, out, err = run_cli("replay", path)
+        assert_refused(status, err, str(path))
+        assert snapshot(tmp_path) == before
+
+
+def test_the_edited_save_keeps_all_its_decisions(finished_save, tmp_path):
+    """The report: edit decision 29 of a 91-decision save, resume refuses it, and the file kept 29."""
+    assert len(finished_save["decisions"]) == 91
+    path = tmp_path / "game.json"
+    path.write_text(_edited_decision_29(finished_save))
+    status, out, err = run_cli("resume", path)
+    assert status == 2
+    assert len(json.loads(path.read_text())["decisions"]) == 91
+
+
+def _special_files(tmp_path) -> dict:
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    folder = tmp_path / "folder.yaml"
+    folder.mkdir()
+    link = tmp_path / "zero.yaml"
+    link.symlink_to("/dev/zero")
+    return {"fifo": (fifo, "not a regular file (it is a named pipe)"),
+            "folder": (folder, "not a regular file (it is a folder)"),
+            "device": (Path("/dev/zero"), "not a regular file (it is a device)"),
+            "link_to_device": (link, "not a regular file (it is a device)")}
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "device", "link_to_device"])
+@pytest.mark.parametrize("command", ["validate", "score", "resume", "replay", "test"])
+def test_non_regular_files_are_refused_at_once(command, kind, tmp_path):
+    """/dev/zero, a named pipe, a folder and a link to a device are refused without reading them
+    (reading /dev/zero or a pipe would never end)."""
+    path, words = _special_files(tmp_path)[kind]
+    if kind == "folder" and command in ("validate", "test"):
+        # these commands read the files in a folder they are given: this one has none
+        words = {"validate": "no YAML file in this folder", "test": "no scenario file (*.yaml) in this folder"}[command]
+    before = snapshot(tmp_path)
+    status, out, err = run_cli(command, path)
+    assert status == 2, err
+    assert "Traceback" not in err and "internal error" not in err, err
+    assert str(path) in err and words in err, err
+    assert snapshot(tmp_path) == before
+
+
+SAVE_TARGETS = {
+    "folder": (lambda t: (t / "dir").mkdir(), "dir", "is a folder, not a save file; nothing written"),
+    "symlink": (lambda t: ((t / "real.json").write_text("{}"), (t / "link.json").symlink_to(t / "real.json")),
+                "link.json", "is a symbolic link; a save does not replace it"),
+    "symlink_to_device": (lambda t: (t / "null.json").symlink_to("/dev/null"), "null.json",
+                          "is a symbolic link; a save does not replace it"),
+    "not_a_save": (lambda t: (t / "notes.txt").write_text("my notes\n"), "notes.txt",
+                   "the file exists and is not an agricola save; it is not replaced"),
+    "json_not_a_save": (lambda t: (t / "data.json").write_text('{"a": 1}'), "data.json",
+                        "the file exists and is not an agricola save; it is not replaced"),
+    "under_a_file": (lambda t: (t / "file").write_text("x"), "file/game.json", "cannot write the save there"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SAVE_TARGETS))
+def test_play_save_does_not_replace_what_is_not_a_save(case, tmp_path):
+    make, name, words = SAVE_TARGETS[case]
+    make(tmp_path)
+    before = snapshot(tmp_path)
+    status, out, err = run_cli("play", "--players", "2", "--seed", "1", "--save", tmp_path / name)
+    assert_refused(status, err, str(tmp_path / name), words)
+    assert snapshot(tmp_path) == before
+
+
+def test_play_save_onto_a_device_is_refused():
+    status, out, err = run_cli("play", "--players", "2", "--save", "/dev/null")
+    assert_refused(status, err, "/dev/null", "is a device, not a save file; nothing written")
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_play_save_may_replace_an_older_save(tmp_path, finished_save):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(finished_save))
+    status, out, err = run_cli("play", "--players", "2", "--seed", "4", "--json", "--save", path)
+    assert status == 0, err
+    assert json.loads(path.read_text())["seed"] == 4
+
+
+def test_a_full_disk_keeps_the_last_good_save(tmp_path, monkeypatch):
+    """The disk fills up at the 31st write: 'no space left', exit 2, and the file holds the save of the 30th
+    write (the start and 29 decisions), which resumes to the same end as the uninterrupted game."""
+    path = tmp_path / "game.json"
+    status, expected, err = run_cli("play", "--players", "2", "--seed", "5", "--json")
+    assert status == 0
+    calls = []
+    real_fsync = os.fsync
+
+    def fsync(fd):
+        calls.append(fd)
+        if len(calls) > 30:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_fsync(fd)
+    monkeypatch.setattr(fileio.os, "fsync", fsync)
+    status, out, err = run_cli("play", "--players", "2", "--seed", "5", "--json", "--save", path)
+    assert status == 2
+    assert err == (f"error: {path}: cannot write the save: no space left on the device; the save file keeps "
+                   "the game up to decision 29\n")
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]   # no temporary file is left
+    assert len(json.loads(path.read_text())["decisions"]) == 29
+    monkeypatch.setattr(fileio.os, "fsync", real_fsync)
+    status, out, err = run_cli("resume", path, "--json")
+    assert status == 0, err
+    assert out == expected
+
+
+def test_a_full_disk_while_compiling_is_a_located_error(tmp_path, monkeypatch):
+    def full(*a, **k):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(tmp_path / "build"))
+    monkeypatch.setattr(fileio.tempfile, "mkstemp", full)
+    status, out, err = run_cli("--build", tmp_path / "build", "compile", "--pack", "revised-family")
+    assert_refused(status, err, str(tmp_path / "build"), "no space left on the device")
+
+
+# ---------------------------------------------------------------- files written
+
+@pytest.mark.parametrize("umask,mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_saves_and_compiled_modules_honour_the_umask(umask, mode, tmp_path):
+    old = os.umask(umask)
+    try:
+        status, out, err = run_cli("--build", tmp_path / "build", "play", "--pack", "revised-family",
+                                   "--players", "1", "--json", "--save", tmp_path / "game.json")
+    finally:
+        os.umask(old)
+    assert status == 0, err
+    assert stat.S_IMODE(os.stat(tmp_path / "game.json").st_mode) == mode
+    modules = list((tmp_path / "build" / "packs").rglob("*.py"))
+    assert modules and {stat.S_IMODE(os.stat(m).st_mode) for m in modules} == {mode}
+
+
+def test_leftover_temporary_files_of_killed_runs_are_removed(tmp_path):
+    dead = 99_999_999   # above any pid_max: no such process
+    stale = tmp_path / f".game.json.{dead}.abcd1234.tmp"
+    live = tmp_path / f".game.json.1.abcd1234.tmp"      # pid 1 runs: its write may be going on
+    other = tmp_path / f".other.json.{dead}.abcd1234.tmp"
+    for p in (stale, live, other):
+        p.write_text("half a save")
+    fileio.write_text_atomic(tmp_path / "game.json", "{}")
+    assert not stale.exists() and live.exists() and other.exists()
+    fileio.clean_stale_temps(tmp_path)
+    assert not other.exists() and live.exists()
+
+
+def test_a_compile_removes_the_temporary_files_of_a_killed_compile(tmp_path):
+    build = tmp_path / "build"
+    status, out, err = run_cli("--build", build, "compile", "--pack", "revised-family")
+    assert status == 0, err
+    out_dir = next((build / "packs").iterdir())
+    stale = out_dir / ".card_x.py.99999999.abcd1234.tmp"
+    stale.write_text("# half a module")
+    status, out, err = run_cli("--build", build, "compile", "--pack", "revised-family")
+    assert status == 0, err
+    assert not stale.exists()
+
+
+def test_two_packs_never_share_a_build_folder(tmp_path):
+    from runtime.pack import _ident, build_dir_for, folder_name, load_pack
+    names = ["revised_family", "revised-family", "revised.family", "revised family", "revised%2Dfamily",
+             "revised__family", "revised_5f_family", "Revised", "é", "e\u0301", ".hidden", "..x"]
+    assert len({folder_name(n) for n in names}) == len(names)
+    assert len({_ident(n) for n in names}) == len(names)
+    assert all(not folder_name(n).startswith(".") and "/" not in folder_name(n) for n in names)
+    assert build_dir_for("revised-family", tmp_path).name == "revised-family"
+    # two overlays whose names differ only in '-' and '_' compile side by side
+    root = tmp_path / "ws"
+    shutil.copytree(REPO / "rules" / "revised", root / "rules" / "revised")
+    shutil.copytree(REPO / "cards" / "revised", root / "cards" / "revised")
+    for name in ("fam_x", "fam-x"):
+        shutil.copytree(REPO / "rules" / "revised-family", root / "rules" / name)
+        game = root / "rules" / name / "game.yaml"
+        game.write_text(game.read_text().replace("id: revised-family", f"id: {name}"))
+    for name in ("fam_x", "fam-x"):
+        status, out, err = run_cli("--root", root, "--build", tmp_path / "build", "compile", "--pack", name)
+        assert status == 0, err
+    assert sorted(p.name for p in (tmp_path / "build" / "packs").iterdir()) == ["fam-x", "fam_x"]
+    assert load_pack("fam_x", tmp_path / "build").id == "fam_x"
+    assert load_pack("fam-x", tmp_path / "build").id == "fam-x"
+
+
+# ---------------------------------------------------------------- farm files
+
+FARM = """house: wood
+farmyard:
+  - "{a}"
+  - "{b}"
+  - "{c}"
+people: {people}
+improvements: [{improvements}]
+"""
+
+
+def _farm(a=". . . . .", b="R . . . .", c="R . . . .", people=2, improvements=""):
+    return FARM.format(a=a, b=b, c=c, people=people, improvements=improvements)
+
+
+FARM_CASES = {
+    "superscript_digit": (_farm(a="G\u00b2 . . . ."), "farm.yaml:3:6: error[E143]: 'G\u00b2' is not a farmyard space"),
+    "crop_count_of_5000_digits": (_farm(a=f"G{BIG} . . . ."), "farm.yaml:3:6: error[E143]: 'G7777"),
+    "people_of_5000_digits": (_farm(people=BIG), "farm.yaml:6:9: error[E107]"),
+    "five_wells": (_farm(improvements="well, well, well, well, well"),
+                   "farm.yaml:7:22: error[E147]: 'well' is listed twice; there is one card of each"),
+    "rooms_apart": (_farm(a="R . . . R", b=". . . . .", c=". . . . R"),
+                    "farm.yaml:3:3: error[E144]: the rooms A1+A5+C5 do not form one house"),
+    "fields_apart": (_farm(a="F . . . F"), "farm.yaml:3:3: error[E144]: the fields A1+A5 do not touch each other"),
+    "one_room": (_farm(b=". . . . .", people=1), "farm.yaml:3:3: error[E144]: the house has 1 room; it starts with 2"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FARM_CASES))
+def test_impossible_or_malformed_farms_are_refused(case, tmp_path, monkeypatch):
+    text, first = FARM_CASES[case]
+    monkeypatch.chdir(tmp_path)
+    Path("farm.yaml").write_text(text, encoding="utf-8")
+    before = snapshot(tmp_path)
+    status, out, err = run_cli("score", "farm.yaml", "--pack", "revised")
+    assert_refused(status, err, "farm.yaml")
+    assert err.startswith(first), err[:500]
+    assert snapshot(tmp_path) == before
+
+
+def test_five_people_in_two_rooms_is_a_farm_the_rules_allow(tmp_path):
+    """The revised rulebook (Urgent Wish for Children): family growth without room, used three times,
+    gives 5 people with only 2 rooms. So such a farm is scored, not refused."""
+    path = tmp_path / "farm.yaml"
+    path.write_text(_farm(people=5))
+    status, out, err = run_cli("score", path, "--pack", "revised", "--json")
+    assert status == 0, err
+    assert json.loads(out)["categories"]["family"] == 15
+
+
+# ---------------------------------------------------------------- command-line values
+
+def _file(t):
+    (t / "afile").write_text("x")
+    return t / "afile"
+
+
+CLI_CASES = {
+    "seed_of_5000_digits": (lambda t: ["play", "--seed", BIG], "argument --seed: invalid int value: '7777"),
+    "seed_of_19_digits": (lambda t: ["play", "--seed", "1" * 19], "--seed '1111111111111111111' is too large"),
+    "players_of_5000_digits": (lambda t: ["play", "--players", BIG], "argument --players: invalid int value"),
+    "players_0": (lambda t: ["play", "--players", "0"], "is for 1 to 4 players, not 0"),
+    "empty_pack": (lambda t: ["play", "--pack", ""], "--pack '' is not a pack name"),
+    "pack_path": (lambda t: ["play", "--pack", "../rules"], "--pack '../rules' is not a pack name"),
+    "pack_of_5000_characters": (lambda t: ["play", "--pack", BIG], "is not a pack name"),
+    "unknown_pack": (lambda t: ["compile", "--pack", "nope"], "nope: error[E120]: unknown pack 'nope'"),
+    "root_missing": (lambda t: ["--root", t / "nope", "play"], "no such folder"),
+    "root_a_file": (lambda t: ["--root", _file(t), "play"], "is not a folder"),
+    "build_a_file": (lambda t: ["--build", _file(t), "play"], "is not a folder"),
+    "build_unwritable": (lambda t: ["--build", "/proc/agricola-build", "compile", "--pack", "revised-family"],
+                         "/proc/agricola-build"),
+    "docs_out_a_file": (lambda t: ["docs", "--out", _file(t)], "is not a folder; the docs are a folder of pages"),
+    "docs_out_under_a_file": (lambda t: ["docs", "--out", _file(t) / "site"], "cannot write the docs there"),
+    "docs_out_unwritable": (lambda t: ["docs", "--out", "/proc/agricola-docs"], "cannot write the docs there"),
+    "save_into_a_folder": (lambda t: ["play", "--save", t], "is a folder, not a save file"),
+    "card_id_of_5000_characters": (lambda t: ["cards", "show", BIG], "error: no card '7777"),
+    "coverage_reference_fifo": (lambda t: (os.mkfifo(t / "ref.json"), ["coverage", "--reference", t / "ref.json"])[1],
+                                "not a regular file (it is a named pipe)"),
+    "coverage_reference_deep": (lambda t: ((t / "ref.json").write_text("[" * 100_000),
+                                           ["coverage", "--reference", t / "ref.json"])[1], "not a JSON list of cards"),
+    "coverage_reference_not_a_list": (lambda t: ((t / "ref.json").write_text('{"a": 1}'),
+                                                 ["coverage", "--reference", t / "ref.json"])[1],
+                                      "not a JSON list of cards"),
+    "coverage_reference_without_types": (lambda t: ((t / "ref.json").write_text(
+        '[{"id": "x", "edition": "revised_2016", "number": "abc"}]'), ["coverage", "--reference", t / "ref.json"])[1],
+        "card 'x' of edition 'revised_2016' has no usable 'name_en', 'type', 'number'"),
+    "schema_unknown": (lambda t: ["schema", "nope"], "unknown schema 'nope'"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CLI_CASES))
+def test_bad_command_line_values_are_refused(case, tmp_path):
+    argv = CLI_CASES[case][0](tmp_path)
+    before = snapshot(tmp_path)
+    status, out, err = run_cli(*argv)
+    assert_refused(status, err, "error", CLI_CASES[case][1])
+    assert snapshot(tmp_path) == before

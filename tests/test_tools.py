@@ -1,0 +1,304 @@
+"""The tools a card writer uses (issue 8, 'Tools'): validate on a card outside any pack and on a pack
+elsewhere, card new's refusals, coverage from the catalogue shipped inside the repository, an installed
+(non-editable) agricola finding its packs; and the files of a pack: links out of it, nesting that would
+take too long to run."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from compiler import catalogue
+
+from test_faults import assert_refused, run_cli, snapshot
+
+REPO = Path(__file__).resolve().parent.parent
+
+CARD = """id: loose_card
+name: Loose Card
+kind: minor
+deck: X
+cost: {cost}
+effects: "{effects}"
+"""
+
+
+# ---------------------------------------------------------------- validate
+
+@pytest.mark.parametrize("cost,effects,first", [
+    ("2 wodo", "on play: gain 1 food",
+     "card.yaml:5:9: error[E203]: unknown good 'wodo' (did you mean 'wood'?)"),
+    ("2 wood", "on play: gian 1 food", "card.yaml:6:20: error[E202]: unexpected 'gian'"),
+    ("2 wood", "after you use #no_such_tag: gain 1 food", "card.yaml:6:25: error[E205]: unknown action space tag"),
+])
+def test_a_card_outside_any_pack_is_checked_with_the_default_pack(cost, effects, first, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("card.yaml").write_text(CARD.format(cost=cost, effects=effects))
+    status, out, err = run_cli("validate", "card.yaml")
+    assert_refused(status, err, "card.yaml")
+    assert err.startswith(first), err
+
+
+def test_a_valid_card_outside_any_pack_says_which_pack_checked_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("card.yaml").write_text(CARD.format(cost="2 wood", effects="after you use #wood_accumulation: gain 1 food"))
+    status, out, err = run_cli("validate", "card.yaml")
+    assert (status, out) == (0, "ok: card.yaml valid (checked as cards of pack 'revised')\n"), err
+    status, out, err = run_cli("validate", "card.yaml", "--pack", "revised-family")
+    assert (status, out) == (0, "ok: card.yaml valid (checked as cards of pack 'revised-family')\n"), err
+
+
+@pytest.mark.parametrize("name,text,words", [
+    ("empty.yaml", "", "empty.yaml:1:1: error[E112]: the file is empty"),
+    ("comments.yaml", "# nothing here\n", "comments.yaml:1:1: error[E112]: the file is empty"),
+])
+def test_an_empty_file_is_not_valid(name, text, words, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path(name).write_text(text)
+    status, out, err = run_cli("validate", name)
+    assert_refused(status, err, name, words)
+
+
+def test_validate_dev_null_is_not_valid():
+    status, out, err = run_cli("validate", "/dev/null")
+    assert_refused(status, err, "/dev/null", "/dev/null: error[E100]: cannot read file: not a regular file "
+                                             "(it is a device)")
+
+
+def test_validate_a_pack_elsewhere_checks_that_pack_not_the_projects(tmp_path, monkeypatch):
+    """cd /tmp/copy && agricola validate rules/revised checks the copy (here: a copy with a mistake)."""
+    copy = tmp_path / "copy"
+    shutil.copytree(REPO / "rules", copy / "rules")
+    game = copy / "rules" / "revised" / "game.yaml"
+    game.write_text(game.read_text().replace("\nrounds: 14\n", "\nrounds: 15\n"))
+    monkeypatch.chdir(copy)
+    for path in ("rules/revised", "rules/revised/game.yaml", copy / "rules" / "revised"):
+        status, out, err = run_cli("validate", path)
+        assert_refused(status, err, "rules/revised/game.yaml", "round 15 is in no stage")
+    # and a pack folder of its own, outside any workspace, with the name of a project pack
+    alone = tmp_path / "alone" / "revised"
+    shutil.copytree(copy / "rules" / "revised", alone)
+    status, out, err = run_cli("validate", alone)
+    assert_refused(status, err, "game.yaml", "round 15 is in no stage")
+    status, out, err = run_cli("validate", REPO / "rules" / "revised")
+    assert (status, out) == (0, "ok: revised valid\n"), err
+
+
+# ---------------------------------------------------------------- files of a pack
+
+def _workspace(tmp_path) -> Path:
+    root = tmp_path / "ws"
+    shutil.copytree(REPO / "rules" / "revised", root / "rules" / "revised")
+    (root / "cards" / "revised" / "X").mkdir(parents=True)
+    return root
+
+
+def test_a_symlink_out_of_the_pack_is_not_followed(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("password: hunter2\n")
+    root = _workspace(tmp_path)
+    link = root / "cards" / "revised" / "X" / "evil.yaml"
+    link.symlink_to(secret)
+    for argv in (["validate", link], ["validate", root / "rules" / "revised"], ["compile", "--pack", "revised"]):
+        status, out, err = run_cli("--root", root, "--build", tmp_path / "build", *argv)
+        assert_refused(status, err, "cards/revised/X/evil.yaml",
+                       "cards/revised/X/evil.yaml: error[E100]: cannot read file: it is a symbolic link to a file "
+                       "outside the pack's folder (cards/revised)")
+        assert "hunter2" not in err and "hunter2" not in out
+
+
+def test_a_symlink_inside_the_pack_is_read(tmp_path):
+    root = _workspace(tmp_path)
+    deck = root / "cards" / "revised" / "X"
+    (deck / "real.txt").write_text(CARD.format(cost="1 wood", effects="on play: gain 1 food"))
+    (deck / "loose_card.yaml").symlink_to(deck / "real.txt")
+    status, out, err = run_cli("--root", root, "validate", root / "cards" / "revised")
+    assert (status, out) == (0, "ok: revised valid\n"), err
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "/dev/urandom"])
+def test_a_symlink_to_a_device_in_a_pack_is_refused_at_once(target, tmp_path):
+    root = _workspace(tmp_path)
+    (root / "cards" / "revised" / "X" / "zero.yaml").symlink_to(target)
+    t0 = time.perf_counter()
+    status, out, err = run_cli("--root", root, "validate", root / "rules" / "revised")
+    assert_refused(status, err, "cards/revised/X/zero.yaml")
+    assert time.perf_counter() - t0 < 10
+
+
+@pytest.mark.parametrize("depth,ok", [(1, True), (6, True), (7, False), (12, False)])
+def test_nesting_for_each_player_is_bounded_at_compile_time(depth, ok, tmp_path):
+    """12 levels would run 4^12 = 16,777,216 times; the limit (docs/limits.md) is 10,000 steps a rule."""
+    root = _workspace(tmp_path)
+    effect = "on play: " + "for each player (" * depth + "gain 1 food" + ")" * depth
+    card = root / "cards" / "revised" / "X" / "deep.yaml"
+    card.write_text(CARD.format(cost="1 wood", effects=effect).replace("loose_card", "deep"))
+    t0 = time.perf_counter()
+    status, out, err = run_cli("--root", root, "validate", card)
+    assert time.perf_counter() - t0 < 10
+    if ok:
+        assert status == 0, err
+        return
+    col = 20 + 17 * (depth - 7)   # the level that makes it too many: 4^6 steps fit, 4^7 do not
+    assert_refused(status, err, "deep.yaml")
+    assert err.startswith(f"cards/revised/X/deep.yaml:6:{col}: error[E225]: 'for each player' nested too deeply: "
+                          "this rule could take more than 10000 steps when it runs (each level runs what it holds "
+                          "once for each of up to 4 players)\n"), err
+
+
+@pytest.mark.parametrize("where", ["yaml_number", "effect_number", "cost_number"])
+def test_numbers_of_5000_digits_are_located_errors(where, tmp_path):
+    big = "7" * 5000
+    root = _workspace(tmp_path)
+    text = {"yaml_number": CARD.format(cost="1 wood", effects="on play: gain 1 food") + f"number: {big}\n",
+            "effect_number": CARD.format(cost="1 wood", effects=f"on play: gain {big} food"),
+            "cost_number": CARD.format(cost=f"{big} wood", effects="on play: gain 1 food")}[where]
+    card = root / "cards" / "revised" / "X" / "loose_card.yaml"
+    card.write_text(text)
+    status, out, err = run_cli("--root", root, "validate", card)
+    assert_refused(status, err, "cards/revised/X/loose_card.yaml:", "error[E107]")
+
+
+# ---------------------------------------------------------------- card new
+
+@pytest.fixture
+def card_ws(tmp_path):
+    root = tmp_path / "ws"
+    shutil.copytree(REPO / "rules", root / "rules")
+    shutil.copytree(REPO / "cards", root / "cards")
+    return root
+
+
+A_CARD = sorted(p.stem for p in (REPO / "cards" / "revised" / "A").glob("*.yaml")
+                if not p.name.endswith(".test.yaml"))[0]   # a hand card of the pack (no card is named in code)
+
+CARD_NEW_REFUSED = {
+    "id_taken_by_a_card": ([A_CARD, "--kind", "occupation"], f"error: pack 'revised' already has a card '{A_CARD}'"),
+    "id_taken_by_a_major": (["well", "--kind", "minor"], "error: pack 'revised' already has a card 'well'"),
+    "deck_up": (["my_card", "--kind", "minor", "--deck", "../../x"], "error: '../../x' is not a deck"),
+    "deck_absolute": (["my_card", "--kind", "minor", "--deck", "/tmp"], "error: '/tmp' is not a deck"),
+    "deck_lower_case": (["my_card", "--kind", "minor", "--deck", "x"], "error: 'x' is not a deck"),
+    "pack_up": (["my_card", "--kind", "minor", "--pack", "../cards"], "--pack '../cards' is not a pack name"),
+    "pack_unknown": (["my_card", "--kind", "minor", "--pack", "nope"], "error: no pack 'nope'"),
+    "name_too_long": (["my_card", "--kind", "minor", "--name", "x" * 200],
+                      "error: the card file would not be valid (check --name); nothing written"),
+    "name_empty": (["my_card", "--kind", "minor", "--name", ""],
+                   "error: the card file would not be valid (check --name); nothing written"),
+    "id_invalid": (["My-Card", "--kind", "minor"], "error: 'My-Card' is not a valid id"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CARD_NEW_REFUSED))
+def test_card_new_refuses_and_writes_nothing(case, card_ws, tmp_path):
+    argv, words = CARD_NEW_REFUSED[case]
+    before = snapshot(tmp_path)
+    status, out, err = run_cli("--root", card_ws, "card", "new", *argv)
+    assert_refused(status, err, "error", words)
+    assert "nothing written" in err or case == "id_invalid" or case == "pack_up"
+    assert snapshot(tmp_path) == before
+
+
+def test_card_new_writes_a_valid_card_whatever_the_name(card_ws, tmp_path, monkeypatch):
+    monkeypatch.chdir(card_ws)
+    name = 'Odd: "Name" # not a comment\nsecond line'
+    status, out, err = run_cli("--root", card_ws, "card", "new", "odd_card", "--kind", "minor", "--name", name)
+    assert status == 0, err
+    card = card_ws / "cards" / "revised" / "X" / "odd_card.yaml"
+    status, out, err = run_cli("--root", card_ws, "validate", card)
+    assert status == 0, err
+    from compiler.diagnostics import Report
+    from compiler.loader import load_yaml_file
+    assert load_yaml_file(card, Report())["name"] == name
+    status, out, err = run_cli("--root", card_ws, "--build", tmp_path / "build", "test",
+                               card.with_name("odd_card.test.yaml"))
+    assert status == 0, err + out
+
+
+# ---------------------------------------------------------------- coverage
+
+def test_coverage_works_in_a_fresh_clone_with_nothing_beside_it(tmp_path):
+    clone = tmp_path / "clone"
+    shutil.copytree(REPO / "rules", clone / "rules")
+    shutil.copytree(REPO / "cards", clone / "cards")
+    status, out, err = run_cli("--root", clone, "--build", tmp_path / "build", "coverage")
+    assert status == 0, err
+    assert out.splitlines()[0] == ("Coverage of revised_2016 by pack 'revised' (reference: the catalogue shipped "
+                                   "with agricola)")
+    assert "106/106 expressed, 0 missing" in out
+
+
+def test_the_catalogue_holds_facts_only():
+    cards = catalogue.load()
+    assert len(cards) == 414
+    assert {c["edition"] for c in cards} == {"revised_2016", "original_2007"}
+    for card in cards:
+        assert tuple(card) == catalogue.FIELDS, card["id"]
+    text = catalogue.CATALOGUE.read_text(encoding="utf-8")
+    for word in ("text_en", "clarifications", "errata", "source", "corrections"):
+        assert f'"{word}"' not in text
+    assert catalogue.CATALOGUE.read_text(encoding="utf-8") == catalogue.render(cards)   # as generated
+
+
+def test_the_catalogue_script_drops_everything_but_the_facts(tmp_path):
+    full = [{"id": "rev-X001", "name_en": "Some Card", "type": "minor_improvement", "edition": "revised_2016",
+             "deck": "X", "set": "base", "number": 1, "players": None, "cost": {"wood": 1},
+             "cost_alternatives": None, "cost_text": "1 Wood", "prerequisite": None, "vp": 1,
+             "bonus_points": False, "passing": True, "text_en": "PRINTED TEXT", "clarifications": ["RULING"],
+             "errata": None, "corrections": [], "source": "somewhere"}]
+    (tmp_path / "full.json").write_text(json.dumps(full))
+    assert catalogue.main([str(tmp_path / "full.json"), "--out", str(tmp_path / "facts.json")]) == 0
+    text = (tmp_path / "facts.json").read_text()
+    assert "PRINTED TEXT" not in text and "RULING" not in text and "somewhere" not in text
+    assert json.loads(text) == [{k: full[0][k] for k in catalogue.FIELDS}]
+
+
+def test_no_code_reads_the_shared_folder():
+    """No command or test may read ../shared: the only mention left in code is the catalogue script's
+    docstring, which names it as the place the catalogue was generated from."""
+    hits = []
+    for path in list((REPO / "compiler").rglob("*.py")) + list((REPO / "runtime").rglob("*.py")) + \
+            list((REPO / "tests").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if '"shared"' in text or "'shared'" in text or "../shared" in text or "shared/reference" in text:
+            hits.append(path.relative_to(REPO).as_posix())
+    assert hits == ["tests/test_tools.py"]
+
+
+# ---------------------------------------------------------------- an installed agricola
+
+def test_an_installed_agricola_finds_its_packs_from_any_folder(tmp_path):
+    """pip install (not editable) into a folder, then play the revised pack from another folder: the packs
+    are installed with the package, and compiled into the user's cache folder."""
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md", "compiler", "runtime", "rules", "cards"):
+        (shutil.copytree if (REPO / name).is_dir() else shutil.copy)(
+            REPO / name, src / name, **({"ignore": shutil.ignore_patterns("__pycache__")}
+                                        if (REPO / name).is_dir() else {}))
+    site = tmp_path / "site"
+    pip = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+                          "--no-index", "--target", str(site), str(src)], capture_output=True, text=True)
+    assert pip.returncode == 0, pip.stderr[-3000:]
+    assert "Warning" not in pip.stderr, pip.stderr[-3000:]
+    assert (site / "agricola_content" / "rules" / "revised" / "game.yaml").is_file()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = dict(os.environ, PYTHONPATH=str(site), XDG_CACHE_HOME=str(tmp_path / "cache"))
+    env.pop("AGRICOLA_HOME", None)
+    code = ("import sys, compiler, runtime.pack as rp\n"
+            f"assert compiler.__file__.startswith({str(site)!r}), compiler.__file__\n"
+            "assert rp.INSTALLED\n"
+            "from compiler.cli import main\n"
+            "sys.exit(main(['play', '--pack', 'revised', '--players', '2', '--seed', '1', '--json']))\n")
+    run = subprocess.run([sys.executable, "-P", "-c", code], cwd=elsewhere, env=env, capture_output=True,
+                         text=True)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert json.loads(run.stdout)["pack"] == "revised"
+    assert (tmp_path / "cache" / "agricola" / "build" / "packs" / "revised" / "manifest.json").is_file()
+    assert list(elsewhere.iterdir()) == []
