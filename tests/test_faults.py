@@ -111,7 +111,7 @@ SAVE_CASES = {
         "the save is a game of 5 players; pack 'revised-family' is for 1 to 4"),
     "no_players": (lambda d: _replace(d, '"players": 2', '"players": 0'), "the save file is damaged (0 players)"),
     "unknown_agent": (lambda d: _replace(d, '"kind": "random"', '"kind": "human"'),
-                      "the save file is damaged (agent 1 is not one of: greedy, random, with a seed)"),
+                      "the save file is damaged (agent 1 is not one of: greedy, open, random, with a seed)"),
     "agent_seed_mapping": (lambda d: _replace(d, '"seed": "3:0"', '"seed": {"a": 1}'),
                            "the save file is damaged (agent 1 is not one of"),
     "empty": (lambda d: "", "the save file is damaged or cut short (not valid JSON"),
