@@ -247,9 +247,9 @@ class Gen:
         if isinstance(node, N.MayPay):
             a, b = self.stmt(node.body)
             price = self.goods(node.price)
-            return (f"return P.can_pay(p, {price}) and {a}(g, p, c)",
-                    f"price = {price}\nif P.can_pay(p, price) and {a}(g, p, c) and P.may(g, p, {label!r}):\n"
-                    f"    P.pay(g, p, price)\n    {b}(g, p, c)\n    return True\nreturn False")
+            return (f"return P.can_afford(g, p, {price}) and {a}(g, p, c)",
+                    f"price = {price}\nif P.can_afford(g, p, price) and {a}(g, p, c) and P.may(g, p, {label!r}):\n"
+                    f"    P.pay_cost(g, p, price)\n    {b}(g, p, c)\n    return True\nreturn False")
         if isinstance(node, N.Guarded):
             a, b = self.stmt(node.body)
             cond = self.expr(node.cond)
@@ -295,15 +295,15 @@ class Gen:
             return "return True", f"return P.gain(g, p, {self.goods(v.goods)}, c)"
         if n == "pay":
             goods = self.goods(v.goods)
-            return f"return P.can_pay(p, {goods})", f"return P.pay(g, p, {goods}, c)"
+            return f"return P.can_afford(g, p, {goods})", f"return P.pay_cost(g, p, {goods}, c)"
         if n == "exchange":
             give, get = self.goods(v.goods), self.goods(v.goods_out)
-            return f"return P.can_pay(p, {give})", f"return P.exchange(g, p, {give}, {get}, c)"
+            return f"return P.can_afford(g, p, {give})", f"return P.exchange(g, p, {give}, {get}, c)"
         if n == "give_others":
             return "return True", f"return P.give_others(g, p, {self.goods(v.goods)}, c)"
         if n == "return_to_space":
             goods = self.goods(v.goods)
-            return (f"return c is not None and c.space is not None and P.can_pay(p, {goods})",
+            return (f"return c is not None and c.space is not None and P.can_afford(g, p, {goods})",
                     f"return P.return_to_space(g, p, {goods}, c)")
         if n == "plow":
             return "return P.can_plow(g, p, c)", f"return P.plow(g, p, c, {int(v.number or 1)})"
@@ -322,8 +322,8 @@ class Gen:
             k = int(v.number)
             if v.price is not None:
                 price = self.goods(v.price)
-                return (f"return P.can_pay(p, {price}) and P.can_fence_spaces(g, p, c, {k}, True)",
-                        f"P.pay(g, p, {price})\nreturn P.fence_spaces(g, p, c, {k}, True)")
+                return (f"return P.can_afford(g, p, {price}) and P.can_fence_spaces(g, p, c, {k}, True)",
+                        f"P.pay_cost(g, p, {price})\nreturn P.fence_spaces(g, p, c, {k}, True)")
             free = "True" if v.free else "False"
             return (f"return P.can_fence_spaces(g, p, c, {k}, {free})",
                     f"return P.fence_spaces(g, p, c, {k}, {free})")

@@ -112,15 +112,23 @@ class RuleAgent:
         if kind == "keep_animals":
             return max(options, key=lambda o: (sum(o), o))
         if kind == "feed":
+            # the exchange that yields most food while the family is not fed; once it is, only those
+            # that lapse with the harvest
             exchanges = game.exchanges_of(player)
-            best = [o for o in options if o != "pay"]
+            short = player.goods["food"] < game.feeding_need(player)
+
+            def food_of(o):
+                if not isinstance(o, int) or exchanges[o][1] == "pile":
+                    return 0
+                return sum(n for g, n in exchanges[o][1] if g == "food")
+            best = [o for o in options if food_of(o) > 0 and (short or exchanges[o][2] != "any_time")]
             if not best:
                 return "pay"
-            return max(best, key=lambda i: sum(n for g, n in exchanges[i][1] if g == "food"))
+            return max(best, key=food_of)
         if kind in ("major", "improvement"):
             return max(options, key=lambda o: _improvement_value(game, player, o))
         if kind == "any_time":
-            return "place"
+            return options[0]  # go on ("place" or "stop")
         return options[0]
 
 

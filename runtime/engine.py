@@ -20,6 +20,10 @@ from .requests import Request, norm
 from .state import Ctx, Player, Space
 
 
+HARVEST = frozenset(("harvest",))
+FEEDING = frozenset(("harvest", "feeding"))
+
+
 class IllegalDecision(Exception):
     """An agent answered with something that is not one of the legal options."""
 
@@ -66,6 +70,7 @@ class Game:
         self.animal_set = frozenset(rules.animals)
         self.building_set = frozenset(rules.building)
         self.in_work_phase = False
+        self.open_windows = frozenset()  # exchange windows open besides 'any time': harvest, feeding
         self.decisions = 0
         self.turn_no = self.action_no = self.harvest_no = 0  # periods of rule limits (runtime/firing.py)
         self.record = []            # every decision taken: (player index, kind, option)
@@ -340,8 +345,8 @@ class Game:
             self.latches.append((p.idx, cond, handler, card.id))
         for window, can, do, label in card.actions:
             p.actions.append((window, can, do, label, card.id))
-        p.turn_abilities = bool(p.actions) or any(
-            e[2] == "any_time" and (e[1] == "pile" or not any(g == "food" for g, n in e[1])) for e in p.exchanges)
+        p.turn_abilities = P.has_window_abilities(p)
+        p.producible = None
 
     def run_on_play(self, p, card):
         for handler in card.on_play:
@@ -352,8 +357,8 @@ class Game:
         p.exchanges = [e for e in p.exchanges if e[4] != cid]
         p.bake_rates = [b for b in p.bake_rates if b[3] != cid]
         p.actions = [a for a in p.actions if a[4] != cid]
-        p.turn_abilities = bool(p.actions) or any(
-            e[2] == "any_time" and (e[1] == "pile" or not any(g == "food" for g, n in e[1])) for e in p.exchanges)
+        p.turn_abilities = P.has_window_abilities(p)
+        p.producible = None
         card = self.card(cid)
         for key, handler, who in card.listeners:
             hooks = self.listeners.get(key, [])
@@ -524,6 +529,8 @@ class Game:
         p.home -= 1
         if not opts:
             self.say(f"{p.name} has no action space to use; the person stays home")
+            if p.home <= 0 and p.turn_abilities:
+                self.any_time(p, P.STOP)
             return
         sid = self.decide(p, "place", opts)
         space = self.space_by_id[sid]
@@ -535,23 +542,21 @@ class Game:
             if opts and P.may(self, p, "place another person now"):
                 p.home -= 1
                 self.use_space(p, self.space_by_id[self.decide(p, "place", opts)])
+        if p.home <= 0 and p.turn_abilities:
+            self.any_time(p, P.STOP)  # after the player's last placement of the round
 
-    def any_time(self, p):
-        """Before a placement, the player may use any-time abilities (see primitives.turn_options)."""
+    def any_time(self, p, stop="place"):
+        """A window in which the player may use abilities (primitives.window_options) before going on:
+        before each placement (``stop`` is "place"), after the last one, after breeding, before scoring."""
         while True:
-            opts = P.turn_options(self, p)
+            opts = P.window_options(self, p)
             if not opts:
                 return
-            pick = self.decide(p, "any_time", ["place"] + opts)
-            if pick == "place":
+            pick = self.decide(p, "any_time", [stop] + opts)
+            if pick == stop:
                 return
-            kind, i = pick
             self.action_no += 1
-            if kind == "x":
-                P.use_exchange(self, p, i)
-            else:
-                window, can, do, label, source = p.actions[i]
-                do(self, p, Ctx(actor=p))
+            P.use_window_option(self, p, pick)
 
     def use_space(self, p, s):
         self.action_no += 1
@@ -598,6 +603,7 @@ class Game:
     def harvest(self):
         if self.log is not None:
             self.log.append(f"  Harvest after round {self.round}")
+        self.open_windows = HARVEST
         order = self.turn_order()
         self.harvest_no += 1
         self.turn_no += 1
@@ -625,8 +631,13 @@ class Game:
         for p in order:
             self.emit("phase:breeding", p)
             P.breed(self, p)
+        if self.round < self.last_round:  # after the last harvest, the window before scoring follows
+            for p in order:
+                if p.turn_abilities:
+                    self.any_time(p, P.STOP)  # after breeding
         for p in order:
             self.emit("phase:harvest_end", p)
+        self.open_windows = frozenset()
 
     def feeding_need(self, p) -> int:
         per_person, per_newborn = self.rules.feeding
@@ -635,21 +646,22 @@ class Game:
         return adult * (p.people - p.newborns) + baby * p.newborns
 
     def feed(self, p):
-        """Feeding: the player may convert goods first (any food exchange while short; the harvest's
-        once-per-harvest exchanges even when fed), then pays; each missing food is a begging card."""
+        """Feeding: the player may use exchanges and abilities first (primitives.feeding_options), then
+        pays; each missing food is a begging card."""
         need = self.feeding_need(p)
         goods = p.goods
+        windows, self.open_windows = self.open_windows, FEEDING
         while True:
-            opts = P.feeding_options(self, p)
-            if goods["food"] >= need:
-                exchanges = self.exchanges_of(p)
-                opts = [i for i in opts if exchanges[i][2] == "harvest"]
+            opts = P.feeding_options(self, p, fed=goods["food"] >= need)
             if not opts:
                 break
             choice = self.decide(p, "feed", ["pay"] + opts)
             if choice == "pay":
                 break
-            P.use_exchange(self, p, choice)
+            if not isinstance(choice, int):
+                self.action_no += 1   # an action window (an exchange is no action)
+            P.use_window_option(self, p, choice)
+        self.open_windows = windows
         paid = min(goods["food"], need)
         goods["food"] -= paid
         short = need - paid
@@ -661,6 +673,9 @@ class Game:
 
     # ------------------------------------------------------------------ scoring
     def finish(self):
+        for p in self.turn_order():
+            if p.turn_abilities:
+                self.any_time(p, P.STOP)  # before scoring
         for p in self.turn_order():
             self.emit("phase:scoring", p)
         self.scores = [self.score(p) for p in self.players]

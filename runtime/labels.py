@@ -36,20 +36,17 @@ def label_of(game, player, kind, option, given=None) -> str:
         return ", ".join(parts)
     if kind == "keep_animals":
         return ", ".join(f"{n} {a}" for a, n in zip(game.rules.animals, option))
-    if kind == "feed":
-        if option == "pay":
-            return "pay"
-        give, get, window, at_most, source, key = game.exchanges_of(player)[option]
-        via = f" ({source})" if source else ""
-        return f"{_goods(give)} -> {_goods(get)}{via}"
-    if kind == "any_time":
+    if kind == "feed" and option == "pay":
+        return "pay"
+    if kind in ("feed", "any_time"):
         if option == "place":
             return "place"
-        what, i = option
+        what, i = ("x", option) if isinstance(option, int) else option
         if what == "x":
             give, get, window, at_most, source, key = game.exchanges_of(player)[i]
             out = "top of pile" if get == "pile" else _goods(get)
-            return f"{_goods(give)} -> {out} ({source})"
+            via = f" ({source})" if source else ""
+            return f"{_goods(give)} -> {out}{via}"
         return f"{player.actions[i][3]} ({player.actions[i][4]})"
     if kind in ("major", "improvement"):
         text = str(option)

@@ -8,6 +8,8 @@ No action space, card or edition is named here.
 from __future__ import annotations
 
 from .farm import best_keeps, capacity_frontier, fencing_options, fits_housing, iter_bits, min_fencing_cost, popcount
+from .payments import (can_afford, can_afford_any, cheapest, cost_options, pay_cost, pay_one_of, producible,
+                       usable_exchanges)
 from .state import Ctx
 from .firing import fire, limit_ok  # noqa: F401  (generated rules call P.fire and P.limit_ok)
 
@@ -69,78 +71,6 @@ def resolve_material(items, material):
     return tuple((material if good == "material" else good, n) for good, n in items)
 
 
-def price(g, p, target: str, base):
-    """The cost of ``target`` (room, renovation, stable, fence, major, minor, occupation) for ``p``."""
-    mods = p.mods.get("cost")
-    if not mods:
-        return base
-    goods = dict(base)
-    for kind, targets, data in mods:
-        if target not in targets and f"{target}:{p.house}" not in targets:
-            continue
-        if kind == "set":
-            goods = dict(resolve_material(data, p.house))
-        elif kind == "delta" or kind == "delta_fn":
-            for good, n in (data(g, p) if kind == "delta_fn" else data):
-                if good in goods or n > 0:
-                    goods[good] = max(0, goods.get(good, 0) + n)
-    return tuple((good, n) for good, n in goods.items() if n > 0)
-
-
-def price_options(g, p, target: str, cost) -> list:
-    """The ways to pay ``cost`` for one ``target``: the cost itself, then each allowed substitution
-    (``may pay 1 wood instead of 2 clay for rooms``; different cards combine, each once)."""
-    subs = p.mods.get("substitute")
-    if not subs:
-        return [cost]
-    options = [dict(cost)]
-    for targets, pay_goods, instead in subs:
-        if target not in targets:
-            continue
-        grown = []
-        for base in options:
-            if instead[0] == "all":
-                n = base.get(instead[1], 0)
-                if not n:
-                    continue
-                alt = dict(base)
-                del alt[instead[1]]
-            else:
-                if any(base.get(good, 0) < k for good, k in instead):
-                    continue
-                alt = dict(base)
-                for good, k in instead:
-                    alt[good] -= k
-            for good, k in pay_goods:
-                alt[good] = alt.get(good, 0) + k
-            grown.append({k: v for k, v in alt.items() if v > 0})
-        options.extend(grown)
-    out = []
-    for o in options:
-        t = tuple(sorted(o.items()))
-        if t not in out:
-            out.append(t)
-    return [tuple((good, n) for good, n in o) for o in out]
-
-
-def can_pay_any(p, options) -> bool:
-    for o in options:
-        if can_pay(p, o):
-            return True
-    return False
-
-
-def pay_one_of(g, p, options, what="pay"):
-    """Pay one of several ways (the player picks when more than one is affordable)."""
-    ok = [o for o in options if can_pay(p, o)]
-    if not ok:
-        return False
-    pick = ok[0] if len(ok) == 1 else g.decide(p, "pay", ok, labels=[", ".join(f"{n} {good}" for good, n in o) or "nothing"
-                                                                     for o in ok])
-    pay(g, p, pick)
-    return True
-
-
 # ====================================================================== choices
 
 
@@ -199,8 +129,11 @@ def _blocked_for_tiles(p) -> int:
     return p.rooms | p.field_mask | p.stables | p.fenced_mask()
 
 
-def room_cost(g, p):
-    return price(g, p, "room", resolve_material(g.rules.room_cost, p.house))
+def room_options(g, p, cost=None):
+    """The ways to pay for one room: the pack's price as the cards change it, or a price a card states."""
+    if cost is not None:
+        return cost_options(g, p, ("room",), cost, modified=False)
+    return cost_options(g, p, ("room",), resolve_material(g.rules.room_cost, p.house))
 
 
 def room_cells(g, p) -> int:
@@ -211,13 +144,13 @@ def room_cells(g, p) -> int:
 def can_build_room(g, p, ctx=None, cost=None):
     if not room_cells(g, p):
         return False
-    return can_pay_any(p, price_options(g, p, "room", cost if cost is not None else room_cost(g, p)))
+    return can_afford_any(g, p, room_options(g, p, cost))
 
 
 def build_room(g, p, ctx=None, cost=None, emit=True):
     cells = room_cells(g, p)
-    options = price_options(g, p, "room", cost if cost is not None else room_cost(g, p))
-    if not cells or not can_pay_any(p, options):
+    options = room_options(g, p, cost)
+    if not cells or not can_afford_any(g, p, options):
         return False
     opts = list(iter_bits(cells))
     cell = g.decide(p, "room", opts)
@@ -235,8 +168,8 @@ def build_rooms(g, p, ctx=None):
     built = 0
     while True:
         cells = room_cells(g, p)
-        options = price_options(g, p, "room", room_cost(g, p))
-        if not cells or not can_pay_any(p, options):
+        options = room_options(g, p)
+        if not cells or not can_afford_any(g, p, options):
             break
         opts = list(iter_bits(cells))
         if built:
@@ -265,30 +198,31 @@ def renovation_targets(g, p):
     return (mats[level + 1],)
 
 
-def renovation_cost(g, p, target):
+def renovation_options(g, p, target):
+    """The ways to pay for renovating the house to ``target``."""
     per_room = resolve_material(g.rules.renovation_per_room, target)
     base = scaled(per_room, p.room_count) + resolve_material(g.rules.renovation_fixed, target)
     merged: dict = {}
     for good, n in base:
         merged[good] = merged.get(good, 0) + n
-    return price(g, p, "renovation", tuple(merged.items()))
+    return cost_options(g, p, ("renovation",), tuple(merged.items()))
 
 
 def can_renovate(g, p, ctx=None):
     for target in renovation_targets(g, p):
-        if can_pay_any(p, price_options(g, p, "renovation", renovation_cost(g, p, target))):
+        if can_afford_any(g, p, renovation_options(g, p, target)):
             return True
     return False
 
 
 def renovate(g, p, ctx=None, target=None):
     opts = [t for t in renovation_targets(g, p) if (target is None or t == target)
-            and can_pay_any(p, price_options(g, p, "renovation", renovation_cost(g, p, t)))]
+            and can_afford_any(g, p, renovation_options(g, p, t))]
     if not opts:
         return False
     to = g.decide(p, "renovate", opts)
     old = p.house
-    pay_one_of(g, p, price_options(g, p, "renovation", renovation_cost(g, p, to)))
+    pay_one_of(g, p, renovation_options(g, p, to))
     p.house = to
     if g.log is not None:
         g.say(f"{p.name} renovates the house from {old} to {to}")
@@ -303,14 +237,17 @@ def stable_cells(g, p) -> int:
     return p.grid.full & ~(p.rooms | p.field_mask | p.stables)
 
 
-def stable_cost(g, p):
-    return price(g, p, "stable", g.rules.stable_cost)
+def stable_options(g, p, cost=None):
+    """The ways to pay for one stable: the pack's price as the cards change it, or a price a card states."""
+    if cost is not None:
+        return cost_options(g, p, ("stable",), cost, modified=False)
+    return cost_options(g, p, ("stable",), g.rules.stable_cost)
 
 
 def can_build_stable(g, p, ctx=None, cost=None):
     if popcount(p.stables) >= g.rules.max_stables or not stable_cells(g, p):
         return False
-    return can_pay(p, cost if cost is not None else stable_cost(g, p))
+    return can_afford_any(g, p, stable_options(g, p, cost))
 
 
 def _put_stable(g, p, cell):
@@ -322,9 +259,8 @@ def _put_stable(g, p, cell):
 def build_stable(g, p, ctx=None, cost=None):
     if not can_build_stable(g, p, ctx, cost):
         return False
-    cost = cost if cost is not None else stable_cost(g, p)
     cell = g.decide(p, "stable", list(iter_bits(stable_cells(g, p))))
-    pay(g, p, cost)
+    pay_one_of(g, p, stable_options(g, p, cost))
     _put_stable(g, p, cell)
     g.emit("event:build_stables", p, Ctx(actor=p, data=1))
     return True
@@ -339,7 +275,7 @@ def build_stables(g, p, ctx=None):
         cell = g.decide(p, "stable", opts)
         if cell == STOP:
             break
-        pay(g, p, stable_cost(g, p))
+        pay_one_of(g, p, stable_options(g, p))
         _put_stable(g, p, cell)
         built += 1
     if built:
@@ -436,12 +372,14 @@ def sow(g, p, ctx=None):
 
 
 def fence_price_per(g, p):
-    return price(g, p, "fence", g.rules.fence_cost)
+    """The price of one fence (when cards set several, the one asking fewest goods)."""
+    options = cost_options(g, p, ("fence",), g.rules.fence_cost)
+    return options[0] if len(options) == 1 else cheapest(options)
 
 
 def _fence_payments(g, p, per):
     """Ways to pay for one fence: the price, or a substitute good (single goods only)."""
-    options = price_options(g, p, "fence", per)
+    options = cost_options(g, p, ("fence",), per, modified=False)
     if len(options) > 1 and all(len(o) == 1 for o in options) and len({o[0][0] for o in options}) == len(options):
         return options
     return [per]
@@ -461,23 +399,35 @@ def _fence_budget(g, p, per, free, free_left=0):
     else:
         for ((good, n),) in options:
             afford += p.goods[good] // n if n > 0 else left
+    if afford + free_left < left and _made_for(g, p, options):
+        while afford + free_left < left and can_afford_any(g, p, _fence_price_options(options, afford + 1)):
+            afford += 1
     return min(left, afford + free_left)
 
 
-def _pay_fences(g, p, per, count):
-    options = _fence_payments(g, p, per)
-    if count <= 0:
-        return
+def _made_for(g, p, options) -> bool:
+    """Whether an exchange usable now makes a good of one of the prices ``options``."""
+    made = producible(g, p)
+    for o in options:
+        for good, n in o:
+            if good in made:
+                return exchanges_make(g, p, {good for o in options for good, n in o})
+    return False
+
+
+def _fence_price_options(options, count):
+    """The ways to pay for ``count`` fences, given the ways to pay for one."""
     if len(options) == 1:
-        pay(g, p, scaled(per, count))
-        return
+        return [scaled(options[0], count)]
     (g1, n1), = options[0]
     (g2, n2), = options[1]
-    splits = [(a, count - a) for a in range(count + 1)
-              if p.goods[g1] >= a * n1 and p.goods[g2] >= (count - a) * n2]
-    a, b = splits[0] if len(splits) == 1 else g.decide(
-        p, "pay", splits, labels=[f"{a * n1} {g1}, {b * n2} {g2}" for a, b in splits])
-    pay(g, p, ((g1, a * n1), (g2, b * n2)))
+    return [((g1, a * n1), (g2, (count - a) * n2)) for a in range(count + 1)]
+
+
+def _pay_fences(g, p, per, count):
+    if count <= 0:
+        return
+    pay_one_of(g, p, _fence_price_options(_fence_payments(g, p, per), count))
 
 
 def fencing_steps(g, p, budget):
@@ -632,6 +582,15 @@ def settle_animals(g, p):
             g.say(f"{p.name} has no room for {surplus} {animal}; they return to the supply")
 
 
+def breeding_blocked(g, p) -> bool:
+    """Whether some kind of animal that could breed would find no room for its young."""
+    counts = list(animal_counts(g, p))
+    if not any(n >= 2 for n in counts):
+        return False
+    caps, singles = housing(g, p)
+    return not fits_housing(caps, singles, [n + 1 if n >= 2 else n for n in counts])
+
+
 def breed(g, p, only=None):
     animals = g.rules.animals
     counts = list(animal_counts(g, p))
@@ -746,89 +705,176 @@ def bake(g, p, ctx=None):
     return True
 
 
+def exchanges_make(g, p, goods) -> bool:
+    """Whether an exchange usable now makes one of ``goods`` (a pile counts with what lies on it)."""
+    entries = g.exchanges_of(p)
+    for i in usable_exchanges(g, p):
+        give, get, window, at_most, source, key = entries[i]
+        if get == "pile":
+            if any(good in goods for good in pile_stack(p, source)):
+                return True
+        elif any(good in goods for good, n in get):
+            return True
+    return False
+
+
 def exchange(g, p, give, get, ctx=None):
-    if not can_pay(p, give):
+    if not pay_cost(g, p, give):
         return False
-    pay(g, p, give)
     gain(g, p, get)
     return True
 
 
-def feeding_options(g, p):
-    """Exchanges that yield food and can be used now (any time, or in the harvest within their limit)."""
-    out = []
-    for i, entry in enumerate(g.exchanges_of(p)):
-        give, get, window, at_most, source, key = entry
-        if window not in ("any_time", "harvest", "feeding"):
-            continue
-        if get == "pile" or not any(good == "food" for good, n in get):
-            continue
-        if exchange_ready(p, entry):
-            out.append(i)
-    return out
+# Exchange windows (docs/architecture.md, "Exchange windows"). A payment draws on every exchange usable
+# now for what the player lacks (payments.py). Besides, the player may use abilities in windows:
+# - before each placement, after the last placement of the round, after breeding, before scoring: every
+#   usable exchange that makes something other than food only, and every action window that is open;
+# - in feeding: every usable exchange while the family is not fed; once it is, those that make more than
+#   food, those that lapse with the harvest ('in harvest', 'in feeding') and those that cook animals
+#   when a newborn animal would find no room (cooking makes room before breeding), and every open action
+#   window.
+# An exchange that makes only food is not offered in the other windows: food is spent only in payments and
+# in feeding, which draw on such exchanges themselves, and a good that can become food at any time is
+# worth at least that food.
 
 
-def turn_options(g, p):
-    """Any-time abilities a player may use before placing a person: exchanges that do not make food
-    (those are offered when feeding and when animals do not fit) and any-time actions."""
+def makes_only_food(entry) -> bool:
+    get = entry[1]
+    return get != "pile" and all(good == "food" for good, n in get)
+
+
+def has_window_abilities(p) -> bool:
+    """Whether ``p`` has cards with abilities offered in the windows outside feeding."""
+    if p.actions:
+        return True
+    for entry in p.exchanges:
+        if not makes_only_food(entry):
+            return True
+    return False
+
+
+def _action_open(g, window) -> bool:
+    if window == "any_time":
+        return True
+    if window == "work_phase":
+        return g.in_work_phase
+    return window in g.open_windows
+
+
+def window_options(g, p):
+    """The abilities ``p`` may use in a window outside feeding: ("x", exchange index), ("a", action index)."""
     out = []
-    for i, entry in enumerate(g.exchanges_of(p)):
-        give, get, window, at_most, source, key = entry
-        if window != "any_time" or source is None:
-            continue
-        if get != "pile" and any(good == "food" for good, n in get):
-            continue
-        if exchange_ready(p, entry):
+    entries = g.exchanges_of(p)
+    for i in usable_exchanges(g, p):
+        entry = entries[i]
+        if not makes_only_food(entry) and exchange_ready(g, p, entry):
             out.append(("x", i))
     for i, (window, can, do, label, source) in enumerate(p.actions):
-        if window == "any_time" and can(g, p, None):
+        if _action_open(g, window) and can(g, p, None):
             out.append(("a", i))
     return out
 
 
-def exchange_ready(p, entry) -> bool:
+def feeding_options(g, p, fed=False):
+    """The abilities ``p`` may use while feeding: exchange indices and ("a", action index)."""
+    out = []
+    entries = g.exchanges_of(p)
+    animals = g.animal_set
+    cook = fed and breeding_blocked(g, p)
+    for i in usable_exchanges(g, p):
+        entry = entries[i]
+        give, get, window, at_most, source, key = entry
+        if fed and makes_only_food(entry) and window == "any_time" and not (
+                cook and any(h in animals for h, n in give)):
+            continue
+        if exchange_ready(g, p, entry):
+            out.append(i)
+    for i, (window, can, do, label, source) in enumerate(p.actions):
+        if _action_open(g, window) and can(g, p, None):
+            out.append(("a", i))
+    return out
+
+
+def use_window_option(g, p, option):
+    """Carry out an option of ``window_options`` or ``feeding_options``."""
+    if isinstance(option, int):
+        return use_exchange(g, p, option, convert=True)
+    kind, i = option
+    if kind == "x":
+        return use_exchange(g, p, i, convert=True)
+    window, can, do, label, source = p.actions[i]
+    return do(g, p, Ctx(actor=p))
+
+
+def exchange_ready(g, p, entry) -> bool:
     give, get, window, at_most, source, key = entry
     if at_most is not None and p.used.get(key, 0) >= at_most:
         return False
     if get == "pile" and pile_top(p, source) is None:
         return False
-    return can_pay(p, give)
+    return can_afford(g, p, give)
 
 
-def use_exchange(g, p, index):
+def use_exchange(g, p, index, convert=False):
+    """Use an exchange once. With ``convert``, what it takes may itself come from other exchanges."""
     give, get, window, at_most, source, key = g.exchanges_of(p)[index]
-    pay(g, p, give)
+    if convert and not can_pay(p, give):
+        if not pay_cost(g, p, give):
+            return False
+    else:
+        pay(g, p, give)
     if get == "pile":
         stack = p.card_state["piles"][source]
-        gain(g, p, ((stack.pop(0), 1),))
+        got = ((stack.pop(0), 1),)
+        p.producible = None
     else:
-        gain(g, p, get)
+        got = get
     if at_most is not None:
         p.used[key] = p.used.get(key, 0) + 1
+    if g.log is not None:
+        via = f" ({g.card(source).name})" if source else ""
+        g.say(f"{p.name} exchanges {_goods_words(give)} for {_goods_words(got)}{via}")
+    logged, g.log = g.log, None
+    gain(g, p, got)
+    g.log = logged
+    return True
+
+
+def _goods_words(items) -> str:
+    return ", ".join(f"{n} {good}" for good, n in items if n) or "nothing"
 
 
 # ====================================================================== cards
 
 
-def card_cost(g, p, card):
-    if card.cost_fn is not None:
-        base = card.cost_fn(g, p)
-    else:
-        base = card.cost
-        if not p.mods:
-            return base
+def _card_affordable(g, p, card) -> bool:
+    mods = p.mods
+    if mods and ("cost" in mods or "substitute" in mods):
+        return can_afford_any(g, p, card_cost_options(g, p, card))
+    return can_afford(g, p, card.cost_fn(g, p) if card.cost_fn is not None else card.cost)
+
+
+def card_cost_options(g, p, card):
+    """The ways to pay for a major or minor improvement or an occupation's own cost."""
+    base = card.cost_fn(g, p) if card.cost_fn is not None else card.cost
+    if not p.mods:
+        return [base]
     kinds = ("improvement", card.kind) if card.kind in ("major", "minor") else (card.kind,)
-    for k in kinds:
-        base = price(g, p, k, base)
-    return base
+    return cost_options(g, p, kinds, base)
 
 
 def major_options(g, p):
     opts = []
     owned = p.majors
+    mods = p.mods
+    modified = mods and ("cost" in mods or "substitute" in mods)
     for cid in g.major_supply:
         card = g.card(cid)
-        if can_pay(p, card_cost(g, p, card)):
+        if modified:
+            ok = can_afford_any(g, p, card_cost_options(g, p, card))
+        else:
+            ok = can_afford(g, p, card.cost_fn(g, p) if card.cost_fn is not None else card.cost)
+        if ok:
             opts.append(cid)
         if card.upgrade_of:
             for have in owned:
@@ -844,7 +890,7 @@ def minor_options(g, p):
         card = g.card(cid)
         if card.requires is not None and not card.requires(g, p):
             continue
-        if can_pay(p, card_cost(g, p, card)):
+        if _card_affordable(g, p, card):
             out.append(cid)
     return out
 
@@ -883,7 +929,7 @@ def _take_major(g, p, pick):
     else:
         cid = pick
         card = g.card(cid)
-        pay(g, p, card_cost(g, p, card))
+        pay_one_of(g, p, card_cost_options(g, p, card))
         if g.log is not None:
             g.say(f"{p.name} builds {card.name}")
     g.major_supply.remove(cid)
@@ -904,7 +950,7 @@ def play_minor(g, p, ctx=None):
 
 def _play_minor(g, p, cid):
     card = g.card(cid)
-    pay(g, p, card_cost(g, p, card))
+    pay_one_of(g, p, card_cost_options(g, p, card))
     p.hand_minors.remove(cid)
     if g.log is not None:
         g.say(f"{p.name} plays {card.name}")
@@ -934,13 +980,26 @@ def build_improvement(g, p, ctx=None):
     return True
 
 
+def occupation_cost_options(g, p, card, fee=()):
+    """The ways to pay for playing ``card``: the space's fee and the card's own cost, as cards change them."""
+    return cost_options(g, p, ("occupation",), tuple(fee) + tuple(card.cost))
+
+
 def occupation_options(g, p, fee):
     out = []
+    known: dict = {}
+    mods = p.mods
+    modified = mods and ("cost" in mods or "substitute" in mods)
     for cid in p.hand_occupations:
         card = g.card(cid)
         if card.requires is not None and not card.requires(g, p):
             continue
-        if can_pay(p, price(g, p, "occupation", fee + tuple(card.cost))):
+        cost = tuple(fee) + card.cost if card.cost else fee
+        ok = known.get(cost)
+        if ok is None:
+            ok = known[cost] = (can_afford_any(g, p, occupation_cost_options(g, p, card, fee)) if modified
+                                else can_afford(g, p, cost))
+        if ok:
             out.append(cid)
     return out
 
@@ -956,7 +1015,9 @@ def play_occupation(g, p, ctx=None, fee=()):
     cid = g.decide(p, "occupation", opts)
     card = g.card(cid)
     g.emit("before:play_occupation", p, Ctx(actor=p, card=card))
-    pay(g, p, price(g, p, "occupation", fee + tuple(card.cost)))
+    if not pay_one_of(g, p, occupation_cost_options(g, p, card, fee)):
+        g.say(f"{p.name} cannot pay for {card.name}")
+        return False
     p.hand_occupations.remove(cid)
     p.occupations.append(cid)
     if g.log is not None:
@@ -1012,9 +1073,8 @@ def convert_bonus(g, p, good, tiers, ctx=None):
 
 
 def return_to_space(g, p, items, ctx=None):
-    if ctx is None or ctx.space is None or not can_pay(p, items):
+    if ctx is None or ctx.space is None or not pay_cost(g, p, items):
         return False
-    pay(g, p, items)
     for good, n in items:
         ctx.space.goods[good] = ctx.space.goods.get(good, 0) + n
     return True
@@ -1135,7 +1195,13 @@ def pile(g, p, card_id, items):
     stack = p.card_state.setdefault("piles", {}).setdefault(card_id, [])
     for good, n in items:
         stack.extend([good] * n)
+    p.producible = None
     return True
+
+
+def pile_stack(p, card_id):
+    """The goods piled on a card, top first (empty when there are none)."""
+    return p.card_state.get("piles", {}).get(card_id) or ()
 
 
 def pile_top(p, card_id):

@@ -158,12 +158,19 @@ class CheckedGame(Game):
     def __init__(self, *a, **kw):
         super().__init__(*a, **kw)
         self.pending = None
+        self.before_scoring = None
         self.steps_checked = 0
         self.on_step = self._check
 
     def decide(self, p, kind, options, labels=None, prompt=None):
         self.pending = (p, kind)
         return super().decide(p, kind, options, labels, prompt)
+
+    def emit(self, key, actor, ctx=None):
+        # the goods as the scoring phase finds them (after the players' last exchanges)
+        if key == "phase:scoring" and self.before_scoring is None:
+            self.before_scoring = [(dict(p.goods), p.bonus) for p in self.players]
+        return super().emit(key, actor, ctx)
 
     def _check(self, g):
         asking, kind = self.pending
@@ -250,9 +257,8 @@ def _play_checked(pack, n, seed):
     # Hand cards with 'at scoring' effects (some give bonus points to every player) are not recounted:
     # in such a game the bonus category is taken from the engine and everything else is recounted.
     card_bonus = any(scores_by_effect(cid) for p in g.players for cid in p.majors + p.minors + p.occupations)
-    before = [(dict(p.goods), p.bonus) for p in g.players]
     g.finish()
-    for p, s, (goods, bonus) in zip(g.players, g.scores, before):
+    for p, s, (goods, bonus) in zip(g.players, g.scores, g.before_scoring):
         check_player(g, p)
         cats, total, workshop_bonus = recount(p, goods, bonus)
         if card_bonus:

@@ -1,0 +1,609 @@
+"""Prices and payments: what a thing costs a player, and how the player pays it.
+
+A price is a tuple of ``(good, count)``. ``cost_options`` turns the price printed in the rules into every
+way the player may pay it, the cards in play applied independently of the order in which they came
+into play. ``can_afford`` and ``pay_cost`` pay one of those ways and may draw on the player's exchanges
+(grain eaten raw, cooking, a card's conversions): only what the player lacks is converted, a payment
+possible in exactly one way is made without asking, and otherwise the player picks one of the ways
+that are not worse in every good than another (``g.decide(p, "pay", …)``).
+No action space, card or edition is named here.
+"""
+from __future__ import annotations
+
+# The search for payments that use exchanges stops after this many combinations (docs/limits.md).
+MAX_PLANS_SEARCHED = 2000
+
+
+# ====================================================================== prices
+
+
+def resolve_material(items, material):
+    return tuple((material if good == "material" else good, n) for good, n in items)
+
+
+def _matches(mod_targets, targets, house) -> bool:
+    for t in targets:
+        if t in mod_targets or f"{t}:{house}" in mod_targets:
+            return True
+    return False
+
+
+def cost_options(g, p, targets, base, modified=True) -> list:
+    """The ways to pay ``base`` for a thing of the kinds ``targets`` (``room``, ``renovation``, ``stable``,
+    ``fence``, ``improvement``, ``major``, ``minor``, ``occupation``).
+
+    The result does not depend on the order in which the player's cards came into play: every price a
+    card sets (``cost of room = …``) is an alternative that replaces the printed price; the changes of
+    all cards (``cost of room: -1 stone``) are added up and applied to each alternative (a good the price
+    does not contain is only ever added, and no count goes below 0); then every allowed substitution
+    (``may pay 1 wood instead of 2 clay``) adds the alternatives it makes, each card at most once per
+    payment and in any combination. An alternative that needs at least as much of every good as another
+    one is dropped. ``modified=False`` (a price a card states itself) applies only the substitutions.
+    """
+    mods = p.mods
+    if not mods:
+        return [base]
+    cost_mods = mods.get("cost") if modified else None
+    subs = mods.get("substitute")
+    if not cost_mods and not subs:
+        return [base]
+    alternatives = [tuple(base)]
+    house = p.house
+    changed = False
+    if cost_mods:
+        sets, delta = [], {}
+        for kind, mod_targets, data in cost_mods:
+            if not _matches(mod_targets, targets, house):
+                continue
+            if kind == "set":
+                sets.append(resolve_material(data, house))
+            else:
+                for good, n in (data(g, p) if kind == "delta_fn" else data):
+                    delta[good] = delta.get(good, 0) + n
+        if sets:
+            alternatives = sets
+            changed = True
+        if delta:
+            alternatives = [_apply_delta(a, delta) for a in alternatives]
+            changed = True
+    if subs:
+        subs = [s for s in subs if _matches(s[0], targets, house)]
+        if subs:
+            alternatives = _substituted(alternatives, subs)
+            changed = True
+    if not changed:
+        return [base]
+    return alternatives if len(alternatives) == 1 else _undominated(alternatives)
+
+
+def _apply_delta(price, delta):
+    goods = dict(price)
+    for good, n in delta.items():
+        if good in goods:
+            goods[good] = max(0, goods[good] + n)
+        elif n > 0:
+            goods[good] = n
+    return tuple((good, n) for good, n in goods.items() if n > 0)
+
+
+def _substitute(price: dict, sub):
+    mod_targets, pay_goods, instead = sub
+    if instead[0] == "all":
+        if not price.get(instead[1], 0):
+            return None
+        alt = dict(price)
+        del alt[instead[1]]
+    else:
+        if any(price.get(good, 0) < k for good, k in instead):
+            return None
+        alt = dict(price)
+        for good, k in instead:
+            alt[good] -= k
+    for good, k in pay_goods:
+        alt[good] = alt.get(good, 0) + k
+    return alt
+
+
+def _substituted(alternatives, subs):
+    """Every price reachable by applying each substitution at most once, in any order."""
+    seen, out = set(), []
+    frontier = []
+    for a in alternatives:
+        key = (tuple(sorted((g, n) for g, n in a if n > 0)), frozenset())
+        if key not in seen:
+            seen.add(key)
+            frontier.append((dict(a), frozenset()))
+            out.append(tuple(a))
+    while frontier:
+        nxt = []
+        for price, used in frontier:
+            for i, sub in enumerate(subs):
+                if i in used:
+                    continue
+                alt = _substitute(price, sub)
+                if alt is None:
+                    continue
+                alt = {k: v for k, v in alt.items() if v > 0}
+                items = tuple(sorted(alt.items()))
+                key = (items, used | {i})
+                if key in seen:
+                    continue
+                seen.add(key)
+                nxt.append((alt, used | {i}))
+                out.append(items)
+        frontier = nxt
+    return out
+
+
+def _undominated(alternatives) -> list:
+    """Distinct prices, without those that ask at least as much of every good as another one."""
+    norm = []
+    for a in alternatives:
+        d = {}
+        for good, n in a:
+            if n > 0:
+                d[good] = d.get(good, 0) + n
+        if d not in [x for x, _ in norm]:
+            norm.append((d, a))
+    if len(norm) == 1:
+        return [norm[0][1]]
+    out = []
+    for d, a in norm:
+        if not any(o is not d and all(d.get(good, 0) >= n for good, n in o.items()) for o, _ in norm):
+            out.append(a)
+    return out
+
+
+def cheapest(options):
+    """One price out of several (the one asking fewest goods; ties: the first), for prices paid per unit."""
+    return min(options, key=lambda o: sum(n for _, n in o))
+
+
+# ====================================================================== paying, with exchanges
+
+
+def can_afford(g, p, cost) -> bool:
+    """Can ``p`` pay ``cost`` now, converting what is missing through the exchanges usable now?"""
+    goods = p.goods
+    for good, n in cost:
+        if goods[good] < n:
+            break
+    else:
+        return True
+    made = (p.producible or _index(g, p))[0]
+    for good, n in cost:
+        if goods[good] < n and good not in made:
+            return False
+    return bool(_plans(g, p, (cost,), first=True))
+
+
+def can_afford_any(g, p, options) -> bool:
+    """Can ``p`` pay one of the prices ``options`` now (exchanges included)?"""
+    goods = p.goods
+    for cost in options:
+        for good, n in cost:
+            if goods[good] < n:
+                break
+        else:
+            return True
+    if len(options) == 1:
+        return _may_make(g, p, options[0]) and bool(_plans(g, p, options, first=True))
+    options = [cost for cost in options if _may_make(g, p, cost)]
+    return bool(options) and bool(_plans(g, p, options, first=True))
+
+
+def _index(g, p):
+    """(goods made, good -> exchanges making it, exchanges selling from a pile) for ``p``'s exchanges;
+    cached in ``p.producible`` until ``p``'s cards or piles change."""
+    cached = p.producible
+    if cached is None:
+        made, index, piles = set(), {}, []
+        for i, (give, get, window, at_most, source, key) in enumerate(g.exchanges_of(p)):
+            if get == "pile":
+                piles.append(i)
+                made.update(P.pile_stack(p, source))
+            else:
+                for good, n in get:
+                    if n > 0:
+                        made.add(good)
+                        index.setdefault(good, []).append(i)
+        cached = p.producible = (frozenset(made), index, tuple(piles))
+    return cached
+
+
+def producible(g, p) -> frozenset:
+    """Every good some exchange of ``p`` makes (a pile: the goods now on it)."""
+    return _index(g, p)[0]
+
+
+def _may_make(g, p, cost) -> bool:
+    """False when a good ``p`` lacks for ``cost`` is made by none of ``p``'s exchanges (the cheap test
+    that keeps the search out of the legal-option computation)."""
+    cached = p.producible
+    made = (cached or _index(g, p))[0]
+    goods = p.goods
+    for good, n in cost:
+        if goods[good] < n and good not in made:
+            return False
+    return True
+
+
+def pay_cost(g, p, cost, ctx=None) -> bool:
+    """Pay ``cost``, converting what is missing (the player picks how when there are several ways)."""
+    return pay_one_of(g, p, (cost,))
+
+
+def pay_one_of(g, p, options) -> bool:
+    """Pay one of the prices ``options``: each way is a price and the exchanges that make what is missing
+    for it; ways worse in every good than another are not offered; one way left is taken without asking."""
+    goods = p.goods
+    direct = []
+    for oi, cost in enumerate(options):
+        for good, n in cost:
+            if goods[good] < n:
+                break
+        else:
+            direct.append((oi, ()))
+    if len(direct) == len(options):
+        plans = direct
+    else:
+        plans = _plans(g, p, options)
+    if not plans:
+        return False
+    if len(plans) > 1:
+        plans = _best_plans(g, p, options, plans)
+    if len(plans) == 1:
+        oi, path = plans[0]
+    else:
+        labels = [plan_label(g, p, options[oi], path) for oi, path in plans]
+        oi, path = g.decide(p, "pay", plans, labels=labels)
+    for i in path:
+        P.use_exchange(g, p, i)
+    cost = options[oi]
+    if not P.can_pay(p, cost):
+        return False
+    P.pay(g, p, cost)
+    return True
+
+
+def plan_label(g, p, cost, path) -> str:
+    """'2 food' or '2 food with 2 grain -> 2 food' or '1 wood with 1 food -> 1 wood (a card's id)'."""
+    text = ", ".join(f"{n} {good}" for good, n in cost) or "nothing"
+    if not path:
+        return text
+    entries = g.exchanges_of(p)
+    counts: dict = {}
+    for i in path:
+        counts[i] = counts.get(i, 0) + 1
+    parts = []
+    offsets: dict = {}
+    for i, k in counts.items():
+        give, get, window, at_most, source, key = entries[i]
+        if get == "pile":
+            stack = P.pile_stack(p, source)
+            start = offsets.get(source, 0)
+            got: dict = {}
+            for good in stack[start:start + k]:
+                got[good] = got.get(good, 0) + 1
+            offsets[source] = start + k
+            out = tuple(got.items())
+        else:
+            out = P.scaled(get, k)
+        via = f" ({source})" if source else ""
+        parts.append(f"{_goods_text(P.scaled(give, k))} -> {_goods_text(out)}{via}")
+    return f"{text} with {' and '.join(parts)}"
+
+
+def _goods_text(items) -> str:
+    return ", ".join(f"{n} {good}" for good, n in items if n) or "nothing"
+
+
+def usable_exchanges(g, p) -> list:
+    """Indices (in ``g.exchanges_of(p)``) of the exchanges whose window is open now and whose limit
+    is not reached."""
+    out = []
+    used = p.used
+    open_windows = g.open_windows
+    for i, (give, get, window, at_most, source, key) in enumerate(g.exchanges_of(p)):
+        if window != "any_time" and window not in open_windows:
+            continue
+        if at_most is not None and used.get(key, 0) >= at_most:
+            continue
+        out.append(i)
+    return out
+
+
+def _plans(g, p, options, first=False) -> list:
+    """Ways to pay one of ``options``: (option index, exchange indices in the order to use them).
+    With ``first``, only whether there is one: the first way found, whose path may be None (known
+    possible without working out the order)."""
+    goods = p.goods
+    plans = []
+    for oi, cost in enumerate(options):
+        need: dict = {}
+        for good, n in cost:
+            if n > 0:
+                need[good] = need.get(good, 0) + n
+        short = [good for good, n in need.items() if goods[good] < n]
+        if not short:
+            plans.append((oi, ()))
+            if first:
+                return plans
+            continue
+        quick = _quick(g, p, need, short)
+        if quick is False:
+            continue
+        if quick is True and first:
+            return [(oi, None)]
+        for path in _search(g, p, need, short, first):
+            plans.append((oi, path))
+            if first:
+                return plans
+    return plans
+
+
+def _quick(g, p, need, short):
+    """Bounds without a search: False when the exchanges surely cannot make what is missing (an upper
+    bound: each exchange used as often as the goods it takes allow, overcounting goods two exchanges take);
+    True when they surely can (one missing good, made by exchanges that each take one good nobody makes,
+    the best of them per good taken); None when only a search can tell."""
+    made, index, pile_ids = p.producible or _index(g, p)
+    goods = p.goods
+    entries = g.exchanges_of(p)
+    open_windows = g.open_windows
+    used = p.used
+    surely = len(short) == 1
+    for s in short:
+        lack = need[s] - goods[s]
+        high = 0
+        best: dict = {}
+        for i in index.get(s, ()):
+            give, get, window, at_most, source, key = entries[i]
+            if window != "any_time" and window not in open_windows:
+                continue
+            uses = None if at_most is None else at_most - used.get(key, 0)
+            if uses is not None and uses <= 0:
+                continue
+            for h, k in give:
+                if h in made:
+                    return None  # what it takes can be made too: a chain
+                cap = goods[h] // k
+                uses = cap if uses is None else min(uses, cap)
+            if not uses:
+                continue
+            out = 0
+            for h, n in get:
+                if h == s:
+                    out += n
+            high += uses * out
+            if surely and len(give) == 1:
+                (h, k), = give
+                mine = min(uses, (goods[h] - need.get(h, 0)) // k) * out
+                if mine > best.get(h, 0):
+                    best[h] = mine
+        for i in pile_ids:
+            give, get, window, at_most, source, key = entries[i]
+            if window != "any_time" and window not in open_windows:
+                continue
+            stack = P.pile_stack(p, source)
+            if s in stack:
+                high += stack.count(s)
+                surely = False
+        if high < lack:
+            return False
+        if surely and sum(best.values()) < lack:
+            surely = False
+    return True if surely else None
+
+
+def _usable(g, p, entry) -> bool:
+    window, at_most = entry[2], entry[3]
+    if window != "any_time" and window not in g.open_windows:
+        return False
+    return at_most is None or p.used.get(entry[5], 0) < at_most
+
+
+def _search(g, p, need, short, first) -> list:
+    """The minimal combinations of exchanges after which ``need`` can be paid, each as a usable order."""
+    goods = p.goods
+    entries = g.exchanges_of(p)
+    made, index, pile_ids = _index(g, p)
+    piles = {}
+    for i in pile_ids:
+        if _usable(g, p, entries[i]):
+            piles[i] = P.pile_stack(p, entries[i][4])
+    # the exchanges that make a missing good, and those that make what they take, and so on
+    produces: dict = {}
+
+    def producers(good):
+        found = produces.get(good)
+        if found is None:
+            found = [i for i in index.get(good, ()) if _usable(g, p, entries[i])]
+            found += [i for i, stack in piles.items() if good in stack]
+            produces[good] = found
+        return found
+
+    for good in short:
+        if not producers(good):
+            return []
+    if first and len(short) == 1 and _enough_without_search(g, p, entries, producers(short[0]), need, short[0]):
+        return [None]
+    if not _within_bound(g, p, entries, producers, piles, need, short):
+        return []
+    # the exchanges that make a missing good, and those that make what they take, and so on
+    wanted = set(short)
+    todo = list(short)
+    relevant = []
+    while todo:
+        good = todo.pop()
+        for i in producers(good):
+            if i not in relevant:
+                relevant.append(i)
+                for h, k in entries[i][0]:
+                    if h not in wanted:
+                        wanted.add(h)
+                        todo.append(h)
+    relevant.sort()
+    # depth-first over combinations (how often each relevant exchange is used)
+    slot = {i: k for k, i in enumerate(relevant)}
+    left = {}
+    for i in relevant:
+        at_most, key = entries[i][3], entries[i][5]
+        left[i] = None if at_most is None else at_most - p.used.get(key, 0)
+    found = []
+    seen = set()
+    stack = [((0,) * len(relevant), (), dict(goods))]
+    searched = 0
+    while stack and searched < MAX_PLANS_SEARCHED:
+        uses, path, have = stack.pop()
+        searched += 1
+        for i in reversed(relevant):
+            give, get, window, at_most, source, key = entries[i]
+            k = slot[i]
+            n_used = uses[k]
+            if left[i] is not None and n_used >= left[i]:
+                continue
+            if any(have[h] < m for h, m in give):
+                continue
+            if get == "pile":
+                pile = piles[i]
+                offset = sum(uses[slot[j]] for j in piles if entries[j][4] == source)
+                if offset >= len(pile):
+                    continue
+                out = ((pile[offset], 1),)
+            else:
+                out = get
+            if not any(good in wanted and n > 0 for good, n in out):
+                continue
+            nuses = uses[:k] + (n_used + 1,) + uses[k + 1:]
+            if nuses in seen:
+                continue
+            seen.add(nuses)
+            nhave = dict(have)
+            for h, m in give:
+                nhave[h] -= m
+            for h, m in out:
+                nhave[h] = nhave.get(h, 0) + m
+            npath = path + (i,)
+            if all(nhave[good] >= n for good, n in need.items()):
+                found.append((nuses, npath))
+                if first:
+                    return [npath]
+                continue
+            stack.append((nuses, npath, nhave))
+    # keep the combinations no other one is contained in
+    out = []
+    for uses, path in found:
+        if not any(o is not uses and all(a <= b for a, b in zip(o, uses)) for o, _ in found):
+            out.append(path)
+    return out
+
+
+def _enough_without_search(g, p, entries, makers, need, good) -> bool:
+    """A quick lower bound of what the exchanges ``makers`` can make of ``good``: for each good they take
+    (one kind per exchange, beyond what the price itself needs) the single best of them, used as often
+    as possible. Enough means the payment is possible; not enough proves nothing."""
+    goods = p.goods
+    best: dict = {}
+    for i in makers:
+        give, get, window, at_most, source, key = entries[i]
+        if get == "pile" or len(give) != 1:
+            continue
+        (h, k), = give
+        uses = (goods[h] - need.get(h, 0)) // k
+        if at_most is not None:
+            uses = min(uses, at_most - p.used.get(key, 0))
+        if uses <= 0:
+            continue
+        made = uses * sum(n for g2, n in get if g2 == good)
+        if made > best.get(h, 0):
+            best[h] = made
+    return sum(best.values()) >= need[good] - goods[good]
+
+
+def _within_bound(g, p, entries, producers, piles, need, short) -> bool:
+    """A quick upper bound of what the exchanges can make of each missing good (overcounting is fine:
+    the bound only rules out payments that are certainly impossible)."""
+    goods = p.goods
+    memo: dict = {}
+
+    def most(good, visiting):
+        if good in memo:
+            return memo[good]
+        if good in visiting:
+            return None  # a cycle: no bound
+        visiting = visiting | {good}
+        total = goods[good]
+        for i in producers(good):
+            give, get, window, at_most, source, key = entries[i]
+            uses = None
+            if at_most is not None:
+                uses = at_most - p.used.get(key, 0)
+            for h, k in give:
+                avail = most(h, visiting)
+                if avail is None:
+                    return None
+                cap = avail // k
+                uses = cap if uses is None else min(uses, cap)
+            if i in piles:
+                made = piles[i].count(good)
+                total += made if uses is None else min(made, uses)
+            else:
+                per = sum(n for g2, n in get if g2 == good)
+                if uses is None:
+                    return None
+                total += per * uses
+        memo[good] = total
+        return total
+
+    for good in short:
+        bound = most(good, frozenset())
+        if bound is not None and bound < need[good]:
+            return False
+    return True
+
+
+def _best_plans(g, p, options, plans) -> list:
+    """The plans whose result is not worse in every good (and every limited exchange) than another's."""
+    entries = g.exchanges_of(p)
+    results = []
+    for oi, path in plans:
+        after = dict(p.goods)
+        spent: dict = {}
+        offsets: dict = {}
+        for i in path:
+            give, get, window, at_most, source, key = entries[i]
+            for h, m in give:
+                after[h] -= m
+            if get == "pile":
+                stack = P.pile_stack(p, source)
+                k = offsets.get(source, 0)
+                after[stack[k]] = after.get(stack[k], 0) + 1
+                offsets[source] = k + 1
+            else:
+                for h, m in get:
+                    after[h] = after.get(h, 0) + m
+            if at_most is not None:
+                spent[key] = spent.get(key, 0) - 1
+        for h, m in options[oi]:
+            after[h] -= m
+        after.update({f"use:{k}": v for k, v in spent.items()})
+        for source, k in offsets.items():
+            after[f"pile:{source}"] = -k
+        results.append(after)
+    keys = set()
+    for r in results:
+        keys.update(r)
+    vectors = [tuple(r.get(k, 0) for k in sorted(keys)) for r in results]
+    out, taken = [], set()
+    for (plan, vec) in zip(plans, vectors):
+        if vec in taken:
+            continue
+        if any(o != vec and all(a >= b for a, b in zip(o, vec)) for o in vectors):
+            continue
+        taken.add(vec)
+        out.append(plan)
+    return out
+
+
+from . import primitives as P  # noqa: E402  (primitives imports this module first)
