@@ -247,6 +247,10 @@ class Gen:
         if isinstance(node, N.MayPay):
             a, b = self.stmt(node.body)
             price = self.goods(node.price)
+            if not node.optional:
+                return (f"return P.can_afford(g, p, {price}) and {a}(g, p, c)",
+                        f"price = {price}\nif P.can_afford(g, p, price) and {a}(g, p, c):\n"
+                        f"    P.pay_cost(g, p, price)\n    return bool({b}(g, p, c))\nreturn False")
             return (f"return P.can_afford(g, p, {price}) and {a}(g, p, c)",
                     f"price = {price}\nif P.can_afford(g, p, price) and {a}(g, p, c) and P.may(g, p, {label!r}):\n"
                     f"    P.pay_cost(g, p, price)\n    {b}(g, p, c)\n    return True\nreturn False")

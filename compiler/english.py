@@ -245,7 +245,8 @@ class English:
         if isinstance(node, N.May):
             return f"you may {self.stmt(node.body)}"
         if isinstance(node, N.MayPay):
-            return f"you may pay {self.goods(node.price)} to {self.stmt(node.body)}"
+            may = "you may " if node.optional else ""
+            return f"{may}pay {self.goods(node.price)} to {self.stmt(node.body)}"
         if isinstance(node, N.Guarded):
             return f"{self.stmt(node.body)} if {self.cond(node.cond)}"
         if isinstance(node, N.Choose):
@@ -393,7 +394,8 @@ class English:
                 head += f" ({_times(rule.limit.times)} per {rule.limit.period})"
             return f"{head}: {self.stmt(rule.body)}."
         if rule.kind == "action":
-            head = {"any_time": "At any time", "harvest": "In each harvest", "feeding": "In the feeding phase"}[rule.window]
+            head = {"any_time": "At any time", "harvest": "In each harvest", "feeding": "In the feeding phase",
+                    "work_phase": "At any time in the work phase"}[rule.window]
             if rule.guard is not None:
                 head += f", if {self.cond(rule.guard)}"
             if rule.limit is not None:
@@ -409,6 +411,7 @@ class English:
                 parts.append(text)
             head = {"any_time": "At any time, you may exchange", "harvest": "In each harvest, you may exchange",
                     "feeding": "In the feeding phase, you may exchange",
+                    "work_phase": "At any time in the work phase, you may exchange",
                     "bake": "Bake bread"}[rule.window]
             return f"{head}: {'; '.join(parts)}."
         if rule.kind == "modifier":

@@ -147,9 +147,11 @@ class May(Node):
 
 @dataclass
 class MayPay(Node):
-    """``may pay X to a``: an optional purchase."""
+    """``may pay X to a``: an optional purchase; ``pay X to a`` (``optional`` False): a purchase that
+    is part of the effect (in an action window, choosing the action is the choice)."""
     price: Goods
     body: Node
+    optional: bool = True
 
 
 @dataclass
@@ -222,7 +224,7 @@ class Rule(Node):
     guard: Node | None = None
     limit: Limit | None = None
     body: Node | None = None
-    window: str | None = None          # any_time / harvest / feeding
+    window: str | None = None          # any_time / harvest / feeding / work_phase
     exchanges: list = field(default_factory=list)
     modifier: "Modifier | None" = None
 

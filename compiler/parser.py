@@ -355,6 +355,9 @@ class _Build(Transformer):
     def win_feeding(self, meta, children):
         return "feeding"
 
+    def win_work_phase(self, meta, children):
+        return "work_phase"
+
     def exchange(self, meta, children):
         goods = _nodes(children, N.Goods)
         at_most = next((c for c in children if isinstance(c, int) and not isinstance(c, Token)), None)
@@ -454,11 +457,14 @@ class _Build(Transformer):
     def andor(self, meta, children):
         return children[0] if len(children) == 1 else N.AndOr(list(children), span=self.sp(meta))
 
-    def may_pay(self, meta, children):
-        return N.MayPay(children[0], children[1], span=self.sp(meta))
+    def pay_to(self, meta, children):
+        return N.MayPay(children[0], children[1], optional=False, span=self.sp(meta))
 
     def may(self, meta, children):
-        return N.May(children[0], span=self.sp(meta))
+        body = children[0]
+        if isinstance(body, N.MayPay) and not body.optional:  # may pay X to a: an optional purchase
+            return N.MayPay(body.price, body.body, span=self.sp(meta))
+        return N.May(body, span=self.sp(meta))
 
     def guarded(self, meta, children):
         return N.Guarded(children[0], children[1], span=self.sp(meta))

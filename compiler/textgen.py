@@ -60,7 +60,7 @@ _VERB_WORDS = {
     "sow": "sow", "bake": "bake", "build_rooms": "build rooms", "build_stables": "build stables",
     "family_growth": "family growth", "family_growth_without_room": "family growth without room",
     "build_major": "build major", "build_improvement": "build improvement", "play_minor": "play minor",
-    "take_start_player": "take start player",
+    "take_start_player": "take start player", "newborn_acts": "let newborn act",
 }
 
 
@@ -93,7 +93,7 @@ def stmt(node) -> str:
     if isinstance(node, N.May):
         return f"may {stmt(node.body)}"
     if isinstance(node, N.MayPay):
-        return f"may pay {goods(node.price)} to {stmt(node.body)}"
+        return f"{'may ' if node.optional else ''}pay {goods(node.price)} to {stmt(node.body)}"
     if isinstance(node, N.Guarded):
         return f"{stmt(node.body)} if {expr(node.cond)}"
     if isinstance(node, N.Choose):

@@ -71,6 +71,7 @@ class Game:
         self.building_set = frozenset(rules.building)
         self.in_work_phase = False
         self.open_windows = frozenset()  # exchange windows open besides 'any time': harvest, feeding
+        self.accept_optional = False     # 'may' effects are taken without asking (a choice needs them)
         self.decisions = 0
         self.turn_no = self.action_no = self.harvest_no = 0  # periods of rule limits (runtime/firing.py)
         self.record = []            # every decision taken: (player index, kind, option)

@@ -251,19 +251,30 @@ def pay_one_of(g, p, options) -> bool:
     if not plans:
         return False
     if len(plans) > 1:
+        # in a fixed order: by price, then fewest exchanges, then the exchanges' order
+        plans.sort(key=lambda plan: (plan[0], len(plan[1]), sorted(plan[1])))
         plans = _best_plans(g, p, options, plans)
     if len(plans) == 1:
         oi, path = plans[0]
     else:
         labels = [plan_label(g, p, options[oi], path) for oi, path in plans]
         oi, path = g.decide(p, "pay", plans, labels=labels)
-    for i in path:
-        P.use_exchange(g, p, i)
+    apply_plan(g, p, path)
     cost = options[oi]
-    if not P.can_pay(p, cost):
-        return False
-    P.pay(g, p, cost)
-    return True
+    paid = P.can_pay(p, cost)
+    if paid:
+        P.pay(g, p, cost)
+    if path:
+        P.settle_animals(g, p)
+    return paid
+
+
+def apply_plan(g, p, path) -> None:
+    """Use the exchanges of a payment plan in order. Animals they make need no room before they are
+    paid (the rulebook lets animals just taken be turned into food without room); whatever is left is
+    settled after the payment."""
+    for i in path:
+        P.use_exchange(g, p, i, settle=False)
 
 
 def plan_label(g, p, cost, path) -> str:
@@ -298,14 +309,23 @@ def _goods_text(items) -> str:
     return ", ".join(f"{n} {good}" for good, n in items if n) or "nothing"
 
 
+def window_open(g, window) -> bool:
+    """Is an exchange or action window open now: 'any_time' always, 'work_phase' in the work phase,
+    'harvest' and 'feeding' while the engine has them open (``g.open_windows``)."""
+    if window == "any_time":
+        return True
+    if window == "work_phase":
+        return g.in_work_phase
+    return window in g.open_windows
+
+
 def usable_exchanges(g, p) -> list:
     """Indices (in ``g.exchanges_of(p)``) of the exchanges whose window is open now and whose limit
     is not reached."""
     out = []
     used = p.used
-    open_windows = g.open_windows
     for i, (give, get, window, at_most, source, key) in enumerate(g.exchanges_of(p)):
-        if window != "any_time" and window not in open_windows:
+        if window != "any_time" and not window_open(g, window):
             continue
         if at_most is not None and used.get(key, 0) >= at_most:
             continue
@@ -350,7 +370,6 @@ def _quick(g, p, need, short):
     made, index, pile_ids = p.producible or _index(g, p)
     goods = p.goods
     entries = g.exchanges_of(p)
-    open_windows = g.open_windows
     used = p.used
     surely = len(short) == 1
     for s in short:
@@ -359,7 +378,7 @@ def _quick(g, p, need, short):
         best: dict = {}
         for i in index.get(s, ()):
             give, get, window, at_most, source, key = entries[i]
-            if window != "any_time" and window not in open_windows:
+            if window != "any_time" and not window_open(g, window):
                 continue
             uses = None if at_most is None else at_most - used.get(key, 0)
             if uses is not None and uses <= 0:
@@ -383,7 +402,7 @@ def _quick(g, p, need, short):
                     best[h] = mine
         for i in pile_ids:
             give, get, window, at_most, source, key = entries[i]
-            if window != "any_time" and window not in open_windows:
+            if window != "any_time" and not window_open(g, window):
                 continue
             stack = P.pile_stack(p, source)
             if s in stack:
@@ -398,7 +417,7 @@ def _quick(g, p, need, short):
 
 def _usable(g, p, entry) -> bool:
     window, at_most = entry[2], entry[3]
-    if window != "any_time" and window not in g.open_windows:
+    if window != "any_time" and not window_open(g, window):
         return False
     return at_most is None or p.used.get(entry[5], 0) < at_most
 
@@ -471,10 +490,12 @@ def _search(g, p, need, short, first) -> list:
                 if offset >= len(pile):
                     continue
                 out = ((pile[offset], 1),)
+                if not any(good in wanted for good in pile[offset:]):  # what lies further down counts
+                    continue
             else:
                 out = get
-            if not any(good in wanted and n > 0 for good, n in out):
-                continue
+                if not any(good in wanted and n > 0 for good, n in out):
+                    continue
             nuses = uses[:k] + (n_used + 1,) + uses[k + 1:]
             if nuses in seen:
                 continue

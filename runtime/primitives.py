@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .farm import best_keeps, capacity_frontier, fencing_options, fits_housing, iter_bits, min_fencing_cost, popcount
 from .payments import (can_afford, can_afford_any, cheapest, cost_options, pay_cost, pay_one_of, producible,
-                       usable_exchanges)
+                       usable_exchanges, window_open)
 from .state import Ctx
 from .firing import fire, limit_ok  # noqa: F401  (generated rules call P.fire and P.limit_ok)
 
@@ -75,6 +75,8 @@ def resolve_material(items, material):
 
 
 def may(g, p, label: str) -> bool:
+    if g.accept_optional:  # the player's choice needs this effect (see play_occupation)
+        return True
     return g.decide(p, "may", (YES, NO), prompt=label) == YES
 
 
@@ -753,14 +755,6 @@ def has_window_abilities(p) -> bool:
     return False
 
 
-def _action_open(g, window) -> bool:
-    if window == "any_time":
-        return True
-    if window == "work_phase":
-        return g.in_work_phase
-    return window in g.open_windows
-
-
 def window_options(g, p):
     """The abilities ``p`` may use in a window outside feeding: ("x", exchange index), ("a", action index)."""
     out = []
@@ -770,7 +764,7 @@ def window_options(g, p):
         if not makes_only_food(entry) and exchange_ready(g, p, entry):
             out.append(("x", i))
     for i, (window, can, do, label, source) in enumerate(p.actions):
-        if _action_open(g, window) and can(g, p, None):
+        if window_open(g, window) and can(g, p, None):
             out.append(("a", i))
     return out
 
@@ -790,7 +784,7 @@ def feeding_options(g, p, fed=False):
         if exchange_ready(g, p, entry):
             out.append(i)
     for i, (window, can, do, label, source) in enumerate(p.actions):
-        if _action_open(g, window) and can(g, p, None):
+        if window_open(g, window) and can(g, p, None):
             out.append(("a", i))
     return out
 
@@ -815,8 +809,9 @@ def exchange_ready(g, p, entry) -> bool:
     return can_afford(g, p, give)
 
 
-def use_exchange(g, p, index, convert=False):
-    """Use an exchange once. With ``convert``, what it takes may itself come from other exchanges."""
+def use_exchange(g, p, index, convert=False, settle=True):
+    """Use an exchange once. With ``convert``, what it takes may itself come from other exchanges;
+    without ``settle``, animals it gives need not find room yet (they are about to be paid)."""
     give, get, window, at_most, source, key = g.exchanges_of(p)[index]
     if convert and not can_pay(p, give):
         if not pay_cost(g, p, give):
@@ -834,9 +829,13 @@ def use_exchange(g, p, index, convert=False):
     if g.log is not None:
         via = f" ({g.card(source).name})" if source else ""
         g.say(f"{p.name} exchanges {_goods_words(give)} for {_goods_words(got)}{via}")
-    logged, g.log = g.log, None
-    gain(g, p, got)
-    g.log = logged
+    if settle:
+        logged, g.log = g.log, None
+        gain(g, p, got)
+        g.log = logged
+    else:
+        for good, n in got:
+            p.goods[good] += n
     return True
 
 
@@ -997,11 +996,43 @@ def occupation_options(g, p, fee):
         cost = tuple(fee) + card.cost if card.cost else fee
         ok = known.get(cost)
         if ok is None:
-            ok = known[cost] = (can_afford_any(g, p, occupation_cost_options(g, p, card, fee)) if modified
-                                else can_afford(g, p, cost))
+            ok = (can_afford_any(g, p, occupation_cost_options(g, p, card, fee)) if modified
+                  else can_afford(g, p, cost))
+            if not ok and cost:
+                ok = _affordable_after_before_rules(g, p, card, fee)
+            known[cost] = ok
         if ok:
             out.append(cid)
     return out
+
+
+class _AcceptingAgent:
+    """Answers the requests of a trial run: yes to optional effects, otherwise the first option."""
+
+    trusted = True
+
+    def choose(self, game, player, kind, options, labels=None, prompt=None):
+        return YES if YES in options else options[0]
+
+
+def _before_rules(g, p, key) -> bool:
+    for owner, handler, who in g.listeners.get(key, ()):
+        if who == "any" or (who == "you") == (owner == p.idx):
+            return True
+    return False
+
+
+def _affordable_after_before_rules(g, p, card, fee) -> bool:
+    """Whether the 'before you play occupation' rules (a card giving food right before) would make the
+    occupation affordable: tried on a copy of the game with every optional effect accepted."""
+    if not _before_rules(g, p, "before:play_occupation"):
+        return False
+    trial = g.clone(agents=[_AcceptingAgent()] * g.nplayers)
+    tp = trial.players[p.idx]
+    trial.accept_optional = True
+    trial.emit("before:play_occupation", tp, Ctx(actor=tp, card=card))
+    trial.accept_optional = False
+    return can_afford_any(trial, tp, occupation_cost_options(trial, tp, card, fee))
 
 
 def can_play_occupation(g, p, ctx=None, fee=()):
@@ -1014,7 +1045,11 @@ def play_occupation(g, p, ctx=None, fee=()):
         return False
     cid = g.decide(p, "occupation", opts)
     card = g.card(cid)
+    # the optional effects of 'before' rules are taken without asking when the price needs them
+    needed = not can_afford_any(g, p, occupation_cost_options(g, p, card, fee))
+    accept, g.accept_optional = g.accept_optional, needed
     g.emit("before:play_occupation", p, Ctx(actor=p, card=card))
+    g.accept_optional = accept
     if not pay_one_of(g, p, occupation_cost_options(g, p, card, fee)):
         g.say(f"{p.name} cannot pay for {card.name}")
         return False

@@ -1,0 +1,144 @@
+"""Payments that draw on exchanges (runtime/payments.py) and the windows in which abilities are offered."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from runtime import payments as PM
+from runtime import primitives as P
+from runtime.agents import RandomAgent
+from runtime.engine import Game
+from runtime.labels import describe_request
+
+
+class Picks:
+    """An agent that answers from a rule per request kind (the first option otherwise) and records
+    every request it is asked."""
+
+    trusted = True
+
+    def __init__(self, **rules):
+        self.rules = rules
+        self.asked = []
+
+    def choose(self, game, player, kind, options, labels=None, prompt=None):
+        self.asked.append((kind, describe_request(game, player, kind, options, labels)))
+        rule = self.rules.get(kind)
+        return rule(options, labels) if rule else options[0]
+
+
+def fresh(pack, *cards, agent=None, **goods):
+    g = Game(pack, 2, seed=0, agents=[agent or Picks(), RandomAgent(1)])
+    p = g.players[0]
+    for good in p.goods:
+        p.goods[good] = 0
+    p.goods.update(goods)
+    for cid in cards:
+        g.install_card(p, pack.all_cards[cid])
+    return g, p
+
+
+def test_what_is_missing_is_made_and_nothing_more(revised):
+    g, p = fresh(revised, food=1, grain=3)
+    assert P.can_afford(g, p, (("food", 2),))
+    assert not P.can_afford(g, p, (("food", 5),))
+    assert P.pay_cost(g, p, (("food", 2),))
+    assert p.goods["food"] == 0 and p.goods["grain"] == 2
+
+
+def test_one_way_is_taken_without_asking_several_are_a_request(revised):
+    agent = Picks()
+    g, p = fresh(revised, "cooking_hearth_4", agent=agent, vegetable=1)
+    P.pay_cost(g, p, (("food", 1),))      # raw (1 food) is worse than cooked (3 food): one way
+    assert agent.asked == [] and p.goods["food"] == 2
+    g, p = fresh(revised, "cooking_hearth_4", agent=agent, vegetable=1, grain=1)
+    P.pay_cost(g, p, (("food", 1),))
+    assert agent.asked == [("pay", ["1 food with 1 grain -> 1 food",
+                                    "1 food with 1 vegetable -> 3 food (cooking_hearth_4)"])]
+
+
+def test_a_chain_of_exchanges_pays(revised):
+    # Sheep Walker makes a vegetable of a sheep, the Cooking Hearth 3 food of the vegetable
+    g, p = fresh(revised, "sheep_walker", "cooking_hearth_4", sheep=1)
+    assert P.can_afford(g, p, (("food", 3),))
+    assert P.pay_cost(g, p, (("food", 3),))
+    assert p.goods["sheep"] == 0 and p.goods["food"] == 0 and p.goods["vegetable"] == 0
+
+
+def test_harvest_exchanges_pay_only_in_the_harvest(revised):
+    g, p = fresh(revised, "joinery", wood=1)
+    assert not P.can_afford(g, p, (("food", 2),))
+    g.open_windows = frozenset(("harvest",))
+    assert P.can_afford(g, p, (("food", 2),))
+    assert P.pay_cost(g, p, (("food", 2),))
+    assert not P.can_afford(g, p, (("food", 2),))   # once per harvest, and the wood is gone anyway
+
+
+def test_a_pile_sells_what_is_on_top(revised):
+    g, p = fresh(revised, "grocer", food=1)
+    P.pile(g, p, "grocer", (("wood", 1), ("grain", 1)))
+    assert P.can_afford(g, p, (("wood", 1),))
+    assert not P.can_afford(g, p, (("grain", 1),))     # the grain lies under the wood: 2 food
+    p.goods["food"] = 2
+    assert P.can_afford(g, p, (("grain", 1),))
+    assert P.pay_cost(g, p, (("wood", 1), ("grain", 1)))
+    assert p.goods["food"] == 0 and list(P.pile_stack(p, "grocer")) == []
+
+
+def test_nothing_is_paid_when_the_goods_cannot_be_made(revised):
+    g, p = fresh(revised, "cooking_hearth_4", vegetable=3)
+    assert not P.can_afford(g, p, (("clay", 1),))
+    assert not P.pay_cost(g, p, (("clay", 1),))
+    assert p.goods["vegetable"] == 3
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_quick_bounds_agree_with_the_search(revised, seed):
+    """can_afford (goods, cache, bounds, then search) answers as the plain search over combinations."""
+    rng = random.Random(seed)
+    cards = rng.sample(["sheep_walker", "cooking_hearth_4", "fireplace_2", "hard_porcelain", "joinery"],
+                       rng.randint(0, 3))
+    goods = {good: rng.randint(0, 3) for good in ("food", "grain", "vegetable", "sheep", "boar", "clay", "wood")}
+    g, p = fresh(revised, *cards, **goods)
+    if rng.random() < 0.5:
+        g.open_windows = frozenset(("harvest",))
+    for _ in range(20):
+        cost = tuple((good, rng.randint(1, 4)) for good in rng.sample(["food", "stone", "vegetable", "boar"],
+                                                                       rng.randint(1, 2)))
+        need = dict(cost)
+        short = [good for good, n in cost if p.goods[good] < n]
+        expected = not short or bool(PM._search(g, p, need, short, first=False))
+        assert P.can_afford(g, p, cost) == expected, (cards, goods, cost)
+        plans = PM._plans(g, p, (cost,))
+        assert bool(plans) == expected
+        for oi, path in plans:   # every plan found really pays
+            trial = g.clone(agents=[Picks(), Picks()])
+            tp = trial.players[0]
+            PM.apply_plan(trial, tp, path)
+            assert P.can_pay(tp, cost), (cards, goods, cost, path)
+
+
+def test_an_adopted_child_is_placed_in_the_same_work_phase(revised):
+    def place(options, labels):
+        return "urgent_wish_for_children" if "urgent_wish_for_children" in options else options[-1]
+
+    def adopt(options, labels):
+        return next((o for o in options if o != "place" and o != "stop"), options[0])
+
+    agent = Picks(place=place, any_time=adopt)
+    g = Game(revised, 2, seed=0, agents=[agent, RandomAgent(1)])
+    g.start_player = 0
+    g.round = 12
+    space = g._add_space(revised.space_defs["urgent_wish_for_children"])
+    g.mark_round_space(space, 12)
+    p = g.players[0]
+    p.goods["food"] = 5
+    g.install_card(p, revised.all_cards["adoptive_parents"])
+    g.start_round()
+    g.work_phase()
+    placed = sum(s.occupants.count(0) for s in g.spaces)
+    assert p.people == 3 and p.newborns == 0
+    assert placed == 3, "the adopted child was not placed"
+    assert any(kind == "any_time" and "pay 1 food to let newborn act (adoptive_parents)" in opts
+               for kind, opts in agent.asked)
