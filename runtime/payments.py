@@ -363,56 +363,101 @@ def _plans(g, p, options, first=False) -> list:
 
 
 def _quick(g, p, need, short):
-    """Bounds without a search: False when the exchanges surely cannot make what is missing (an upper
-    bound: each exchange used as often as the goods it takes allow, overcounting goods two exchanges take);
-    True when they surely can (one missing good, made by exchanges that each take one good nobody makes,
-    the best of them per good taken); None when only a search can tell."""
+    """Bounds without a search. False when the exchanges surely cannot make what is missing: an upper
+    bound of each good the player could hold (each exchange used as often as the goods it takes, made
+    ones included, allow; goods two exchanges take are counted for both). True when they surely can: one
+    missing good, and for each good taken by exchanges that make it, the best of them used as often as
+    the goods held allow. None when only a search can tell."""
     made, index, pile_ids = p.producible or _index(g, p)
     goods = p.goods
     entries = g.exchanges_of(p)
     used = p.used
-    surely = len(short) == 1
+    simple = not pile_ids
+    if simple:  # the common case first: no good taken is made by another exchange
+        for s in short:
+            high = goods[s]
+            for i in index.get(s, ()):
+                give, get, window, at_most, source, key = entries[i]
+                if window != "any_time" and not window_open(g, window):
+                    continue
+                uses = None if at_most is None else at_most - used.get(key, 0)
+                for h, k in give:
+                    if h in made:
+                        simple = False
+                        break
+                    cap = goods[h] // k
+                    uses = cap if uses is None else min(uses, cap)
+                if not simple:
+                    break
+                if uses:
+                    high += uses * sum(n for h, n in get if h == s)
+            if not simple:
+                break
+            if high < need[s]:
+                return False
+    if not simple and _beyond_bound(g, p, made, index, pile_ids, need, short):
+        return False
+    if len(short) != 1:
+        return None
+    s = short[0]
+    best: dict = {}
+    for i in index.get(s, ()):
+        give, get, window, at_most, source, key = entries[i]
+        if len(give) != 1 or (window != "any_time" and not window_open(g, window)):
+            continue
+        (h, k), = give
+        uses = (goods[h] - need.get(h, 0)) // k
+        if at_most is not None:
+            uses = min(uses, at_most - used.get(key, 0))
+        if uses > 0:
+            mine = uses * sum(n for h2, n in get if h2 == s)
+            if mine > best.get(h, 0):
+                best[h] = mine
+    return True if sum(best.values()) >= need[s] - goods[s] else None
+
+
+def _beyond_bound(g, p, made, index, pile_ids, need, short) -> bool:
+    """Whether some missing good is beyond an upper bound that follows chains of exchanges."""
+    goods = p.goods
+    entries = g.exchanges_of(p)
+    used = p.used
+    memo: dict = {}
+
+    def most(good, visiting):
+        if good in memo:
+            return memo[good]
+        total = goods[good]
+        if good in made:
+            if good in visiting:
+                return None  # a cycle: no bound
+            visiting = visiting | {good}
+            for i in index.get(good, ()):
+                give, get, window, at_most, source, key = entries[i]
+                if window != "any_time" and not window_open(g, window):
+                    continue
+                uses = None if at_most is None else at_most - used.get(key, 0)
+                for h, k in give:
+                    avail = most(h, visiting)
+                    if avail is None:
+                        return None
+                    cap = avail // k
+                    uses = cap if uses is None else min(uses, cap)
+                if uses is None:
+                    return None
+                if uses > 0:
+                    total += uses * sum(n for h, n in get if h == good)
+            for i in pile_ids:
+                window, source = entries[i][2], entries[i][4]
+                if window == "any_time" or window_open(g, window):
+                    total += P.pile_stack(p, source).count(good)
+        memo[good] = total
+        return total
+
     for s in short:
-        lack = need[s] - goods[s]
-        high = 0
-        best: dict = {}
-        for i in index.get(s, ()):
-            give, get, window, at_most, source, key = entries[i]
-            if window != "any_time" and not window_open(g, window):
-                continue
-            uses = None if at_most is None else at_most - used.get(key, 0)
-            if uses is not None and uses <= 0:
-                continue
-            for h, k in give:
-                if h in made:
-                    return None  # what it takes can be made too: a chain
-                cap = goods[h] // k
-                uses = cap if uses is None else min(uses, cap)
-            if not uses:
-                continue
-            out = 0
-            for h, n in get:
-                if h == s:
-                    out += n
-            high += uses * out
-            if surely and len(give) == 1:
-                (h, k), = give
-                mine = min(uses, (goods[h] - need.get(h, 0)) // k) * out
-                if mine > best.get(h, 0):
-                    best[h] = mine
-        for i in pile_ids:
-            give, get, window, at_most, source, key = entries[i]
-            if window != "any_time" and not window_open(g, window):
-                continue
-            stack = P.pile_stack(p, source)
-            if s in stack:
-                high += stack.count(s)
-                surely = False
-        if high < lack:
-            return False
-        if surely and sum(best.values()) < lack:
-            surely = False
-    return True if surely else None
+        bound = most(s, frozenset())
+        if bound is not None and bound < need[s]:
+            return True
+    return False
 
 
 def _usable(g, p, entry) -> bool:

@@ -774,13 +774,17 @@ def feeding_options(g, p, fed=False):
     out = []
     entries = g.exchanges_of(p)
     animals = g.animal_set
-    cook = fed and breeding_blocked(g, p)
+    cook = None  # computed when needed: would a newborn animal find no room?
     for i in usable_exchanges(g, p):
         entry = entries[i]
         give, get, window, at_most, source, key = entry
-        if fed and makes_only_food(entry) and window == "any_time" and not (
-                cook and any(h in animals for h, n in give)):
-            continue
+        if fed and makes_only_food(entry) and window == "any_time":
+            if not any(h in animals for h, n in give):
+                continue
+            if cook is None:
+                cook = breeding_blocked(g, p)
+            if not cook:
+                continue
         if exchange_ready(g, p, entry):
             out.append(i)
     for i, (window, can, do, label, source) in enumerate(p.actions):
@@ -1027,7 +1031,7 @@ def _affordable_after_before_rules(g, p, card, fee) -> bool:
     occupation affordable: tried on a copy of the game with every optional effect accepted."""
     if not _before_rules(g, p, "before:play_occupation"):
         return False
-    trial = g.clone(agents=[_AcceptingAgent()] * g.nplayers)
+    trial = g.copy_state(agents=[_AcceptingAgent()] * g.nplayers)
     tp = trial.players[p.idx]
     trial.accept_optional = True
     trial.emit("before:play_occupation", tp, Ctx(actor=tp, card=card))

@@ -4,7 +4,7 @@ The cards that change prices are found from the compiled pack itself: each card 
 fresh player, and those that leave a price modifier (a change, a set price or a substitution) are the
 cost-modifying cards. For every pair of them, in both orders, every price a player can meet (room,
 renovation, stable, fence, every improvement, an occupation) must come out the same, in wooden, clay
-and stone houses.
+and stone houses. (tests/scenarios/engine/cost_modifiers_in_any_order.yaml has the cases by name.)
 """
 from __future__ import annotations
 
@@ -76,19 +76,3 @@ def test_every_pair_of_cost_modifiers_composes_in_either_order(revised):
                         problems.append(f"{a} then {b} ({house} house, extra room {extra_room}): {what} costs "
                                         f"{one[what]}, but {b} then {a} gives {other[what]}")
     assert not problems, "\n".join(problems[:20])
-
-
-def test_a_price_set_by_one_card_is_lowered_by_another(revised):
-    # Stonecutter (-1 stone on rooms) and Carpenter (rooms cost 3 of the material, 2 reed): 2 stone, 2 reed
-    for order in (("stonecutter", "carpenter"), ("carpenter", "stonecutter")):
-        sheet = price_sheet(revised, order, "stone", False)
-        assert sheet["room"] == [(("reed", 2), ("stone", 2))], order
-
-
-def test_the_cheaper_of_two_set_prices_wins(revised):
-    # Carpenter's Parlor (wooden rooms 2 wood, 2 reed) and Carpenter (3 wood, 2 reed in a wooden house)
-    for order in (("carpenters_parlor", "carpenter"), ("carpenter", "carpenters_parlor")):
-        sheet = price_sheet(revised, order, "wood", False)
-        assert sheet["room"] == [(("reed", 2), ("wood", 2))], order
-        sheet = price_sheet(revised, order, "clay", False)
-        assert sheet["room"] == [(("clay", 3), ("reed", 2))], order

@@ -123,6 +123,8 @@ bake: grain -> 2 food (at most twice)
 any time action if has(#fireplace) (once per round): build stable for 1 wood
 in harvest action: build stable free
 in feeding action: pay 1 food
+in work phase action: pay 1 food to let newborn act
+in work phase: 1 food -> 1 wood
 cost of rooms, renovation: -1 clay, +(rooms) stone, -(rooms_built) reed
 cost of wood rooms = 2 wood, 2 reed
 cost of stables = 1 material
