@@ -469,7 +469,14 @@ def render_site(model, out_dir: Path, linker: Linker) -> list:
 # ---------------------------------------------------------------- PDF
 
 def find_chromium(explicit: str | None = None) -> str | None:
-    for cand in (explicit, os.environ.get("AGRICOLA_CHROMIUM"), "/usr/bin/chromium"):
+    """The Chromium to print with: ``explicit`` (--chromium) when given, which must be a program (DocsError
+    otherwise: a missing one is not silently replaced by another), else $AGRICOLA_CHROMIUM or the usual
+    places."""
+    if explicit:
+        if not (os.path.isfile(explicit) and os.access(explicit, os.X_OK)):
+            raise DocsError(f"--chromium {explicit}: not a program that can be run (give the path of Chromium)")
+        return explicit
+    for cand in (os.environ.get("AGRICOLA_CHROMIUM"), "/usr/bin/chromium"):
         if cand and Path(cand).exists():
             return cand
     for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
@@ -493,6 +500,8 @@ def print_pdf(html: Path, pdf: Path, chromium: str | None = None, timeout: float
             res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             raise DocsError(f"Chromium took longer than {timeout:.0f} s to print {html}") from None
+        except OSError as exc:  # not a program after all (exec format error, …)
+            raise DocsError(f"cannot run Chromium {exe}: {exc.strerror or exc}") from None
         if res.returncode != 0 or not tmp_pdf.exists() or tmp_pdf.stat().st_size == 0:
             raise DocsError(f"Chromium could not print {html} (exit {res.returncode}):\n{res.stderr[-2000:]}")
         os.replace(tmp_pdf, pdf)
@@ -513,6 +522,8 @@ def pdf_page_count(pdf: Path) -> int:
 def build_site(compiler, pack_id: str, out_dir: Path, pdf: bool = False, chromium: str | None = None) -> DocsResult:
     t0 = time.perf_counter()
     out_dir = Path(out_dir)
+    if pdf and chromium:
+        find_chromium(chromium)  # a --chromium that cannot run is refused before anything is written
     model = build_model(compiler, pack_id)
     linker = Linker(model)
     pages = render_site(model, out_dir, linker)

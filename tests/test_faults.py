@@ -400,6 +400,12 @@ CLI_CASES = {
         '[{"id": "x", "edition": "revised_2016", "number": "abc"}]'), ["coverage", "--reference", t / "ref.json"])[1],
         "card 'x' of edition 'revised_2016' has no usable 'name_en', 'type', 'number'"),
     "schema_unknown": (lambda t: ["schema", "nope"], "unknown schema 'nope'"),
+    "docs_chromium_missing": (lambda t: ["docs", "--out", t / "site", "--pdf", "--chromium", t / "nope"],
+                              "nope: not a program that can be run (give the path of Chromium)"),
+    "docs_chromium_a_device": (lambda t: ["docs", "--out", t / "site", "--pdf", "--chromium", "/dev/zero"],
+                               "--chromium /dev/zero: not a program that can be run"),
+    "docs_chromium_not_executable": (lambda t: ["docs", "--out", t / "site", "--pdf", "--chromium", _file(t)],
+                                     "afile: not a program that can be run"),
 }
 
 
