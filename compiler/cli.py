@@ -60,23 +60,24 @@ def cmd_validate(args) -> int:
     scenario_files = []
     for raw in args.paths:
         path = Path(raw)
-        if not path.exists() and not path.is_symlink():
-            report.error("E100", "no such file or folder", _span(raw))
+        if not raw or (not path.exists() and not path.is_symlink()):
+            report.error("E100", "no such file or folder", _span(raw or "''"))
+            continue
+        whole = path.resolve().parent if path.is_dir() and path.resolve().name in ("rules", "cards") else path
+        if whole.is_dir() and (whole / "rules").is_dir() and not (whole / "game.yaml").exists():
+            # a workspace (the project's folder, a copy of it, or its rules/ or cards/): every pack in it
+            ws = packs.Workspace(whole.resolve())
+            for pack_id in ws.pack_ids():
+                _validate_pack(ws, pack_id, checked_packs, report)
+            if not ws.pack_ids():
+                report.error("E100", "no pack in this folder's rules/", _span(raw))
             continue
         if path.is_file() and _is_scenario_file(path):
             scenario_files.append(path)
             continue
         found = _pack_of(path, root)
         if found is not None:
-            ws, pack_id = found
-            if (ws.root, pack_id) not in [(w.root, i) for w, i in checked_packs]:
-                checked_packs.append((ws, pack_id))
-                local = Report()
-                local.sources = report.sources
-                src = packs.load_pack(ws, pack_id, local)
-                if src is not None:
-                    checker.check_pack(src, local)
-                report.diagnostics.extend(local.diagnostics)
+            _validate_pack(*found, checked_packs, report)
             continue
         # A file outside any pack: a card is checked within a pack, other files by their shape.
         files = sorted(path.rglob("*.yaml")) if path.is_dir() else [path]
@@ -129,6 +130,21 @@ def cmd_validate(args) -> int:
         done.append(f"{', '.join(map(str, scenario_files))} valid{counted}")
     print(f"ok: {'; '.join(done)}")
     return EXIT_OK
+
+
+def _validate_pack(ws, pack_id, checked_packs, report):
+    """Check one pack of a workspace (once per run) into ``report``."""
+    from . import checker, packs
+    from .diagnostics import Report
+    if (ws.root, pack_id) in [(w.root, i) for w, i in checked_packs]:
+        return
+    checked_packs.append((ws, pack_id))
+    local = Report()
+    local.sources = report.sources
+    src = packs.load_pack(ws, pack_id, local)
+    if src is not None:
+        checker.check_pack(src, local)
+    report.diagnostics.extend(local.diagnostics)
 
 
 def _is_scenario_file(path: Path) -> bool:

@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
+LINE_SHOWN = 160   # a source line longer than this is shown in part, around the place of the problem
+
+
 @dataclass(frozen=True)
 class Span:
     """A place in a source file: 1-based line and column, and a length in characters."""
@@ -47,9 +50,16 @@ class Diagnostic:
             text = sources.line(s.file, s.line)
             if text is not None:
                 shown = text.rstrip("\r\n").expandtabs(1)
-                out.append("  " + shown)
                 col = max(1, s.col)
                 width = max(1, min(s.length, max(1, len(shown) - col + 1)))
+                if len(shown) > LINE_SHOWN:  # a very long line: the part around the place, marked with '…'
+                    start = max(0, min(col - 1 - LINE_SHOWN // 4, len(shown) - LINE_SHOWN))
+                    piece = shown[start:start + LINE_SHOWN]
+                    lead = "…" if start > 0 else ""
+                    shown = lead + piece + ("…" if start + LINE_SHOWN < len(shown) else "")
+                    col = col - start + len(lead)
+                    width = max(1, min(width, LINE_SHOWN - (col - 1 - len(lead))))
+                out.append("  " + shown)
                 out.append("  " + " " * (col - 1) + "^" * width)
         if self.hint:
             out.append(f"  = hint: {self.hint}")

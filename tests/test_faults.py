@@ -416,3 +416,17 @@ def test_bad_command_line_values_are_refused(case, tmp_path):
     status, out, err = run_cli(*argv)
     assert_refused(status, err, "error", CLI_CASES[case][1])
     assert snapshot(tmp_path) == before
+
+
+def test_a_very_long_line_is_shown_in_part_around_the_problem(tmp_path):
+    root = tmp_path / "ws"
+    shutil.copytree(REPO / "rules" / "revised", root / "rules" / "revised")
+    deck = root / "cards" / "revised" / "X"
+    deck.mkdir(parents=True)
+    effect = "on play: " + "gain 1 food; " * 300 + "gain 1 fod"
+    (deck / "long.yaml").write_text(f'id: long\nname: Long\nkind: minor\ndeck: X\ncost: 1 wood\neffects: "{effect}"\n')
+    status, out, err = run_cli("--root", root, "validate", deck / "long.yaml")
+    assert_refused(status, err, "cards/revised/X/long.yaml:6:3927", "unknown good 'fod'")
+    first, shown, caret = err.splitlines()[:3]
+    assert len(shown) < 200 and shown.startswith("  …") and shown.endswith('gain 1 fod"')
+    assert shown[caret.index("^"):caret.index("^") + 3] == "fod"

@@ -302,3 +302,15 @@ def test_an_installed_agricola_finds_its_packs_from_any_folder(tmp_path):
     assert json.loads(run.stdout)["pack"] == "revised"
     assert (tmp_path / "cache" / "agricola" / "build" / "packs" / "revised" / "manifest.json").is_file()
     assert list(elsewhere.iterdir()) == []
+
+
+def test_validate_a_workspace_folder_checks_every_pack_in_it(tmp_path, monkeypatch):
+    copy = tmp_path / "copy"
+    shutil.copytree(REPO / "rules", copy / "rules")
+    shutil.copytree(REPO / "cards", copy / "cards")
+    monkeypatch.chdir(copy)
+    for path in (".", "rules", "cards", copy):
+        status, out, err = run_cli("validate", path)
+        assert (status, out) == (0, "ok: revised, revised-family valid\n"), err[:2000]
+    status, out, err = run_cli("validate", "")
+    assert_refused(status, err, "''", "'': error[E100]: no such file or folder")
