@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 from . import __version__
@@ -59,36 +60,50 @@ def content_hash(fingerprint: str, files: dict) -> str:
     return key(fingerprint, files_hash(files))
 
 
-def digest(path: Path) -> str:
+def digest(path) -> str:
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
     except OSError:
         return ""
 
 
-def display(root: Path, path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(root.resolve()))
-    except ValueError:
-        return str(path)
-
-
 def source_files(root: Path, chain) -> dict:
     """{display path: digest} of the files the compiler reads for a pack whose chain (base first) is
-    ``chain``: each pack's rule files and its card files (cards/<pack>/<deck>/<id>.yaml)."""
+    ``chain``: each pack's rule files and its card files (cards/<pack>/<deck>/<id>.yaml). Display paths
+    are relative to the resolved root, as the compiler writes them (packs.Workspace.display); this runs
+    on every ``agricola play``, so it walks folders with os.scandir and resolves only the root."""
+    base = str(Path(root).resolve())
     files = {}
     for pack_id in chain:
-        directory = root / "rules" / pack_id
+        rules = os.path.join(base, "rules", pack_id)
         for name in RULE_FILES:
-            path = directory / name
-            if path.exists():
-                files[display(root, path)] = digest(path)
-        cards = root / "cards" / pack_id
-        if cards.is_dir():
-            for path in sorted(cards.glob("*/*.yaml")):
-                if not path.name.endswith(".test.yaml"):
-                    files[display(root, path)] = digest(path)
+            path = os.path.join(rules, name)
+            if os.path.exists(path):
+                files[os.path.join("rules", pack_id, name)] = digest(path)
+        cards = os.path.join(base, "cards", pack_id)
+        for deck in _sorted_dirs(cards):
+            folder = os.path.join(cards, deck)
+            for name in _sorted_files(folder):
+                if name.endswith(".yaml") and not name.endswith(".test.yaml"):
+                    files[os.path.join("cards", pack_id, deck, name)] = digest(os.path.join(folder, name))
     return files
+
+
+def _sorted_dirs(folder: str) -> list:
+    try:
+        with os.scandir(folder) as it:
+            return sorted(e.name for e in it if e.is_dir())
+    except OSError:
+        return []
+
+
+def _sorted_files(folder: str) -> list:
+    try:
+        with os.scandir(folder) as it:
+            return sorted(e.name for e in it if e.is_file())
+    except OSError:
+        return []
 
 
 def is_current(root: Path, build_dir: Path) -> bool:

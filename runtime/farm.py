@@ -126,8 +126,8 @@ class Grid:
     def by_perimeter(self) -> list[tuple[int, int, int]]:
         """(fences around it, region, boundary) for every region, the smallest perimeter first."""
         if self._by_perimeter is None:
-            self._by_perimeter = sorted(((b.bit_count(), r, b) for r, b in self.region_bounds()),
-                                        key=lambda t: (t[0], t[1]))
+            # (fences, region) is unique, so plain tuple order is (fences, region) order
+            self._by_perimeter = sorted([(b.bit_count(), r, b) for r, b in self.region_bounds()])
         return self._by_perimeter
 
     def regions(self) -> list[int]:
@@ -142,9 +142,11 @@ class Grid:
         once per process, in the first game that fences, so it is kept quick."""
         nb, edges = self.neighbours, self.cell_edges
         found: dict = {}   # region -> (outside neighbours, boundary edges)
+        ordered: list = []  # by size, then mask: each layer holds the regions one space larger
         layer = {1 << i: (nb[i], edges[i]) for i in range(self.n)}
         while layer:
             found.update(layer)
+            ordered.extend(sorted(layer))
             nxt: dict = {}
             for m, (outside, bound) in layer.items():
                 rest = outside
@@ -157,7 +159,7 @@ class Grid:
                     i = low.bit_length() - 1
                     nxt[nm] = ((outside | nb[i]) & ~nm, bound ^ edges[i])
             layer = nxt
-        self._regions = sorted(found, key=lambda m: (m.bit_count(), m))
+        self._regions = ordered
         self._region_bounds = [(m, found[m][1]) for m in self._regions]
 
 
