@@ -82,7 +82,7 @@ t1 = time.perf_counter()
 pack = load_pack(sys.argv[1], Path(sys.argv[2]))
 t2 = time.perf_counter()
 times = []
-for seed in range(int(sys.argv[3])):
+for seed in range(1, int(sys.argv[3]) + 1):  # seed 1 first, as agricola play --seed 1
     t = time.perf_counter()
     Game(pack, 2, seed=seed, agents=[RandomAgent(f"{seed}:0"), RandomAgent(f"{seed}:1")]).play()
     times.append(time.perf_counter() - t)
