@@ -4,7 +4,7 @@ A compiled pack's manifest holds its content hash: a hash of the compiler's fing
 files) and of the bytes of every source file of the pack and of the packs it extends. ``is_current``
 computes the same hash from the files as they are now; when it matches, nothing needs compiling and
 ``agricola play`` loads the build directly (no Lark, Jinja2 or jsonschema imported, no YAML parsed).
-This module imports only the standard library: keep it so (tests/test_layers.py checks it).
+This module imports only the standard library and the runtime: keep it so (tests/test_play_fast_path.py).
 """
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from pathlib import Path
 from . import __version__
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
 
 # Every file whose change can change generated code (build.py passes these to the same hash).
 COMPILER_FILES = ("__init__.py", "loader.py", "schema.py", "parser.py", "nodes.py", "checker.py", "codegen.py",
@@ -33,7 +32,8 @@ def compiler_fingerprint() -> str:
         h.update((HERE / name).read_bytes())
     for p in sorted((HERE / "schemas").glob("*.json")):
         h.update(p.read_bytes())
-    h.update((REPO / "runtime" / "queries.py").read_bytes())
+    import runtime.queries  # wherever the runtime is installed
+    h.update(Path(runtime.queries.__file__).read_bytes())
     return h.hexdigest()
 
 
