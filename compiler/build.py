@@ -1,7 +1,9 @@
 """Stage 6: the compiler's front object. Loads a pack, checks it, writes ``build/packs/<pack>/``.
 
-Output is byte-identical across runs. Each generated module carries a key (a hash of its inputs and
-of the compiler itself); a module whose key has not changed is neither regenerated nor rewritten.
+Output is byte-identical across runs. Each generated module carries a key (a hash of its inputs: its
+entries, the files they come from, the names of the whole pack, and the compiler itself); a module whose
+key has not changed is neither regenerated nor rewritten, so an incremental build writes exactly what a
+clean build would.
 """
 from __future__ import annotations
 
@@ -74,6 +76,10 @@ class Compiler:
                            sorted(str(e.get("id")) for e in src.majors + src.cards),
                            sorted(str(t) for e in src.majors + src.cards for t in (e.get("tags") or [])),
                            src.game)
+        # The modules record the file and line of what they were generated from, so a module's key holds
+        # its files' digests too (a line added at the top changes no data, but every line number after it).
+        card_files = {str(e.span.file) for e in src.cards}
+        rule_files = sorted((name, digest) for name, digest in src.files.items() if name not in card_files)
         from runtime.pack import build_dir_for
         out_dir = build_dir_for(pack_id, self.build_root)
         # A card whose module was generated from the same card file, symbols and compiler is neither
@@ -81,7 +87,8 @@ class Compiler:
         card_keys, skip = {}, set()
         for entry in src.cards:
             cid = str(entry.get("id"))
-            key = _key(fingerprint, "card", entry, symbols_key)
+            key = _key(fingerprint, "card", entry, str(entry.span.file), src.files.get(str(entry.span.file)),
+                       symbols_key)
             card_keys[cid] = key
             if getattr(entry, "schema_ok", True) and _existing_key(out_dir / f"card_{codegen.ident(cid)}.py") == key:
                 skip.add(cid)
@@ -103,14 +110,15 @@ class Compiler:
             written.append(name)
 
         files = lambda units: sorted({u.src.file for u in units})  # noqa: E731
-        game_key = _key(fingerprint, "game", src.game, symbols_key)
+        game_key = _key(fingerprint, "game", src.game, rule_files, symbols_key)
         emit("game", game_key, sorted({str(src.game.span.file)}), f"The frame of pack {pack_id!r}.",
              lambda gen: ("GAME", codegen.game_table(gen, checked.game)))
         for name, units in (("spaces", checked.spaces), ("rounds", checked.rounds)):
-            key = _key(fingerprint, name, [u.entry for u in units], symbols_key, checked.game["settings"]["players"])
+            key = _key(fingerprint, name, [u.entry for u in units], rule_files, symbols_key,
+                       checked.game["settings"]["players"])
             emit(name, key, files(units) or ["(none)"], f"Action spaces of pack {pack_id!r} ({name}).",
                  lambda gen, units=units: ("SPACES", tuple(codegen.space_table(gen, u) for u in units)))
-        key = _key(fingerprint, "majors", [u.entry for u in checked.majors], symbols_key)
+        key = _key(fingerprint, "majors", [u.entry for u in checked.majors], rule_files, symbols_key)
         emit("majors", key, files(checked.majors) or ["(none)"], f"Major improvements of pack {pack_id!r}.",
              lambda gen: ("CARDS", tuple(codegen.card_table(gen, u) for u in checked.majors)))
         card_modules = []
