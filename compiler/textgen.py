@@ -26,6 +26,30 @@ def _item(it) -> str:
     return f"{amount}{it.good}{per}"
 
 
+# How tightly each operator binds (compiler/grammar/effects.lark): a child that binds less tightly than
+# its parent is written in parentheses, and so is a right-hand child that binds equally (the grammar
+# groups from the left), so that the text reads back as the same tree.
+_BINDING = {"or": 1, "and": 2, "+": 5, "-": 5, "*": 6, "//": 6}
+
+
+def _binding(node) -> int:
+    if isinstance(node, (N.BoolOp, N.BinOp)):
+        return _BINDING[node.op]
+    if isinstance(node, N.Not):
+        return 3
+    if isinstance(node, (N.Compare, N.HouseIs, N.Truthy)):
+        return 4
+    if isinstance(node, N.Neg):
+        return 7
+    return 8
+
+
+def _operand(node, parent: int, right: bool = False) -> str:
+    text = expr(node)
+    inner = _binding(node)
+    return f"({text})" if inner < parent or (right and inner == parent) else text
+
+
 def expr(node) -> str:
     if isinstance(node, N.Num):
         return str(node.value)
@@ -39,18 +63,17 @@ def expr(node) -> str:
         return f"tier({expr(node.value)}; {', '.join(f'{k}: {v}' for k, v, *_ in node.entries)})"
     if isinstance(node, N.ByHouse):
         return f"house({', '.join(f'{k}: {v}' for k, v, *_ in node.entries)})"
-    if isinstance(node, N.BinOp):
-        return f"{expr(node.left)} {node.op} {expr(node.right)}"
+    if isinstance(node, (N.BinOp, N.BoolOp)):
+        level = _BINDING[node.op]
+        return f"{_operand(node.left, level)} {node.op} {_operand(node.right, level, right=True)}"
     if isinstance(node, N.Neg):
-        return f"-{expr(node.value)}"
+        return f"-{_operand(node.value, 7)}"
     if isinstance(node, N.Compare):
         return f"{expr(node.left)} {node.op} {expr(node.right)}"
     if isinstance(node, N.HouseIs):
         return f"house is {'not ' if node.negated else ''}{node.material}"
-    if isinstance(node, N.BoolOp):
-        return f"{expr(node.left)} {node.op} {expr(node.right)}"
     if isinstance(node, N.Not):
-        return f"not {expr(node.value)}"
+        return f"not {_operand(node.value, 3)}"
     if isinstance(node, N.Truthy):
         return expr(node.value)
     return "?"
