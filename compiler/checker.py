@@ -60,7 +60,8 @@ class Symbols:
         self.spaces = {str(e.get("id")) for e in src.spaces + src.rounds}
         self.space_tags = {str(t) for e in src.spaces + src.rounds for t in (e.get("tags") or [])}
         # a round card on round space r carries the tag round_<r> (see runtime Game.mark_round_space)
-        self.space_tags |= {f"round_{r}" for r in range(1, int(game.get("rounds", 0)) + 1)}
+        self.rounds = int(game.get("rounds", 0))
+        self.space_tags |= {f"round_{r}" for r in range(1, self.rounds + 1)}
         self.cards = {str(e.get("id")) for e in src.majors + src.cards}
         self.card_tags = {str(t) for e in src.majors + src.cards for t in (e.get("tags") or [])}
         self.min_players, self.max_players = game["players"]
@@ -332,8 +333,8 @@ class Checker:
                         self.err("E208", f"unknown house material '{word}'{did_you_mean(word, self.sym.materials)}", span)
             if t.kind == "once":
                 self.expr(t.cond)
-            if t.kind == "at_phase" and t.phase == "end_of_round" and not 1 <= (t.round or 0) <= 50:
-                self.err("E215", "there is no such round", t.span)
+            if t.kind == "at_phase" and t.phase == "end_of_round" and not 1 <= (t.round or 0) <= self.sym.rounds:
+                self.err("E215", f"there is no round {t.round}: the game has rounds 1 to {self.sym.rounds}", t.span)
             if rule.guard is not None:
                 self.expr(rule.guard)
             phase_where = "scoring" if (t.kind == "at_phase" and t.phase == "scoring") else where
@@ -483,12 +484,17 @@ def _game_settings(src: PackSource, report: Report) -> dict | None:
     rounds = settings["rounds"]
     covered = []
     stages_map = g["stages"]
+    falling = False
     for stage, (a, b) in settings["stages"]:
-        if a > b or b > rounds or a < 1:
+        if a > b:
+            falling = True  # its rounds are missing from the cover because of this one mistake
+            report.error("E131", f"stage {stage} spans rounds {a} to {b}: its first round comes after its last",
+                         stages_map.span_of(str(stage)))
+        elif b > rounds or a < 1:
             report.error("E131", f"stage {stage} spans rounds {a} to {b}, outside 1 to {rounds}",
                          stages_map.span_of(str(stage)))
-        covered.extend(range(a, b + 1))
-    if sorted(covered) != list(range(1, rounds + 1)):
+        covered.extend(r for r in range(a, b + 1) if 1 <= r <= rounds)  # rounds outside: reported just above
+    if not falling and sorted(covered) != list(range(1, rounds + 1)):
         missing = sorted(set(range(1, rounds + 1)) - set(covered))
         twice = sorted({r for r in covered if covered.count(r) > 1})
         what = (f"round {', '.join(map(str, missing))} is in no stage" if missing else
@@ -534,6 +540,8 @@ def _check_round_cards(settings, rounds, src, g, report, lo, hi):
     for u in rounds:
         stage_of_span.setdefault(u.data["stage"], u.entry.span_of("stage"))
     for stage, (a, b) in stages.items():
+        if not 1 <= a <= b <= settings["rounds"]:
+            continue  # the stage itself is reported (E131); its round cards cannot be counted against it
         need = b - a + 1
         wrong = {}
         for n in range(lo, hi + 1):
