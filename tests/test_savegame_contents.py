@@ -78,6 +78,47 @@ def test_the_save_holds_every_decision_as_soon_as_it_is_taken(family, tmp_path, 
     assert {pi for pi, *_ in taken} == set(range(n))
 
 
+class Resumed:
+    """Wraps the agent of a resumed game: before decision k (counted from 1) the file holds the saved
+    decisions (``cut`` of them) as long as they are being replayed, then every decision taken so far."""
+
+    def __init__(self, agent, full, cut, path, header):
+        self.agent, self.full, self.cut, self.path, self.header = agent, full, cut, path, header
+        self.trusted = getattr(agent, "trusted", False)
+
+    def choose(self, game, player, kind, options, labels=None, prompt=None):
+        k = game.decisions + 1
+        doc = json.loads(self.path.read_text(encoding="utf-8"))
+        assert doc["decisions"] == self.full[:max(self.cut, k - 1)], f"the save before decision {k}"
+        assert {key: doc[key] for key in self.header} == self.header
+        return self.agent.choose(game, player, kind, options, labels, prompt)
+
+
+def test_a_resumed_game_never_saves_less_than_it_was_given(family, tmp_path):
+    """Resuming a save: while its decisions are replayed the file keeps them all (a crash then loses
+    nothing); after that, every new decision is added as soon as it is taken."""
+    n, seed = 3, 31
+    specs = _specs(seed, n)
+    first = []
+    game = Game(family, n, seed=seed, agents=[Witness(RandomAgent(s["seed"]), first, None, None) for s in specs])
+    Recorder(game, None, specs)
+    game.play()
+    full = [[pi, k, norm(o)] for pi, k, o, _ in first]
+    cut = len(full) // 3
+    path = tmp_path / "game.json"
+    doc = dict(_header(family, n, seed, specs), decisions=full[:cut], finished=False, final=None)
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    resumed, rec, pending = restore(json.loads(path.read_text(encoding="utf-8")), family, path=path)
+    header = _header(family, n, seed, specs)
+    resumed.agents = [Resumed(a, full, cut, path, header) for a in resumed.agents]
+    resumed.play()
+    assert not pending
+    rec.save()
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert doc["decisions"] == full
+    assert doc["finished"] is True and doc["final"]["state_hash"] == state_hash(game)
+
+
 def _played(pack, n, seed):
     """A finished game: its save document and, for every decision, the options that were offered."""
     specs = _specs(seed, n)
