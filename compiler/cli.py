@@ -536,6 +536,11 @@ def cmd_card_new(args) -> int:
         print(f"error: {_shown(args.id)} is not a valid id: use lower-case letters, digits and '_', starting with "
               "a letter (at most 64)", file=sys.stderr)
         return EXIT_USAGE
+    from runtime.pack import INSTALLED, REPO_ROOT as installed_root
+    if INSTALLED and root == installed_root:
+        print("error: the packs installed with agricola are not for editing; give --root (a folder with "
+              "rules/ and cards/, such as a copy of the project); nothing written", file=sys.stderr)
+        return EXIT_USAGE
     pack_id = args.pack or _default(args, "score")
     ws = packs.Workspace(root)
     if pack_id not in ws.pack_ids():

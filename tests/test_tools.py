@@ -302,6 +302,14 @@ def test_an_installed_agricola_finds_its_packs_from_any_folder(tmp_path):
     assert json.loads(run.stdout)["pack"] == "revised"
     assert (tmp_path / "cache" / "agricola" / "build" / "packs" / "revised" / "manifest.json").is_file()
     assert list(elsewhere.iterdir()) == []
+    installed = snapshot(site)
+    code = ("import sys\nfrom compiler.cli import main\n"
+            "sys.exit(main(['card', 'new', 'my_card', '--kind', 'minor']))\n")
+    run = subprocess.run([sys.executable, "-P", "-c", code], cwd=elsewhere, env=env, capture_output=True,
+                         text=True)
+    assert run.returncode == 2 and run.stderr.startswith("error: the packs installed with agricola are not for "
+                                                         "editing; give --root"), run.stderr
+    assert snapshot(site) == installed
 
 
 def test_validate_a_workspace_folder_checks_every_pack_in_it(tmp_path, monkeypatch):
