@@ -155,7 +155,7 @@ class Pack:
 def build_dir_for(pack_id: str, build_root: Path | None = None) -> Path:
     """The folder of a compiled pack: ``<build>/packs/<pack id>``, the id percent-encoded so that two packs
     never share a folder (``my_pack`` and ``my-pack`` are two folders)."""
-    root = build_root or default_build_root()
+    root = Path(build_root) if build_root else default_build_root()
     return root / "packs" / folder_name(pack_id)
 
 

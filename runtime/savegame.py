@@ -201,9 +201,26 @@ def read_save(path: Path) -> dict:
             raise SaveError(f"{path}: the save file is damaged (agent {i + 1} is not one of: "
                             f"{', '.join(sorted(AGENT_KINDS))}, with a seed)")
     for i, d in enumerate(doc["decisions"]):
-        if not (isinstance(d, list) and len(d) == 3 and isinstance(d[0], int) and isinstance(d[1], str)):
+        if not (isinstance(d, list) and len(d) == 3 and isinstance(d[0], int) and isinstance(d[1], str)
+                and 0 < len(d[1]) <= 64 and _depth(d[2]) <= MAX_OPTION_DEPTH):
             raise SaveError(f"{path}: the save file is damaged (decision {i + 1} is malformed)")
     return doc
+
+
+MAX_OPTION_DEPTH = 16  # lists in lists in an option, at most (options are short tuples)
+
+
+def _depth(value) -> int:
+    """How deeply lists (and mappings) nest in a JSON value: 0 for a plain value, 1 for [1, 2], …
+    (counted level by level, without recursion, and only a little past the limit)."""
+    depth, level = 0, [value]
+    while depth <= MAX_OPTION_DEPTH:
+        containers = [v for v in level if isinstance(v, (list, dict))]
+        if not containers:
+            break
+        depth += 1
+        level = [x for v in containers for x in (v.values() if isinstance(v, dict) else v)]
+    return depth
 
 
 def restore(doc: dict, pack, *, continue_with_agents: bool = True, log: bool = False, path: Path | None = None):

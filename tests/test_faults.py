@@ -115,6 +115,12 @@ SAVE_CASES = {
     "agent_seed_mapping": (lambda d: _replace(d, '"seed": "3:0"', '"seed": {"a": 1}'),
                            "the save file is damaged (agent 1 is not one of"),
     "empty": (lambda d: "", "the save file is damaged or cut short (not valid JSON"),
+    "option_nested_900_deep": (lambda d: _replace(d, '"decisions": [[1, "place", "forest"]',
+                                                  '"decisions": [[1, "place", ' + "[" * 900 + "]" * 900 + "]"),
+                               "the save file is damaged (decision 1 is malformed)"),
+    "kind_of_100000_characters": (lambda d: _replace(d, '"decisions": [[1, "place"',
+                                                     '"decisions": [[1, "' + "x" * 100_000 + '"'),
+                                  "the save file is damaged (decision 1 is malformed)"),
 }
 
 
