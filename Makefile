@@ -15,10 +15,10 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-## make run: compile the built-in revised pack and play a seeded 4-player family game
+## make run: compile the built-in packs and play a seeded 4-player family game between greedy agents
 run: $(STAMP)
 	$(BIN)/agricola compile
-	$(BIN)/agricola play --pack revised-family --players 4 --seed 1
+	$(BIN)/agricola play --pack revised-family --players 4 --seed 1 --agents greedy
 	$(BIN)/agricola docs --pack revised --out build/docs/revised
 	@echo "The rules reference of the revised pack: open build/docs/revised/index.html in a browser"
 

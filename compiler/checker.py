@@ -118,7 +118,8 @@ class Checker:
             self.goods(goods, allow_material, constant)
         missing = [k for k in self.counts if k not in covered]
         if missing:
-            self.err("E213", f"players(...) gives nothing for {', '.join(map(str, missing))} player(s)", node.span,
+            self.err("E213", f"players(...) gives nothing for {', '.join(map(str, missing))} "
+                     f"player{'s' if missing != [1] else ''}", node.span,
                      "add an entry such as '" + f"{missing[0]}: 1 food" + "' or use 'N+' for N players and more")
 
     # ------------------------------------------------------------ expressions
@@ -470,6 +471,7 @@ def _game_settings(src: PackSource, report: Report) -> dict | None:
             "sowing": {str(k): int(v) for k, v in g["sowing"].items()},
             "housing": {str(k): int(v) for k, v in g["housing"].items()},
             "hand": ({k: int(v) for k, v in g["hand"].items()} if isinstance(g.get("hand"), dict) else None),
+            "solo_target": int(g["solo_target"]) if g.get("solo_target") is not None else None,
         }
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         # the schema has reported what is missing or wrong; if it has not, say so here (never fail silently)

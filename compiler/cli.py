@@ -15,6 +15,7 @@ from pathlib import Path
 from runtime.fileio import no_space
 from runtime.firing import RuleLoop
 from runtime.pack import REPO_ROOT
+from runtime.words import plural
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 2, 2
 
@@ -34,11 +35,22 @@ def _compiler(args):
     return Compiler(_root(args), _build_root(args))
 
 
+def _print_warnings(report, stream=None):
+    """The warnings of a run that succeeded (printed before its result, to stderr)."""
+    if report.warnings:
+        from .diagnostics import Report
+        only = Report(diagnostics=report.warnings, sources=report.sources)
+        print(only.render(), file=stream or sys.stderr)
+        print(only.summary(), file=stream or sys.stderr)
+
+
 def _print_report(report, stream=None):
+    """Every problem of the report, then '1 problem found' / 'N problems found'."""
     stream = stream or sys.stderr
     text = report.render()
     if text:
         print(text, file=stream)
+        print(report.summary(), file=stream)
 
 
 # ---------------------------------------------------------------- validate
@@ -115,9 +127,8 @@ def cmd_validate(args) -> int:
     counted = _validate_scenarios(args, scenario_files, report) if scenario_files and not report else ""
     if report:
         _print_report(report)
-        n = len(report.sorted())
-        print(f"{n} problem{'s' if n != 1 else ''} found", file=sys.stderr)
         return EXIT_FAIL
+    _print_warnings(report)
     done = []
     if checked_packs:
         done.append(f"{', '.join(i for _, i in checked_packs)} valid")
@@ -184,7 +195,7 @@ def _validate_scenarios(args, files, report) -> str:
             report.diagnostics.extend(exc.args[1].diagnostics)
             return ""
         n += len(plans or [])
-    return f" ({n} scenario{'s' if n != 1 else ''} checked)"
+    return f" ({plural(n, 'scenario')} checked)"
 
 
 def _span(text):
@@ -228,10 +239,58 @@ def cmd_compile(args) -> int:
             print(f"compile failed: pack '{pack_id}'", file=sys.stderr)
             status = EXIT_FAIL
             continue
+        _print_warnings(result.report)
         rel = os.path.relpath(result.out_dir, Path.cwd()) if result.out_dir else "?"
-        print(f"compiled pack '{pack_id}' into {rel} ({len(result.written)} module(s) written, "
+        print(f"compiled pack '{pack_id}' into {rel} ({plural(len(result.written), 'module')} written, "
               f"{len(result.unchanged)} unchanged, {result.seconds * 1000:.0f} ms)")
     return status
+
+
+# ---------------------------------------------------------------- packs
+
+def pack_summaries(root: Path):
+    """Every pack under ``root`` as ``{id, name, extends, min_players, max_players, description}`` (an
+    overlay's players come from its base when it does not change them; its description is its own),
+    and the report of the packs that cannot be read."""
+    from . import packs
+    from .diagnostics import Report
+    ws = packs.Workspace(root)
+    report = Report()
+    out = []
+    for pack_id in ws.pack_ids():
+        local = Report()
+        local.sources = report.sources
+        src = packs.load_pack(ws, pack_id, local)
+        report.diagnostics.extend(local.diagnostics)
+        if src is None or local:
+            continue
+        own = src.own_game
+        players = src.game.get("players") or {}
+        out.append({"id": pack_id, "name": str(src.game.get("name", pack_id)),
+                    "extends": str(own["extends"]) if own.get("extends") is not None else None,
+                    "min_players": players.get("min"), "max_players": players.get("max"),
+                    "description": str(own.get("description") or "")})
+    return out, report
+
+
+def cmd_packs(args) -> int:
+    """List every pack: id, name, the pack it extends, player counts and its one-line description."""
+    summaries, report = pack_summaries(_root(args))
+    if args.json:
+        print(json.dumps(summaries, indent=2))
+    else:
+        for s in summaries:
+            based = f", extends {s['extends']}" if s["extends"] else ""
+            players = (f"{s['min_players']} player" if s["min_players"] == s["max_players"] == 1 else
+                       f"{s['min_players']}–{s['max_players']} players" if s["min_players"] != s["max_players"] else
+                       f"{s['max_players']} players")
+            print(f"{s['id']}: {s['name']} ({players}{based})")
+            if s["description"]:
+                print(f"    {s['description']}")
+    if report:
+        _print_report(report)
+        return EXIT_FAIL
+    return EXIT_OK
 
 
 def _default(args, what: str, fallback: str | None = None) -> str:
@@ -259,15 +318,39 @@ def _load(args, pack_id):
         _print_report(result.report)
         print(f"compile failed: pack '{pack_id}'", file=sys.stderr)
         return None, EXIT_FAIL
+    _print_warnings(result.report)
     from runtime.pack import load_pack
     return load_pack(pack_id, _build_root(args)), None
 
 
 # ---------------------------------------------------------------- play
 
+def _agent_kinds(text: str, players: int):
+    """The agent kind of each seat from ``--agents`` (one kind per player, or one for all), or a problem."""
+    from .diagnostics import did_you_mean
+    known = _playing_agent_kinds()
+    kinds = [k.strip() for k in str(text).split(",")]
+    for k in kinds:
+        if k not in known:
+            return None, (f"--agents: unknown agent kind {_shown(k)}{did_you_mean(k, known)}; "
+                          f"the kinds are {', '.join(known)}")
+    if len(kinds) == 1:
+        kinds = kinds * players
+    if len(kinds) != players:
+        return None, (f"--agents names {plural(len(kinds), 'agent')} for {plural(players, 'player')}: "
+                      "give one kind per player, or one kind for all")
+    return kinds, None
+
+
+def _playing_agent_kinds() -> list:
+    """The agent kinds that play on their own (a seat held open is for the library, docs/api.md)."""
+    from runtime.savegame import AGENT_KINDS
+    return [k for k, cls in AGENT_KINDS.items() if cls is not None]
+
+
 def cmd_play(args) -> int:
-    from runtime.agents import RandomAgent
     from runtime.engine import Game
+    from runtime.savegame import make_agent
 
     pack, err = _load(args, args.pack or _default(args, "play"))
     if pack is None:
@@ -277,9 +360,14 @@ def cmd_play(args) -> int:
         print(f"error: pack '{pack.id}' is for {rules.min_players} to {rules.max_players} players, "
               f"not {args.players}", file=sys.stderr)
         return EXIT_USAGE
-    specs = [{"kind": "random", "seed": f"{args.seed}:{i}"} for i in range(args.players)]
-    agents = [RandomAgent(spec["seed"]) for spec in specs]
+    kinds, problem = _agent_kinds(args.agents, args.players)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    specs = [{"kind": kind, "seed": f"{args.seed}:{i}"} for i, kind in enumerate(kinds)]
+    agents = [make_agent(spec) for spec in specs]
     game = Game(pack, args.players, seed=args.seed, agents=agents, log=not args.json)
+    top = _header(game, kinds)
     recorder = None
     from runtime.savegame import Recorder, SaveError, check_save_target
     try:
@@ -293,16 +381,26 @@ def cmd_play(args) -> int:
     except SaveError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAIL
-    return _print_game(game, args.json)
+    return _print_game(game, args.json, top)
 
 
-def _print_game(game, as_json: bool) -> int:
-    from runtime.report import score_table
+def _header(game, agent_kinds) -> str:
+    """The log's first lines, taken before the game is played (the start player changes hands)."""
+    from runtime.report import header
+    return header(game, agent_kinds)
+
+
+def _print_game(game, as_json: bool, top: str) -> int:
+    """The game's header, log, farmyards and scores (or, with --json, one JSON object)."""
+    from runtime.report import farmyards, score_table
     if as_json:
         print(json.dumps(game_result(game), sort_keys=True))
         return EXIT_OK
+    print(top)
     for line in game.log:
         print(line)
+    print()
+    print(farmyards(game))
     print()
     print(score_table(game))
     return EXIT_OK
@@ -322,12 +420,13 @@ def cmd_resume(args) -> int:
     try:
         # a symbolic link to a save stays a link: the file it points to is updated
         game, recorder, pending = restore(doc, pack, log=not args.json, path=Path(args.file).resolve())
+        top = _header(game, [str(spec.get("kind")) for spec in doc["agents"]])
         request = game.run()
         if request is not None:
             raise SaveError(f"{request.player.name} is an open seat (answered through the library, docs/api.md); "
                             "the command line cannot go on for it")
         if pending:
-            raise SaveError(f"the save has {len(pending)} decision{'s' if len(pending) != 1 else ''} after the "
+            raise SaveError(f"the save has {plural(len(pending), 'decision')} after the "
                             "end of the game; it is left as it was")
         recorder.save()
     except SaveWriteError as exc:
@@ -336,7 +435,7 @@ def cmd_resume(args) -> int:
     except (SaveError, LogMismatch) as exc:
         print(f"error: {args.file}: {exc}", file=sys.stderr)
         return EXIT_FAIL
-    return _print_game(game, args.json)
+    return _print_game(game, args.json, top)
 
 
 def cmd_replay(args) -> int:
@@ -353,7 +452,7 @@ def cmd_replay(args) -> int:
         if game.run() is not None:
             raise SaveError(f"{args.log}: the log ends before the game does")
         if pending:
-            raise SaveError(f"{args.log}: the log has {len(pending)} decision(s) after the end of the game")
+            raise SaveError(f"{args.log}: the log has {plural(len(pending), 'decision')} after the end of the game")
     except (SaveError, LogMismatch) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAIL
@@ -412,7 +511,7 @@ def cmd_test(args) -> int:
         if name not in packs:
             result = comp.compile(name)
             if not result.ok:
-                failures_seen.append(result.report.render())
+                failures_seen.append(result.report.render() + "\n" + result.report.summary())
                 raise _PackBroken(name)
             packs[name] = load_pack(name, _build_root(args))
         return packs[name]
@@ -423,13 +522,13 @@ def cmd_test(args) -> int:
         if path.is_dir():
             found = sorted(path.rglob("*.test.yaml")) or sorted(path.rglob("*.yaml"))
             if not found:
-                print(f"{raw}: error[E100]: no scenario file (*.yaml) in this folder", file=sys.stderr)
+                print(f"{raw}: error[E100]: no scenario file (*.yaml) in this folder\n1 problem found", file=sys.stderr)
                 return EXIT_FAIL
             files.extend(found)
         elif path.exists():
             files.append(path)
         else:
-            print(f"{raw}: error[E100]: no such file or folder", file=sys.stderr)
+            print(f"{raw}: error[E100]: no such file or folder\n1 problem found", file=sys.stderr)
             return EXIT_FAIL
     total = failed = 0
     pack_ids = comp.ws.pack_ids()
@@ -704,88 +803,103 @@ def _check_arguments(args) -> str | None:
     return None
 
 
-def make_parser() -> argparse.ArgumentParser:
-    ap = _Parser(prog="agricola", description="Agricola rules compiler and game runner.")
-    ap.add_argument("--root", help="folder holding rules/ and cards/ (default: this project)")
-    ap.add_argument("--build", help="build folder (default: <root>/build)")
-    sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser)
+def _command(sub, name: str, text: str, func):
+    """A subcommand whose one-line description shows both in ``agricola --help`` and ``agricola NAME --help``."""
+    p = sub.add_parser(name, help=text, description=text[:1].upper() + text[1:] + ".")
+    p.set_defaults(func=func)
+    return p
 
-    p = sub.add_parser("validate", help="check rule, card and scenario files; every problem as file:line:col")
-    p.add_argument("paths", nargs="+", metavar="PATH")
+
+def make_parser() -> argparse.ArgumentParser:
+    from . import __version__
+    ap = _Parser(prog="agricola", description="Agricola rules compiler and game runner.")
+    ap.add_argument("--version", action="version", version=f"agricola {__version__}",
+                    help="print the version and exit")
+    ap.add_argument("--root", help="folder holding rules/ and cards/ (default: $AGRICOLA_HOME, else this project)")
+    ap.add_argument("--build", help="build folder (default: <root>/build)")
+    sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
+
+    p = _command(sub, "validate", "check rule, card and scenario files; every problem as file:line:col", cmd_validate)
+    p.add_argument("paths", nargs="+", metavar="PATH", help="a pack folder, a pack file, a card file or a scenario file")
     p.add_argument("--packs", action="append", default=[], metavar="DIR",
-                   help="another folder of packs for scenario files (as for 'agricola test')")
+                   help="another folder of packs for scenario files, as for 'agricola test' "
+                        "(default: only the packs under <root>/rules)")
     p.add_argument("--pack", default=None, help="the pack a card file outside any pack is checked with "
                    "(default: 'validate' in rules/defaults.yaml)")
-    p.set_defaults(func=cmd_validate)
 
-    p = sub.add_parser("compile", help="compile a pack (default: every pack) into build/packs/")
+    p = _command(sub, "compile", "compile packs into <build>/packs/ (only changed modules are rewritten)",
+                 cmd_compile)
     p.add_argument("--pack", help="pack name (default: every pack)")
-    p.set_defaults(func=cmd_compile)
 
-    p = sub.add_parser("play", help="play a full game with random agents")
+    p = _command(sub, "packs", "list the packs: id, name, the pack each extends, players, description",
+                 cmd_packs)
+    p.add_argument("--json", action="store_true", help="print a JSON list instead of a table (default: a table)")
+
+    p = _command(sub, "play", "play a full game between agents and print its log and scores", cmd_play)
     p.add_argument("--pack", default=None, help="pack name (default: 'play' in rules/defaults.yaml)")
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--json", action="store_true", help="print one JSON object with the scores")
-    p.add_argument("--save", metavar="FILE", help="save the game after every decision (JSON; see docs/save-format.md)")
-    p.set_defaults(func=cmd_play)
+    p.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the shuffles and of the agents (default: 1)")
+    p.add_argument("--agents", default="greedy", metavar="KIND[,KIND…]",
+                   help=f"the agent of each seat, one kind per player, or one kind for all "
+                        f"({', '.join(_playing_agent_kinds())}; default: greedy)")
+    p.add_argument("--json", action="store_true", help="print one JSON object with the scores (default: the log)")
+    p.add_argument("--save", metavar="FILE",
+                   help="save the game after every decision (JSON; see docs/save-format.md; default: no save)")
 
-    p = sub.add_parser("resume", help="continue a saved game")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_resume)
+    p = _command(sub, "resume", "continue a saved game with its agents", cmd_resume)
+    p.add_argument("file", metavar="FILE", help="a save file written by 'agricola play --save'")
+    p.add_argument("--json", action="store_true", help="print one JSON object with the scores (default: the log)")
 
-    p = sub.add_parser("replay", help="play a finished game's log again and check the final state")
-    p.add_argument("log", metavar="LOG")
-    p.set_defaults(func=cmd_replay)
+    p = _command(sub, "replay", "play a finished game's log again and check its final state", cmd_replay)
+    p.add_argument("log", metavar="LOG", help="the save file of a finished game")
 
-    p = sub.add_parser("score", help="score an end-of-game farm described in YAML")
-    p.add_argument("farm", metavar="FARM.yaml")
+    p = _command(sub, "score", "score an end-of-game farm described in YAML (docs/farm-format.md)", cmd_score)
+    p.add_argument("farm", metavar="FARM.yaml", help="the farm file")
     p.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_score)
+    p.add_argument("--json", action="store_true", help="print the scores as JSON (default: a table)")
 
-    p = sub.add_parser("test", help="run scenario files (card tests *.test.yaml) and report failures")
-    p.add_argument("paths", nargs="+", metavar="PATH")
-    p.add_argument("-v", "--verbose", action="store_true", help="also list the scenarios that pass")
+    p = _command(sub, "test", "run scenario files (card tests *.test.yaml) and report failures", cmd_test)
+    p.add_argument("paths", nargs="+", metavar="PATH", help="a scenario file, or a folder of them")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="also list the scenarios that pass (default: only failures)")
     p.add_argument("--packs", action="append", default=[], metavar="DIR",
                    help="another folder of packs (DIR/<pack>/game.yaml, cards in DIR/../cards/<pack>/), "
-                        "e.g. tests/packs/rules")
-    p.set_defaults(func=cmd_test)
+                        "e.g. tests/packs/rules (default: only the packs under <root>/rules)")
 
-    p = sub.add_parser("cards", help="list the cards of a pack, or show a card's text (generated from its effects)")
-    p.add_argument("action", choices=["show", "list"])
-    p.add_argument("ids", nargs="*", metavar="ID")
-    p.add_argument("--pack", default=None)
-    p.set_defaults(func=cmd_cards)
+    p = _command(sub, "cards", "list the cards of a pack, or show a card's text (generated from its effects)",
+                 cmd_cards)
+    p.add_argument("action", choices=["show", "list"], help="'list' every card, or 'show' the cards named")
+    p.add_argument("ids", nargs="*", metavar="ID", help="card ids, for 'show'")
+    p.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
 
-    p = sub.add_parser("docs", help="write the pack's printable reference: an HTML site (and a PDF with --pdf)")
+    p = _command(sub, "docs", "write the pack's printable reference: an HTML site (and a PDF with --pdf)", cmd_docs)
     p.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
     p.add_argument("--out", default=None, help="output folder (default: <build>/docs/<pack>)")
-    p.add_argument("--pdf", action="store_true", help="also print <pack>.pdf with headless Chromium")
-    p.add_argument("--chromium", default=None, help="path of the Chromium binary (default: /usr/bin/chromium)")
-    p.set_defaults(func=cmd_docs)
+    p.add_argument("--pdf", action="store_true", help="also print <pack>.pdf with headless Chromium (default: no PDF)")
+    p.add_argument("--chromium", default=None,
+                   help="path of the Chromium binary (default: $AGRICOLA_CHROMIUM, else /usr/bin/chromium)")
 
-    p = sub.add_parser("card", help="card tools: 'card new ID --kind occupation|minor' writes files to fill in")
-    csub = p.add_subparsers(dest="card_command", required=True, parser_class=_Parser)
-    q = csub.add_parser("new", help="write cards/<pack>/<deck>/ID.yaml and ID.test.yaml to fill in")
-    q.add_argument("id", metavar="ID")
-    q.add_argument("--kind", required=True, choices=["occupation", "minor"])
-    q.add_argument("--deck", default="X", help="deck letter (default X, for your own cards)")
+    p = sub.add_parser("card", help="card tools: 'card new ID --kind occupation|minor' writes files to fill in",
+                       description="Card tools.")
+    csub = p.add_subparsers(dest="card_command", required=True, parser_class=_Parser, metavar="COMMAND")
+    q = _command(csub, "new", "write cards/<pack>/<deck>/ID.yaml and ID.test.yaml to fill in", cmd_card_new)
+    q.add_argument("id", metavar="ID", help="the new card's id (lower-case letters, digits and '_')")
+    q.add_argument("--kind", required=True, choices=["occupation", "minor"],
+                   help="occupation or minor improvement (required; no default)")
+    q.add_argument("--deck", default="X", help="deck letter (default: X, for your own cards)")
     q.add_argument("--name", help="the card's name (default: from the id)")
-    q.add_argument("--pack", default=None)
-    q.set_defaults(func=cmd_card_new)
+    q.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
 
-    p = sub.add_parser("coverage", help="how many real cards the pack expresses, and what the missing ones need")
-    p.add_argument("--pack", default=None)
+    p = _command(sub, "coverage", "how many real cards the pack expresses, and what the missing ones need",
+                 cmd_coverage)
+    p.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
     p.add_argument("--edition", default=None, help="edition id in the reference list (default: rules/defaults.yaml)")
     p.add_argument("--reference", default=None, help="a list of real cards in the format of compiler/reference/cards.json "
                    "(default: that catalogue, shipped with agricola)")
-    p.set_defaults(func=cmd_coverage)
 
-    p = sub.add_parser("schema", help="print the JSON Schemas of rule and card files")
-    p.add_argument("kind", nargs="?", help="one schema: game, space, spaces, major, card, scenario")
-    p.set_defaults(func=cmd_schema)
+    p = _command(sub, "schema", "print the JSON Schemas of rule, card and scenario files", cmd_schema)
+    p.add_argument("kind", nargs="?",
+                   help="one schema: game, space, spaces, major, card, scenario (default: all of them)")
     return ap
 
 

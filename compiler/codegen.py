@@ -12,7 +12,7 @@ from pathlib import Path
 import jinja2
 
 from . import nodes as N
-from . import textgen
+from . import english, textgen
 from .checker import Unit
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -342,11 +342,11 @@ class Gen:
             rounds = self._rounds(v.rounds)
             return "return True", f"return P.schedule(g, p, {self.goods(v.goods)}, {rounds}, c)"
         if n == "bonus":
-            return "return True", f"return P.bonus(g, p, {self.expr(v.expr)}, c)"
+            return "return True", f"return P.bonus(g, p, {self.expr(v.expr)}, c, {self.card_id!r})"
         if n == "convert_bonus":
             tiers = tuple((int(k), int(pts)) for k, pts, *_ in v.tiers)
             return (f"return p.goods[{v.word!r}] >= {tiers[0][0]}",
-                    f"return P.convert_bonus(g, p, {v.word!r}, {pyrepr(tiers)}, c)")
+                    f"return P.convert_bonus(g, p, {v.word!r}, {pyrepr(tiers)}, c, {self.card_id!r})")
         if n == "breed":
             return "return True", f"return P.breed(g, p, {v.word!r})"
         if n == "schedule_action":
@@ -599,6 +599,7 @@ def game_table(gen: Gen, frame: dict) -> dict:
     tname = w.name("tie_break")
     w.add(f"def {tname}(g, p):\n    return {gen.expr(tb) if tb is not None else '0'}")
     goods = s["goods"]
+    all_goods = [goods["food"]] + goods["crops"] + goods["building"] + goods["animals"]
     return {
         "id": s["id"], "name": s["name"], "players": s["players"], "rounds": s["rounds"],
         "stages": tuple(r for _, r in s["stages"]), "harvest_rounds": tuple(s["harvest_rounds"]),
@@ -612,6 +613,8 @@ def game_table(gen: Gen, frame: dict) -> dict:
         "renovation_fixed": costs["renovation"], "stable_cost": costs["stable"], "fence_cost": costs["fence"],
         "sowing": s["sowing"], "housing": s["housing"], "exchanges": tuple(exchanges),
         "scoring": tuple(scoring), "tie_break": Code(tname), "hand": s["hand"],
+        "good_words": {good: (english.good_word(good, 1), english.good_word(good, 2)) for good in all_goods},
+        "solo_target": s.get("solo_target"),
     }
 
 

@@ -97,6 +97,14 @@ class Report:
     def error(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(code, message, span, hint))
 
+    def warning(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
+        """Something the user should know that does not stop the run (it is shown, and the run goes on)."""
+        self.diagnostics.append(Diagnostic(code, message, span, hint, severity="warning"))
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "warning"]
+
     @property
     def errors(self) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.severity == "error"]
@@ -116,6 +124,17 @@ class Report:
 
     def render(self) -> str:
         return "\n".join(d.format(self.sources) for d in self.sorted())
+
+    def summary(self) -> str:
+        """The last line of every report: '1 problem found', '3 problems found' (and warnings, if any:
+        '1 problem found, 2 warnings')."""
+        from runtime.words import plural
+        shown = self.sorted()
+        warnings = sum(1 for d in shown if d.severity == "warning")
+        if warnings == len(shown) and warnings:
+            return plural(warnings, "warning")
+        text = f"{plural(len(shown) - warnings, 'problem')} found"
+        return text + (f", {plural(warnings, 'warning')}" if warnings else "")
 
 
 class CompileError(Exception):

@@ -231,45 +231,13 @@ def _goods_or_none(eng, node) -> str:
     return eng.goods(node)
 
 
-def build_model(compiler, pack_id: str) -> dict:
-    src, checked, report = compiler.check(pack_id)
-    if checked is None or report:
-        raise DocsError(f"the pack '{pack_id}' has problems; fix them first:\n{report.render()}")
-    eng = english.for_pack(checked)
+def rules_words(checked, eng) -> dict:
+    """The pack's settings in words (set-up, costs, feeding, housing, scoring table), for the rules page
+    and for comparing a variant with its base."""
     s = checked.game["settings"]
     g = checked.game
     lo, hi = s["players"]
-    counts = list(range(lo, hi + 1))
-
-    spaces = [_space(eng, u, counts) for u in checked.spaces]
-    rounds = [_space(eng, u, counts) for u in checked.rounds]
-    majors = [_card(eng, u) for u in checked.majors]
     hand = s.get("hand")
-    cards = [_card(eng, u) for u in checked.cards] if hand else []
-    order = {"occupation": 0, "minor": 1}
-    cards.sort(key=lambda c: (str(c["deck"] or ""), order.get(c["kind"], 2), c["number"] or 0, c["name"]))
-
-    by_id = {sp["id"]: sp for sp in spaces + rounds}
-    tag_members: dict = {}
-    for sp, u in zip(spaces + rounds, checked.spaces + checked.rounds):
-        for t in u.data.get("tags") or []:
-            tag_members.setdefault(t, []).append(sp["id"])
-    for card in majors + cards:
-        targets = set()
-        for how, name in card.pop("refs"):
-            if how == "id" and name in by_id:
-                targets.add(name)
-            elif how == "tag":
-                targets.update(tag_members.get(name, []))
-        for sid in sorted(targets):
-            by_id[sid]["referred_by"].append({"anchor": card["anchor"], "name": card["name"]})
-
-    stages = []
-    for stage, (a, b) in s["stages"]:
-        stages.append({"stage": stage, "first": a, "last": b,
-                       "rounds": f"round {a}" if a == b else f"rounds {a}–{b}",
-                       "cards": [r for r in rounds if r["stage"] == stage]})
-
     start_sp, start_others = g["start_goods"]
     per_person, per_newborn = g["feeding"]
     costs = g["costs"]
@@ -316,7 +284,52 @@ def build_model(compiler, pack_id: str) -> dict:
     rules["scoring"] = scoring
     rules["scoring_columns"] = max_cells
 
-    variant = _variant(compiler, src, checked, eng) if len(src.chain) > 1 else None
+    rules["solo_target"] = s.get("solo_target")
+    return rules
+
+
+def build_model(compiler, pack_id: str) -> dict:
+    src, checked, report = compiler.check(pack_id)
+    if checked is None or report:
+        raise DocsError(f"the pack '{pack_id}' has problems; fix them first:\n{report.render()}\n{report.summary()}")
+    eng = english.for_pack(checked)
+    s = checked.game["settings"]
+    g = checked.game
+    lo, hi = s["players"]
+    counts = list(range(lo, hi + 1))
+
+    spaces = [_space(eng, u, counts) for u in checked.spaces]
+    rounds = [_space(eng, u, counts) for u in checked.rounds]
+    majors = [_card(eng, u) for u in checked.majors]
+    hand = s.get("hand")
+    cards = [_card(eng, u) for u in checked.cards] if hand else []
+    order = {"occupation": 0, "minor": 1}
+    cards.sort(key=lambda c: (str(c["deck"] or ""), order.get(c["kind"], 2), c["number"] or 0, c["name"]))
+
+    by_id = {sp["id"]: sp for sp in spaces + rounds}
+    tag_members: dict = {}
+    for sp, u in zip(spaces + rounds, checked.spaces + checked.rounds):
+        for t in u.data.get("tags") or []:
+            tag_members.setdefault(t, []).append(sp["id"])
+    for card in majors + cards:
+        targets = set()
+        for how, name in card.pop("refs"):
+            if how == "id" and name in by_id:
+                targets.add(name)
+            elif how == "tag":
+                targets.update(tag_members.get(name, []))
+        for sid in sorted(targets):
+            by_id[sid]["referred_by"].append({"anchor": card["anchor"], "name": card["name"]})
+
+    stages = []
+    for stage, (a, b) in s["stages"]:
+        stages.append({"stage": stage, "first": a, "last": b,
+                       "rounds": f"round {a}" if a == b else f"rounds {a}–{b}",
+                       "cards": [r for r in rounds if r["stage"] == stage]})
+
+    rules = rules_words(checked, eng)
+
+    variant = _variant(compiler, src, checked, eng, rules, stages) if len(src.chain) > 1 else None
 
     matrix = []
     for sp in spaces:
@@ -361,21 +374,80 @@ def build_model(compiler, pack_id: str) -> dict:
     }
 
 
-def _variant(compiler, src, checked, eng) -> dict:
-    """What the last pack of the chain changes in its base, with the base's text for comparison."""
+def _and(items) -> str:
+    items = [str(i) for i in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def setting_facts(rules: dict, stages) -> list:
+    """The settings of a pack as (label, words) facts, one per thing a variant may change."""
+    r = rules
+    hand = r["hand"]
+    facts = [
+        ("Players", r["players"]),
+        ("Rounds", str(r["rounds"])),
+    ]
+    facts += [(f"Stage {st['stage']}", st["rounds"]) for st in stages]
+    facts += [
+        ("Harvests", "after rounds " + _and(r["harvest_rounds"])),
+        ("Farmyard", r["farmyard"]),
+        ("Starting rooms", f"{r['materials'][0]} rooms on {r['house']}"),
+        ("House materials", " → ".join(r["materials"])),
+        ("People at the start", str(r["start_people"])),
+        ("People at most", str(r["max_people"])),
+        ("Fences in each supply", str(r["max_fences"])),
+        ("Stables in each supply", str(r["max_stables"])),
+        ("The start player gets", r["start_player_goods"]),
+        ("Every other player gets", r["other_goods"]),
+        ("Hand cards", "each player is dealt " + _and(
+            f"{v} {'occupations' if k == 'occupations' else 'minor improvements' if k == 'minors' else k}"
+            for k, v in hand.items()) if hand else "no hand cards: the game is played without them"),
+        ("Food per person at a harvest", r["per_person"]),
+        ("Food per newborn at a harvest", r["per_newborn"]),
+    ]
+    facts += [(f"{what} costs", cost) for what, cost in r["costs"]]
+    facts += [(f"Sowing {crop}", f"a field holds {n}") for crop, n in r["sowing"]]
+    h = r["housing"]
+    facts += [
+        ("Animals per pasture space", str(h["pasture_space"])),
+        ("A stable in a pasture", f"multiplies its capacity by {h['stable_factor']}"),
+        ("A stable outside pastures", f"holds {h['unfenced_stable']} animal{'s' if h['unfenced_stable'] != 1 else ''}"),
+        ("The house", f"holds {h['house']} pet{'s' if h['house'] != 1 else ''}"),
+        ("Goods", _and([r["goods"]["food"]] + r["goods"]["crops"] + r["goods"]["building"] + r["goods"]["animals"])),
+        ("Food at any time", " ".join(r["exchanges"]) or "nothing"),
+    ]
+    for sc in r["scoring"]:
+        if sc["cells"]:
+            words = f"{sc['counts']}: " + ", ".join(f"{label} → {pts}" for label, pts in sc["cells"])
+        else:
+            words = sc["text"]
+        facts.append((f"Scoring: {sc['label']}", words))
+    facts.append(("Tie-break", f"the most {r['tie_break']} left" if r["tie_break"] else "none"))
+    target = r.get("solo_target")
+    facts.append(("Solo target", f"{target} points" if target else "none"))
+    return facts
+
+
+def _variant(compiler, src, checked, eng, rules, stages) -> dict:
+    """What the last pack of the chain changes in its base, in words: each setting that differs (with
+    the base's words beside it), then the action spaces, round cards and cards added, changed or removed."""
     base_id = src.chain[-2]
     _bsrc, base, _rep = compiler.check(base_id)
     base_eng = english.for_pack(base) if base is not None else None
     ov = src.overlay or {}
-    lo, hi = checked.game["settings"]["players"]
-    counts = list(range(lo, hi + 1))
     out = {"base": base_id, "base_name": base.game["settings"]["name"] if base else base_id,
            "game": [], "sections": []}
-    base_settings = base.game["settings"] if base else {}
-    for key in ov.get("game", []):
-        old = base_settings.get(key, (_bsrc.game.get(key) if _bsrc is not None else None))
-        new = checked.game["settings"].get(key, src.game.get(key))
-        out["game"].append({"key": key, "old": _setting_text(key, old), "new": _setting_text(key, new)})
+    if base is not None:
+        base_stages = [{"stage": st, "rounds": f"round {a}" if a == b else f"rounds {a}–{b}"}
+                       for st, (a, b) in base.game["settings"]["stages"]]
+        old = dict(setting_facts(rules_words(base, base_eng), base_stages))
+        for label, words in setting_facts(rules, stages):
+            if old.get(label) != words:
+                out["game"].append({"key": label, "old": old.get(label, "none"), "new": words})
+        new_labels = {label for label, _ in setting_facts(rules, stages)}
+        for label, words in old.items():
+            if label not in new_labels:
+                out["game"].append({"key": label, "old": words, "new": "none"})
     groups = (("spaces", "Action spaces", "spaces", "space"), ("rounds", "Round cards", "rounds", "space"),
               ("majors", "Major improvements", "majors", "card"), ("cards", "Hand cards", "cards", "card"))
     for key, title, attr, what in groups:
@@ -385,33 +457,23 @@ def _variant(compiler, src, checked, eng) -> dict:
         for change, eid, _entry in ov.get(key, []):
             nu, ou = new_units.get(eid), old_units.get(eid)
             name = (nu or ou).data["name"] if (nu or ou) else eid
-            item = {"change": change, "name": name, "anchor": f"{what}-{eid}" if nu else None, "players": None}
+            item = {"change": change, "name": name, "anchor": f"{what}-{eid}" if nu else None, "players": None,
+                    "renamed_from": None, "why": (ov.get("why") or {}).get(eid) if change == "removed" else None}
             if what == "space":
                 item["new"] = english.space_text(eng, nu) if nu else None
                 item["old"] = english.space_text(base_eng, ou) if ou else None
-                if nu:
-                    item["players"] = _players_text(nu.data["players"])
+                item["players"] = _players_text((nu or ou).data["players"])
             else:
                 item["new"] = " ".join(english.card_lines(eng, nu)[1:]) if nu else None
                 item["old"] = " ".join(english.card_lines(base_eng, ou)[1:]) if ou else None
+            if change == "changed" and item["new"] == item["old"] and (nu.data["name"] == ou.data["name"]):
+                continue  # an entry given again without a change in what it does
+            if change == "changed" and ou is not None and nu is not None and nu.data["name"] != ou.data["name"]:
+                item["renamed_from"] = ou.data["name"]
             items.append(item)
         if items:
             out["sections"].append({"title": title, "items": items})
-    del counts
     return out
-
-
-def _setting_text(key, value) -> str:
-    if value is None:
-        return "none" if key != "hand" else "no hand cards"
-    if key == "hand" and isinstance(value, dict):
-        parts = [f"{v} {k}" for k, v in value.items()]
-        return "each player is dealt " + " and ".join(p.replace("minors", "minor improvements") for p in parts)
-    if isinstance(value, (list, tuple)):
-        return ", ".join(map(str, value))
-    if isinstance(value, dict):
-        return ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in value.items())
-    return str(value)
 
 
 # ---------------------------------------------------------------- rendering

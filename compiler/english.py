@@ -14,6 +14,13 @@ _GOOD_PLURAL = {"vegetable": "vegetables", "sheep": "sheep", "boar": "wild boar"
                 "food": "food", "grain": "grain", "wood": "wood", "clay": "clay", "reed": "reed", "stone": "stone"}
 _GOOD_ONE = {"boar": "wild boar"}
 
+
+def good_word(name: str, n) -> str:
+    """A good's word for ``n`` of it: 'wild boar', '2 vegetables' (a good we have no word for keeps its id)."""
+    if n == 1:
+        return _GOOD_ONE.get(name, name)
+    return _GOOD_PLURAL.get(name, name)
+
 _QUANTITY = {
     "rooms": "room", "people": "person", "newborns": "newborn", "occupations": "occupation",
     "minors": "minor improvement", "majors": "major improvement", "improvements": "improvement",
@@ -61,9 +68,7 @@ class English:
 
     # ---------------------------------------------------------------- goods and numbers
     def good(self, name: str, n) -> str:
-        if n == 1:
-            return _GOOD_ONE.get(name, name)
-        return _GOOD_PLURAL.get(name, name)
+        return good_word(name, n)
 
     def goods(self, node) -> str:
         if node is None:

@@ -29,6 +29,7 @@ from .loader import LDict, load_yaml_file
 from runtime.engine import Game
 from runtime.farm import popcount
 from runtime.report import score_table
+from runtime.words import plural
 from runtime import primitives as P
 
 KEYS = ("house", "farmyard", "pastures", "animals", "goods", "people", "begging", "improvements", "bonus")
@@ -46,7 +47,7 @@ class _Null:
 
 
 def _fail(report: Report):
-    raise FarmFileError(report.render() + f"\n{len(report.sorted())} problem(s) found")
+    raise FarmFileError(report.render() + "\n" + report.summary())
 
 
 def load_farm(path: Path, pack):
@@ -242,7 +243,7 @@ def apply_farm(game, p, data: LDict, report: Report, reset: bool = True):
     if not report and not P.animals_fit(game, p):
         caps, singles = P.housing(game, p)
         report.error("E148", "the animals do not fit on this farm (pastures hold "
-                     f"{', '.join(str(c) for c, _ in caps) or 'nothing'}; {singles} space(s) hold one animal each)",
+                     f"{', '.join(str(c) for c, _ in caps) or 'nothing'}; {plural(singles, 'space')} hold{'s' if singles == 1 else ''} one animal each)",
                      data.span_of("animals"))
     return True
 

@@ -16,6 +16,7 @@ from .diagnostics import Report, Span, did_you_mean
 from runtime.fileio import read_regular_bytes
 
 from .loader import MAX_FILE_BYTES, LDict, load_yaml_file
+from runtime.words import plural
 
 RULE_FILES = (("game.yaml", "game"), ("actions.yaml", "spaces"), ("rounds.yaml", "spaces"), ("majors.yaml", "majors"))
 MAX_EXTENDS = 8
@@ -34,6 +35,7 @@ class PackSource:
     cards: list = field(default_factory=list)
     files: dict = field(default_factory=dict)    # display path -> sha256 of its bytes
     overlay: dict = field(default_factory=dict)  # what the last pack of the chain changed, for docs
+    own_game: dict = field(default_factory=dict)  # the last pack's own game.yaml, before merging
 
     def content_hash(self) -> str:
         h = hashlib.sha256()
@@ -224,7 +226,7 @@ def load_pack(ws: Workspace, pack_id: str, report: Report, _chain=None) -> PackS
                      game.span_of("id"))
     own = _read_pack_files(ws, pack_id, directory, report, files, game, overlay)
     if not overlay:
-        src = PackSource(pack_id, chain=[pack_id], game=game, files=files)
+        src = PackSource(pack_id, chain=[pack_id], game=game, files=files, own_game=game)
         src.spaces, src.rounds = own["actions.yaml"], own["rounds.yaml"]
         src.majors, src.cards = own["majors.yaml"], own["cards"]
         check_ids(src, report)
@@ -243,13 +245,14 @@ def load_pack(ws: Workspace, pack_id: str, report: Report, _chain=None) -> PackS
     if base is None:
         return None
     src = PackSource(pack_id, chain=base.chain + [pack_id], game=_merge_game(base.game, game),
-                     files={**base.files, **files})
-    src.overlay = {"game": [k for k in game if k not in ("id", "name", "extends")],
+                     files={**base.files, **files}, own_game=game)
+    src.overlay = {"game": [k for k in game if k not in ("id", "name", "extends", "description")],
                    "spaces": [], "rounds": [], "majors": [], "cards": []}
     src.spaces = _merge_entries(base.spaces, own["actions.yaml"], "space", report, src.overlay["spaces"])
     src.rounds = _merge_entries(base.rounds, own["rounds.yaml"], "space", report, src.overlay["rounds"])
     src.majors = _merge_entries(base.majors, own["majors.yaml"], "major", report, src.overlay["majors"])
     src.cards = _merge_entries(base.cards, own["cards"], "card", report, src.overlay["cards"])
+    _leave_what_needs_removed(src, base, report)
     check_ids(src, report)
     return src
 
@@ -258,6 +261,7 @@ def _merge_game(base: LDict, over: LDict) -> LDict:
     out = LDict(base, span=base.span)
     out.value_spans = dict(base.value_spans)
     out.key_spans = dict(base.key_spans)
+    out.pop("description", None)  # a description says what its own pack is: never inherited
     for key, value in over.items():
         if key == "extends":
             continue
@@ -304,6 +308,108 @@ def _merge_entries(base: list, over: list, kind, report, changes: list) -> list:
             result.append(entry)
             changes.append(("added", eid, entry))
     return [e for e in result if not isinstance(e, dict) or str(e.get("id")) not in removed]
+
+
+# ---------------------------------------------------------------- removing what base entries need
+
+GROUPS = (("spaces", "action space"), ("rounds", "round card"), ("majors", "major improvement"), ("cards", "card"))
+
+
+def _effect_texts(entry):
+    """(parser start, text) of every effect-language text of an entry."""
+    for key, start in (("effect", "body"), ("effects", "rules"), ("requires", "cond"), ("cost", "goods")):
+        if isinstance(entry.get(key), str):
+            yield start, entry[key]
+    by_players = entry.get("by_players")
+    if isinstance(by_players, dict):
+        for over in by_players.values():
+            if isinstance(over, dict) and isinstance(over.get("effect"), str):
+                yield "body", over["effect"]
+
+
+def _references(entry) -> set:
+    """The ids ('id', name) and tags ('tag', name) of spaces and cards an entry's effects name."""
+    from . import nodes as N
+    from .parser import parse
+    out = set()
+    for start, text in _effect_texts(entry):
+        tree = parse(text, start, Report())  # its own errors are reported when the pack is checked
+        for node in N.walk(tree):
+            if isinstance(node, N.Trigger):
+                out.update(("tag" if tag else "id", name) for name, tag, _ in node.spaces)
+            elif isinstance(node, N.Modifier) and node.kind in ("use_occupied", "double_placement"):
+                out.update(("tag" if tag else "id", name) for name, tag, _ in node.words)
+            elif isinstance(node, N.Call):
+                out.update(("id", a.name) for a in node.args if isinstance(a, N.Quantity))
+                out.update(("tag", a.name) for a in node.args if isinstance(a, N.TagRef))
+    for name in entry.get("upgrade_of") or []:
+        out.update((("id", str(name)), ("tag", str(name))))
+    return out
+
+
+def _leave_what_needs_removed(src: PackSource, base: PackSource, report: Report):
+    """An overlay that removes an entry which other entries name: a hand card that names it leaves the
+    variant too (a warning at the removal says which); an action space, round card or major improvement
+    that names it is an error at the removal, with the fix. Either way the base files are not blamed."""
+    removed = [(group, eid, entry) for group, _ in GROUPS for change, eid, entry in src.overlay[group]
+               if change == "removed"]
+    if not removed:
+        return
+    remaining = {str(e.get("id")) for group, _ in GROUPS for e in getattr(src, group) if isinstance(e, dict)}
+    tags_left = {str(t) for group, _ in GROUPS for e in getattr(src, group) if isinstance(e, dict)
+                 for t in (e.get("tags") or [])}
+    gone = {}   # ('id' or 'tag', name) -> (the removal entry to point at, the ids removed)
+    removal_names = {}
+    for group, eid, entry in removed:
+        gone[("id", eid)] = (entry, [eid])
+        base_entry = next((e for e in getattr(base, group) if isinstance(e, dict) and str(e.get("id")) == eid), {})
+        removal_names[eid] = str(base_entry.get("name", eid))
+        for tag in base_entry.get("tags") or []:
+            if str(tag) not in tags_left:
+                gone.setdefault(("tag", str(tag)), (entry, []))[1].append(eid)
+    words = {name for _, name in gone}
+    needs: dict = {}   # removal entry id -> [(group, what, entry, names)]
+    for group, what in GROUPS:
+        for e in getattr(src, group):
+            if not isinstance(e, dict):
+                continue
+            texts = " ".join(text for _, text in _effect_texts(e)) + " " + " ".join(map(str, e.get("upgrade_of") or []))
+            if not any(w in texts for w in words):
+                continue
+            named = sorted(ref for ref in _references(e) if ref in gone and not (ref[0] == "id" and ref[1] in remaining))
+            for ref in named:
+                needs.setdefault(ref, []).append((group, what, e, ref))
+    leaving = set()
+    for ref, users in needs.items():
+        removal, ids = gone[ref]
+        eid = (f"the last entries with the tag #{ref[1]} ({', '.join(ids)})" if ref[0] == "tag" and len(ids) > 1
+               else f"'{ids[0]}'")
+        keep = "one of them" if ref[0] == "tag" and len(ids) > 1 else eid
+        cards = [(e, ref) for group, what, e, ref in users if group == "cards"]
+        others = [(what, e, ref) for group, what, e, ref in users if group != "cards"]
+        if cards:
+            names = ", ".join(f"{e.get('name', e.get('id'))} ({e.span.file})" for e, _ in cards)
+            named = f"#{ref[1]}" if ref[0] == "tag" else "it"
+            report.warning("W125", f"removing {eid} also takes out {plural(len(cards), 'card')} that "
+                           f"{'names' if len(cards) == 1 else 'name'} {named}: {names}", removal.span_of("id"),
+                           f"to keep {'it' if len(cards) == 1 else 'them'} in this variant, keep {keep}")
+            what_gone = (f"the tag #{ref[1]}" if ref[0] == "tag" else
+                         f"{removal_names.get(ref[1], ref[1])}")
+            for e, ref in cards:
+                leaving.add(id(e))
+                src.overlay["cards"].append(("removed", str(e.get("id")), removal))
+                src.overlay.setdefault("why", {})[str(e.get("id"))] = \
+                    f"it names {what_gone}, which this variant removes"
+        for what, e, ref in others:
+            leaving.add(id(e))
+            file = e.span.file.rsplit("/", 1)[-1]
+            report.error("E125", f"cannot remove {eid}: the {what} '{e.get('id')}' ({e.span.file}) "
+                         f"names {'#' if ref[0] == 'tag' else ''}{ref[1]}", removal.span_of("id"),
+                         f"remove '{e.get('id')}' too (an entry '- id: {e.get('id')}' with 'remove: true' in "
+                         f"this pack's {file}), or keep {keep}")
+    if leaving:
+        for group, _ in GROUPS:
+            setattr(src, group, [e for e in getattr(src, group) if id(e) not in leaving])
 
 
 def check_ids(src: PackSource, report: Report):

@@ -53,30 +53,63 @@ class ScriptError(Exception):
 
 # ---------------------------------------------------------------- greedy play
 
+# How much the GreedyAgent's heuristic values each thing besides the points the farm would score now.
+WEIGHTS = {
+    "food": 0.25,            # per food in the supply
+    "crop": 0.3,             # per grain or vegetable in the supply
+    "material": 0.2,         # per building resource (fading out in the last rounds)
+    "fade_rounds": 3,        # materials lose their value over the last this-many rounds
+    "card": 0.15,            # per card in play and round left
+    "person": 0.8,           # per person beyond the start family and round left (one more action each round)
+    "free_room": 4.0,        # per empty room while the family may still grow ...
+    "free_room_round": 0.2,  # ... and per round left
+    "room_material": 1.5,    # for the goods of the next room, in proportion to its price
+    "hunger": 3.0,           # per food the family would lack at the next harvest (a begging card is -3)
+}
+
+
 def heuristic(game, player) -> float:
     """How good ``player``'s position is (the GreedyAgent maximises it one placement ahead).
 
-    The pack's own score of the farm as if the game ended now, plus small values for goods that will
-    become points or food later and for cards in play (more while many rounds are left), minus 2 per
-    food the family would lack at the next harvest.
+    The pack's own score of the farm as if the game ended now, plus values (WEIGHTS) for what will become
+    points, food or actions later: goods, cards in play, people beyond the start family and empty rooms
+    (both more while many rounds are left), the goods of the next room; minus a penalty for each food
+    the family would lack at the next harvest.
     """
+    w = WEIGHTS
+    rules = game.rules
     total = 0
-    for cid, label, fn in game.rules.scoring:
+    for cid, label, fn in rules.scoring:
         total += fn(game, player)
     goods = player.goods
-    value = total + 0.4 * goods["food"] + 0.3 * (goods["grain"] + goods["vegetable"])
-    value += 0.15 * sum(goods[g] for g in game.rules.building)
-    # cards in play keep paying off; worth more the more rounds are left
-    value += (len(player.occupations) + len(player.minors)) * 0.15 * (game.last_round - game.round)
-    upcoming = [r for r in sorted(game.rules.harvest_rounds) if r >= game.round]
+    left = game.last_round - game.round
+    fade = min(1.0, left / w["fade_rounds"])
+    value = total + w["food"] * goods["food"] + w["crop"] * (goods["grain"] + goods["vegetable"])
+    value += w["material"] * fade * sum(goods[g] for g in rules.building)
+    value += (len(player.occupations) + len(player.minors)) * w["card"] * left
+    value += (player.people - rules.start_people) * w["person"] * left
+    if player.people < rules.max_people:
+        free = player.room_count + player.card_rooms - player.people
+        if free > 0:
+            value += min(free, rules.max_people - player.people) * (w["free_room"] + w["free_room_round"] * left)
+        price = {}
+        for good, k in rules.room_cost:
+            good = player.house if good == "material" else good
+            price[good] = price.get(good, 0) + k
+        for good, k in price.items():
+            value += w["room_material"] * fade * min(goods[good], k) / k
+    upcoming = [r for r in sorted(rules.harvest_rounds) if r >= game.round]
     if upcoming:
         need = game.feeding_need(player)
         reserve = goods["food"] + goods["grain"] + goods["vegetable"]
         for give, get, window, at_most, source, key in game.exchanges_of(player):
-            if window == "any_time" and len(give) == 1 and give[0][0] in game.rules.animals and get[0][0] == "food":
+            if window == "any_time" and len(give) == 1 and give[0][0] in rules.animals and get[0][0] == "food":
                 reserve += min(goods[give[0][0]], 2) * get[0][1]
-        value -= 2.0 * max(0, need - reserve)
+        value -= w["hunger"] * max(0, need - reserve)
     return value
+
+
+CARD_KINDS = ("occupation", "minor", "improvement", "major")
 
 
 class RuleAgent:
@@ -84,12 +117,20 @@ class RuleAgent:
 
     Rules: build and do as much as possible (never 'stop' while something is left to do), take the
     biggest sow/bake/keep options, feed with the exchange that yields most food, say yes to optional
-    effects, buy the improvement worth most points (a cooking improvement first when the player has none).
+    effects. Which card or improvement to play (``try_cards``): each is played on a copy of the game
+    state and the one that raises ``heuristic`` most is taken; without ``try_cards``, the improvement
+    worth most points (a cooking improvement first when the player has none) and the first card.
+    The answers depend only on the game, never on what the agent saw before.
     """
 
     trusted = True
 
+    def __init__(self, try_cards=True):
+        self.try_cards = try_cards
+
     def choose(self, game, player, kind, options, labels=None, prompt=None):
+        if self.try_cards and kind in CARD_KINDS and len(options) > 1:
+            return _best_card(game, player, kind, options)
         if kind == "may":
             return "yes"
         if kind in ("next", "room", "stable", "plow", "choose", "minor", "occupation", "renovate", "breed", "pay",
@@ -132,6 +173,39 @@ class RuleAgent:
         return options[0]
 
 
+class _OneAnswer:
+    """Answers the first ``kind`` request of ``me`` with ``option`` (if it is legal), the rest by ``rules``."""
+
+    trusted = True
+
+    def __init__(self, rules, me, kind, option):
+        self.rules, self.me, self.kind, self.option = rules, me, kind, option
+
+    def choose(self, game, player, kind, options, labels=None, prompt=None):
+        if self.option is not None and player.idx == self.me and kind == self.kind:
+            pick, self.option = self.option, None
+            if any(pick == o and type(pick) is type(o) for o in options):
+                return pick
+        return self.rules.choose(game, player, kind, options, labels, prompt)
+
+
+def _best_card(game, player, kind, options):
+    """The card or improvement whose playing raises ``heuristic`` most, tried on copies of the state."""
+    from . import primitives as P
+    plain = RuleAgent(try_cards=False)
+    play = {"occupation": lambda g, p: P.play_occupation(g, p, None, ()), "minor": P.play_minor,
+            "major": P.build_major, "improvement": P.build_improvement}[kind]
+    best, best_value = options[0], None
+    for option in options:
+        trial = game.copy_state(agents=[_OneAnswer(plain, player.idx, kind, option)] * game.nplayers)
+        me = trial.players[player.idx]
+        play(trial, me)
+        value = heuristic(trial, me)
+        if best_value is None or value > best_value:
+            best, best_value = option, value
+    return best
+
+
 def _improvement_value(game, player, option) -> float:
     text = str(option)
     if text.startswith("minor:"):
@@ -154,8 +228,8 @@ def _improvement_value(game, player, option) -> float:
 
 class GreedyAgent:
     """One-step lookahead: for each legal action space, play it out on a copy of the game (with the
-    RuleAgent answering the follow-up requests) and take the space that raises ``heuristic`` most.
-    Every other request is answered by the RuleAgent's rules."""
+    RuleAgent answering the follow-up requests, trying each card a space offers) and take the space that
+    raises ``heuristic`` most. Every other request is answered by the RuleAgent's rules."""
 
     trusted = True
 

@@ -18,6 +18,8 @@ from greenlet import error as GreenletError, getcurrent, greenlet
 from . import primitives as P
 from .requests import Request, norm
 from .state import Ctx, Player, Space
+from . import gamelog
+from .words import plural
 
 
 HARVEST = frozenset(("harvest",))
@@ -302,14 +304,20 @@ class Game:
                 continue
             if who == "other" and owner == actor.idx:
                 continue
-            result = handler(self, self.players[owner], c)
+            if self.log is None:
+                result = handler(self, self.players[owner], c)
+            else:
+                result = gamelog.run_card_effect(self, handler, self.players[owner], c)
             if result is None:
                 retry.append((owner, handler))
             else:
                 fired = True
         if retry and fired and len(retry) < len(hooks):
             for owner, handler in retry:
-                handler(self, self.players[owner], c)
+                if self.log is None:
+                    handler(self, self.players[owner], c)
+                else:
+                    gamelog.run_card_effect(self, handler, self.players[owner], c)
 
     def exchanges_of(self, p):
         return self._base_exchanges + p.exchanges
@@ -330,7 +338,10 @@ class Game:
             p = self.players[owner]
             if entry in self.latches and cond(self, p):
                 self.latches.remove(entry)
-                handler(self, p, Ctx(actor=p))
+                if self.log is None:
+                    handler(self, p, Ctx(actor=p))
+                else:
+                    gamelog.run_card_effect(self, handler, p, Ctx(actor=p))
 
     def install_card(self, p, card):
         """Put a card's lasting effects (exchanges, bake rates, listeners, modifiers) into play for ``p``."""
@@ -351,7 +362,10 @@ class Game:
 
     def run_on_play(self, p, card):
         for handler in card.on_play:
-            handler(self, p, Ctx(actor=p, card=card))
+            if self.log is None:
+                handler(self, p, Ctx(actor=p, card=card))
+            else:
+                gamelog.run_card_effect(self, handler, p, Ctx(actor=p, card=card))
 
     def release_card(self, p, cid):
         """Take a returned card's lasting effects out of play (an upgraded improvement)."""
@@ -563,8 +577,9 @@ class Game:
         self.action_no += 1
         s.occupants.append(p.idx)
         if self.log is not None:
-            taken = ", ".join(f"{k} {g}" for g, k in s.goods.items() if k)
-            self.log.append(f"  {p.name} → {s.name}" + (f" (takes {taken})" if taken else ""))
+            taken = [(g, k) for g, k in s.goods.items() if k]
+            self.log.append(f"  {p.name} → {gamelog.space_label(self, s)}" +
+                            (f" (takes {gamelog.goods(self, taken)})" if taken else ""))
         ctx = Ctx(space=s, actor=p)
         tags = s.tags
         self.emit("before_use:" + s.id, p, ctx)
@@ -574,9 +589,7 @@ class Game:
             items = tuple((g, k) for g, k in s.goods.items() if k)
             s.goods.clear()
             if items:
-                gained_log, self.log = self.log, None
-                P.gain(self, p, items, ctx)
-                self.log = gained_log
+                P.gain(self, p, items, ctx, quiet=True)  # logged above as "(takes …)"
         if s.use is not None:
             s.use(self, p, ctx)
         self.emit("use:" + s.id, p, ctx)
@@ -668,9 +681,9 @@ class Game:
         short = need - paid
         if short:
             p.begging += short
-            self.say(f"{p.name} is {short} food short and takes {short} begging card(s)")
+            self.say(f"{p.name} feeds the family with {paid} of {need} food and takes {plural(short, 'begging card')}")
         elif self.log is not None:
-            self.say(f"{p.name} feeds the family ({need} food)")
+            self.say(f"{p.name} feeds the family ({gamelog.goods(self, ((self.rules.goods[0], need),))})")
 
     # ------------------------------------------------------------------ scoring
     def finish(self):

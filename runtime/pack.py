@@ -133,6 +133,8 @@ class Rules:
         self.tie_break = d["tie_break"]
         self.hand = d.get("hand")
         self.pass_minors_solo = d.get("solo_removes_passing", True)
+        self.good_words = dict(d.get("good_words") or {})   # good -> (one, many), for logs
+        self.solo_target = d.get("solo_target")             # points a solo player aims for, or None
 
 
 class Pack:

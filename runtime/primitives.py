@@ -11,6 +11,8 @@ from .farm import best_keeps, capacity_frontier, fencing_options, fits_housing, 
 from .payments import (can_afford, can_afford_any, cheapest, cost_options, pay_cost, pay_one_of, producible,
                        usable_exchanges, window_open)
 from .state import Ctx
+from . import gamelog
+from .words import plural
 from .firing import fire, limit_ok  # noqa: F401  (generated rules call P.fire and P.limit_ok)
 
 STOP = "stop"
@@ -27,15 +29,19 @@ def can_pay(p, items) -> bool:
     return True
 
 
-def pay(g, p, items, ctx=None):
+def pay(g, p, items, ctx=None, quiet=False):
+    """Take goods from the player's supply (``quiet``: the caller logs it)."""
     goods = p.goods
     for good, n in items:
         goods[good] -= n
+    if not quiet:
+        gamelog.paid(g, p, items)
     return True
 
 
-def gain(g, p, items, ctx=None):
-    """Add goods to the player's supply; animals must then fit on the farm."""
+def gain(g, p, items, ctx=None, quiet=False):
+    """Add goods to the player's supply; animals must then fit on the farm (``quiet``: the caller has
+    logged it)."""
     goods = p.goods
     animal = False
     stats = p.stats
@@ -47,10 +53,8 @@ def gain(g, p, items, ctx=None):
             animal = True
         elif good in g.building_set and g.in_work_phase:
             stats["building_gained"] = stats.get("building_gained", 0) + n
-    if g.log is not None:
-        shown = [f"{n} {good}" for good, n in items if n > 0]
-        if shown:
-            g.say(f"{p.name} gets {', '.join(shown)}")
+    if not quiet:
+        gamelog.gained(g, p, items)
     if animal:
         settle_animals(g, p)
     return True
@@ -365,7 +369,8 @@ def sow(g, p, ctx=None):
             p.goods[crop] -= 1
             p.fields[cell] = [crop, yields[crop]]
     if g.log is not None:
-        g.say(f"{p.name} sows {a} grain and {b} vegetable field(s)")
+        sown = [plural(n, f"{crop} field") for crop, n in (("grain", a), ("vegetable", b)) if n]
+        g.say(f"{p.name} sows {' and '.join(sown)}")
     g.emit("event:sow", p, Ctx(actor=p, data=(a, b)))
     return True
 
@@ -461,7 +466,7 @@ def _apply_fence_step(g, p, step, per, free, free_left=0):
         p.fences |= gr.boundary(m)
     if g.log is not None:
         what = "divides a pasture into" if split else "fences a pasture of"
-        g.say(f"{p.name} {what} {gr.mask_names(region)} ({cost} fences)")
+        g.say(f"{p.name} {what} {gr.mask_names(region)} with {plural(cost, 'fence')}")
     if not split:
         g.emit("event:fence_pasture", p, Ctx(actor=p, data=popcount(region)))
     return used_free
@@ -578,10 +583,7 @@ def settle_animals(g, p):
         rate = best_food_rate(g, p, animal)
         if rate:
             p.goods["food"] += rate * surplus
-            if g.log is not None:
-                g.say(f"{p.name} cooks {surplus} {animal} for {rate * surplus} food")
-        elif g.log is not None:
-            g.say(f"{p.name} has no room for {surplus} {animal}; they return to the supply")
+        gamelog.overflow(g, p, ((animal, surplus),), rate * surplus)
 
 
 def breeding_blocked(g, p) -> bool:
@@ -619,8 +621,7 @@ def breed(g, p, only=None):
         if pick >> k & 1:
             p.goods[animals[i]] += 1
             born.append(animals[i])
-    if born and g.log is not None:
-        g.say(f"{p.name}'s animals breed: +1 {', +1 '.join(born)}")
+    gamelog.bred(g, p, born)
     return bool(born)
 
 
@@ -697,12 +698,12 @@ def bake(g, p, ctx=None):
         allocations = nxt
     opts = [a for a in allocations if sum(a) > 0]
     pick = g.decide(p, "bake", opts)
-    food = 0
     for (give, get, at_most, source), k in zip(rates, pick):
         if k:
-            pay(g, p, scaled(give, k))
-            food += get[0][1] * k
-            gain(g, p, scaled(get, k))
+            pay(g, p, scaled(give, k), quiet=True)
+            gain(g, p, scaled(get, k), quiet=True)
+    gamelog.baked(g, p, [(scaled(give, k), scaled(get, k), source)
+                         for (give, get, at_most, source), k in zip(rates, pick) if k])
     g.emit("event:bake", p, Ctx(actor=p, data=sum(pick)))
     return True
 
@@ -721,9 +722,11 @@ def exchanges_make(g, p, goods) -> bool:
 
 
 def exchange(g, p, give, get, ctx=None):
-    if not pay_cost(g, p, give):
-        return False
-    gain(g, p, get)
+    with gamelog.paying_for_an_exchange(g):   # the exchange's own line says what it took
+        if not pay_cost(g, p, give):
+            return False
+    gamelog.exchanged(g, p, give, get, ctx.card.id if ctx is not None and ctx.card is not None else None)
+    gain(g, p, get, ctx, quiet=True)
     return True
 
 
@@ -818,10 +821,11 @@ def use_exchange(g, p, index, convert=False, settle=True):
     without ``settle``, animals it gives need not find room yet (they are about to be paid)."""
     give, get, window, at_most, source, key = g.exchanges_of(p)[index]
     if convert and not can_pay(p, give):
-        if not pay_cost(g, p, give):
-            return False
+        with gamelog.paying_for_an_exchange(g):   # the exchange's own line says what it took
+            if not pay_cost(g, p, give):
+                return False
     else:
-        pay(g, p, give)
+        pay(g, p, give, quiet=True)
     if get == "pile":
         stack = p.card_state["piles"][source]
         got = ((stack.pop(0), 1),)
@@ -830,21 +834,13 @@ def use_exchange(g, p, index, convert=False, settle=True):
         got = get
     if at_most is not None:
         p.used[key] = p.used.get(key, 0) + 1
-    if g.log is not None:
-        via = f" ({g.card(source).name})" if source else ""
-        g.say(f"{p.name} exchanges {_goods_words(give)} for {_goods_words(got)}{via}")
+    gamelog.exchanged(g, p, give, got, source)
     if settle:
-        logged, g.log = g.log, None
-        gain(g, p, got)
-        g.log = logged
+        gain(g, p, got, quiet=True)
     else:
         for good, n in got:
             p.goods[good] += n
     return True
-
-
-def _goods_words(items) -> str:
-    return ", ".join(f"{n} {good}" for good, n in items if n) or "nothing"
 
 
 # ====================================================================== cards
@@ -1093,12 +1089,14 @@ def schedule(g, p, items, rounds, ctx=None):
     return True
 
 
-def bonus(g, p, points, ctx=None):
+def bonus(g, p, points, ctx=None, source=None):
+    """Bonus points for ``p``; ``source`` is the card they come from."""
     p.bonus += points
+    gamelog.bonus_points(g, p, points, source)
     return True
 
 
-def convert_bonus(g, p, good, tiers, ctx=None):
+def convert_bonus(g, p, good, tiers, ctx=None, source=None):
     have = p.goods[good]
     best = None
     for threshold, points in tiers:
@@ -1107,7 +1105,9 @@ def convert_bonus(g, p, good, tiers, ctx=None):
     if best is None:
         return False
     p.goods[good] -= best[0]
+    gamelog.paid(g, p, ((good, best[0]),))
     p.bonus += best[1]
+    gamelog.bonus_points(g, p, best[1], source)
     return True
 
 

@@ -1,6 +1,6 @@
 """Diagnostics, word for word: every mistake a designer or modder can make in a rule pack is reported
 as ``path:line:col: error[CODE]: message``, the source line, a caret under the exact span and a hint
-when there is one; then ``N problem(s) found`` and exit status 2, never a traceback.
+when there is one; then ``1 problem found`` or ``N problems found`` and exit status 2, never a traceback.
 
 Each case copies the real packs ``rules/revised`` and ``rules/revised-family`` into a temporary root,
 changes one thing, and runs ``agricola --root ROOT validate ROOT/rules/<pack>`` in-process.
@@ -164,10 +164,12 @@ def test_file_over_size_limit(root, capsys, monkeypatch):
 def test_nesting_too_deep(root, capsys):
     path = root / "rules/revised/game.yaml"
     deep = "deep:\n" + "".join("  " * (i + 1) + f"k{i}:\n" for i in range(70))
-    path.write_text(path.read_text(encoding="utf-8") + deep, encoding="utf-8")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text + deep, encoding="utf-8")
+    line = len(text.splitlines()) + 1 + 64   # 'deep:', then k0 … k63 on the lines after it
     check(root, capsys, "revised",
           block(
-              "rules/revised/game.yaml:143:129: error[E103]: nesting deeper than 64 levels",
+              f"rules/revised/game.yaml:{line}:129: error[E103]: nesting deeper than 64 levels",
               "  " + " " * 128 + "k63:",
               "  " + " " * 128 + "^",
           ))
@@ -545,7 +547,7 @@ def test_convert_to_bonus_outside_scoring(root, capsys):
 def test_players_not_covering_all_counts(root, capsys):
     edit(root, "revised/actions.yaml", '"players(1: 2 wood; 2+: 3 wood)"', '"players(1: 2 wood; 3+: 3 wood)"')
     check(root, capsys, "revised", block(
-        "rules/revised/actions.yaml:31:16: error[E213]: players(...) gives nothing for 2 player(s)",
+        "rules/revised/actions.yaml:31:16: error[E213]: players(...) gives nothing for 2 players",
         '    accumulate: "players(1: 2 wood; 3+: 3 wood)"',
         "                 ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
         "  = hint: add an entry such as '2: 1 food' or use 'N+' for N players and more",

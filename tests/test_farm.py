@@ -102,7 +102,7 @@ def all_connected_masks() -> frozenset:
 
 def bf_fencing_options(blocked: int, pastures, budget: int = 10 ** 9, limit=15):
     """Every single legal fencing step, computed from the rules: returns a set of
-    (cost, frozenset of the pasture(s) the step creates, divided pasture or 0)."""
+    (cost, frozenset of the pastures the step creates, divided pasture or 0)."""
     fenced = 0
     for m in pastures:
         fenced |= m

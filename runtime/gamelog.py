@@ -1,0 +1,144 @@
+"""The game log: one line for each thing that happens, in words a player reads.
+
+The verbs in ``primitives`` and the engine call these small helpers; each does nothing when the game
+keeps no log (lookahead copies, benchmarks). Every word comes from the pack's data: goods' words from
+``good_words``, action spaces and cards by their names (two spaces of the same name, such as two spaces
+that both teach an occupation, are told apart by their ids).
+"""
+from __future__ import annotations
+
+from .words import goods_words, plural
+
+
+def goods(g, items) -> str:
+    """Goods ``[(good, n), …]`` in the pack's words ("1 wood, 2 vegetables"), or "nothing"."""
+    shown = [(good, n) for good, n in items if n > 0]
+    return goods_words(shown, g.rules.good_words) if shown else "nothing"
+
+
+def space_label(g, space) -> str:
+    """A space's name, with its id when another action space of this game has the same name."""
+    same = [s for s in g.spaces if s.name == space.name]
+    return f"{space.name} [{space.id}]" if len(same) > 1 else space.name
+
+
+def source_name(g, source) -> str | None:
+    """The name of the card behind an effect (None for the pack's own rules)."""
+    if source is None:
+        return None
+    card = g.pack.all_cards.get(source)
+    return card.name if card is not None else str(source)
+
+
+def _card_of_handler(g, handler):
+    """The card whose effect ``handler`` is (a map of the pack's handlers, made once per pack)."""
+    table = getattr(g.pack, "_handler_cards", None)
+    if table is None:
+        table = {}
+        for cid, card in g.pack.all_cards.items():
+            for fn in card.on_play:
+                table[fn] = cid
+            for key, fn, who in card.listeners:
+                table[fn] = cid
+            for cond, fn in card.latches:
+                table[fn] = cid
+        g.pack._handler_cards = table
+    return table.get(handler)
+
+
+def _say_from(g, text, via):
+    """A log line naming the card it comes from (a card effect around it will not name its own too)."""
+    g.say(text + (f" ({via})" if via else ""))
+    if via:
+        g.__dict__.setdefault("_log_sourced", set()).add(len(g.log) - 1)
+
+
+def run_card_effect(g, handler, p, ctx):
+    """Run a card's effect; the log lines it writes end with the card's name ("P4 gets 2 food (<card>)")."""
+    start = len(g.log)
+    result = handler(g, p, ctx)
+    if len(g.log) > start:
+        name = source_name(g, _card_of_handler(g, handler))
+        marked = g.__dict__.setdefault("_log_sourced", set())
+        for i in range(start, len(g.log)):
+            if i not in marked and name:
+                g.log[i] += f" ({name})"
+            marked.add(i)
+    return result
+
+
+class paying_for_an_exchange:
+    """While an exchange's price is paid (perhaps through other exchanges, each logged), the payment of
+    the price itself is not a line of its own: the exchange's line says what it took."""
+
+    def __init__(self, g):
+        self.g = g
+
+    def __enter__(self):
+        self.g.__dict__["_exchange_price"] = self.g.__dict__.get("_exchange_price", 0) + 1
+
+    def __exit__(self, *exc):
+        self.g.__dict__["_exchange_price"] -= 1
+
+
+def paid(g, p, items):
+    """``P1 pays 5 wood, 2 reed`` (nothing when the price is nothing)."""
+    if g.log is not None and any(n > 0 for good, n in items) and not g.__dict__.get("_exchange_price"):
+        g.say(f"{p.name} pays {goods(g, items)}")
+
+
+def gained(g, p, items):
+    if g.log is not None and any(n > 0 for good, n in items):
+        g.say(f"{p.name} gets {goods(g, items)}")
+
+
+def exchanged(g, p, give, get, source=None):
+    """An exchange: ``P1 cooks 1 sheep into 2 food (<card>)`` or ``P1 turns 1 grain into 1 food``."""
+    if g.log is None:
+        return
+    food = g.rules.goods[0]
+    cookable = set(g.rules.animals) | set(g.rules.crops)
+    cooks = (source is not None and get != "pile" and all(good == food for good, n in get)
+             and all(good in cookable for good, n in give))
+    verb = "cooks" if cooks else "turns"
+    what = "the top good of the pile" if get == "pile" else goods(g, get)
+    via = source_name(g, source)
+    _say_from(g, f"{p.name} {verb} {goods(g, give)} into {what}", via)
+
+
+def overflow(g, p, animals, food):
+    """Animals with no room on the farm: cooked into ``food``, or back to the supply when ``food`` is 0."""
+    if g.log is None:
+        return
+    what = goods(g, animals)
+    if food:
+        g.say(f"{p.name} has no room for {what} and cooks them into {goods(g, ((g.rules.goods[0], food),))}")
+    else:
+        g.say(f"{p.name} has no room for {what}; they return to the supply")
+
+
+def bred(g, p, born):
+    """``P1's animals breed: +1 sheep, +1 wild boar``; ``born`` lists the animals born."""
+    if g.log is not None and born:
+        g.say(f"{p.name}'s animals breed: " + ", ".join(f"+{goods(g, ((a, 1),))}" for a in born))
+
+
+def baked(g, p, parts):
+    """Baking: ``P1 bakes 2 grain into 4 food (<card>)``; ``parts`` is [(give, get, source), …]."""
+    if g.log is None:
+        return
+    for give, get, source in parts:
+        via = source_name(g, source)
+        _say_from(g, f"{p.name} bakes {goods(g, give)} into {goods(g, get)}", via)
+
+
+def bonus_points(g, p, points, source):
+    """Bonus points, remembered by the card they came from (shown under the score table)."""
+    if not points:
+        return
+    found = p.card_state.setdefault("bonus_from", {})
+    key = source if source is not None else ""
+    found[key] = found.get(key, 0) + points
+    if g.log is not None:
+        via = source_name(g, source)
+        _say_from(g, f"{p.name} gets {plural(points, 'bonus point')}", via)
