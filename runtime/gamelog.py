@@ -132,13 +132,20 @@ def baked(g, p, parts):
         _say_from(g, f"{p.name} bakes {goods(g, give)} into {goods(g, get)}", via)
 
 
+BONUS_FROM = "bonus from:"
+
+
+def bonus_from(p) -> dict:
+    """Where ``p``'s bonus points came from: card id ('' for the rules themselves) -> points."""
+    return {k[len(BONUS_FROM):]: n for k, n in p.stats.items() if k.startswith(BONUS_FROM)}
+
+
 def bonus_points(g, p, points, source):
     """Bonus points, remembered by the card they came from (shown under the score table)."""
     if not points:
         return
-    found = p.card_state.setdefault("bonus_from", {})
-    key = source if source is not None else ""
-    found[key] = found.get(key, 0) + points
+    key = BONUS_FROM + (source or "")   # a tally in the player's stats: 'bonus from:<card id>'
+    p.stats[key] = p.stats.get(key, 0) + points
     if g.log is not None:
         via = source_name(g, source)
         _say_from(g, f"{p.name} gets {plural(points, 'bonus point')}", via)

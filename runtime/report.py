@@ -3,7 +3,7 @@ from, and each farmyard drawn as text."""
 from __future__ import annotations
 
 from .farm import popcount
-from .gamelog import goods, source_name
+from .gamelog import bonus_from, goods, source_name
 from .words import plural
 
 
@@ -58,7 +58,7 @@ def bonus_lines(game) -> list:
     """'Bonus points of P1: 3 from <card>, 1 from the rules' for each player who has any."""
     out = []
     for p in game.players:
-        found = p.card_state.get("bonus_from") or {}
+        found = bonus_from(p)
         parts = [f"{n} from {source_name(game, src) if src else 'the rules'}"
                  for src, n in sorted(found.items(), key=lambda kv: (-kv[1], kv[0])) if n]
         rest = p.bonus - sum(found.values())

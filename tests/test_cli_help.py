@@ -51,7 +51,7 @@ def test_every_option_has_help_naming_its_default(path, action):
         assert "required" in action.help, f"{where}: say that it is required"
         return
     assert "default" in action.help, f"{where}: the help must say what happens without it ('default: …')"
-    if action.default not in (None, False, argparse.SUPPRESS):
+    if action.default not in (None, False, argparse.SUPPRESS, []):
         assert str(action.default) in action.help, f"{where}: the help must name the default {action.default!r}"
 
 
