@@ -65,9 +65,10 @@ def assert_refused(status, err, where: str, words: str | None = None):
 
 @pytest.fixture(scope="module")
 def finished_save(tmp_path_factory) -> dict:
-    """The save of a finished 2-player game of the default play pack (91 decisions with seed 3)."""
+    """The save of a finished 2-player game of the default play pack between random agents (91 decisions
+    with seed 3)."""
     path = tmp_path_factory.mktemp("save") / "game.json"
-    status, out, err = run_cli("play", "--players", "2", "--seed", "3", "--json", "--save", path)
+    status, out, err = run_cli("play", "--players", "2", "--seed", "3", "--agents", "random", "--json", "--save", path)
     assert status == 0, err
     return json.loads(path.read_text())
 
