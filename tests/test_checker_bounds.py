@@ -63,9 +63,9 @@ REFUSED = [
     ("on build: gain players(1: 1 food; 2: 1 food; 3: 1 food; 4: 1 food; 5: 2 food)", "E213",
      "player count 5 is outside this pack's 1 to 4 players", "5:", 1),
     ("on build: gain players(1+: 1 food; 4: 2 food)", "E213", "players(4) repeats a player count", "4:", 1),
-    ("on build: gain players(2+: 1 food)", "E213", "players(...) gives nothing for 1 player(s)",
+    ("on build: gain players(2+: 1 food)", "E213", "players(...) gives nothing for 1 player",
      "players(2+: 1 food)", None, "add an entry such as '1: 1 food' or use 'N+' for N players and more"),
-    ("on build: gain players(1: 1 food; 2: 1 food; 3: 1 food)", "E213", "players(...) gives nothing for 4 player(s)",
+    ("on build: gain players(1: 1 food; 2: 1 food; 3: 1 food)", "E213", "players(...) gives nothing for 4 players",
      "players(1: 1 food; 2: 1 food; 3: 1 food)", None,
      "add an entry such as '4: 1 food' or use 'N+' for N players and more"),
 ]
