@@ -76,6 +76,19 @@ def cost_options(g, p, targets, base, modified=True) -> list:
     return alternatives if len(alternatives) == 1 else _undominated(alternatives)
 
 
+_MEMO: dict = {}   # (alternatives, substitutions) -> the undominated ways; prices and cards are plain data
+
+
+def _substituted(alternatives, subs):
+    key = (tuple(alternatives), tuple(subs))
+    found = _MEMO.get(key)
+    if found is None:
+        if len(_MEMO) > 4096:
+            _MEMO.clear()
+        found = _MEMO[key] = _all_substitutions(alternatives, subs)
+    return list(found)
+
+
 def _apply_delta(price, delta):
     goods = dict(price)
     for good, n in delta.items():
@@ -104,7 +117,7 @@ def _substitute(price: dict, sub):
     return alt
 
 
-def _substituted(alternatives, subs):
+def _all_substitutions(alternatives, subs):
     """Every price reachable by applying each substitution at most once, in any order."""
     seen, out = set(), []
     frontier = []
