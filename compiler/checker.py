@@ -265,6 +265,8 @@ class Checker:
                      getattr(v, "word_span", v.span))
         if v.name == "breed" and v.word not in self.sym.animals:
             self.err("E203", f"'{v.word}' is not an animal{did_you_mean(v.word, self.sym.animals)}", v.span)
+        if v.name == "take_goods" and where != "space":
+            self.err("E212", "'take the goods' belongs in the effect of an accumulation space", v.span)
         if v.name == "return_to_space" and where == "space":
             self.err("E212", "'return … to the space' belongs in a card's 'after you use' rule", v.span)
         if v.body is not None:

@@ -291,6 +291,7 @@ class Gen:
             "build_improvement": ("P.can_build_improvement(g, p, c)", "P.build_improvement(g, p, c)"),
             "play_minor": ("P.can_play_minor(g, p, c)", "P.play_minor(g, p, c)"),
             "take_start_player": ("True", "P.take_start_player(g, p, c)"),
+            "take_goods": ("P.can_take_goods(g, p, c)", "P.take_goods(g, p, c)"),
         }
         if n in simple:
             can, do = simple[n]
@@ -569,9 +570,14 @@ def space_table(gen: Gen, unit: Unit) -> dict:
         text = textgen.stmt(any_effect)
     if any_acc is not None:
         text = f"accumulate {textgen.goods(any_acc)}" + (f"; {text}" if text else "")
-    return {"id": unit.id, "name": d["name"], "players": tuple(d["players"]), "stage": d["stage"],
-            "tags": tuple(d["tags"]), "text": text or "", "src": (unit.src.file, unit.src.line),
-            "variants": variants}
+    takes = any(isinstance(node, N.Verb) and node.name == "take_goods"
+                for e, a in d["variants"].values() if e is not None for node in N.walk(e))
+    out = {"id": unit.id, "name": d["name"], "players": tuple(d["players"]), "stage": d["stage"],
+           "tags": tuple(d["tags"]), "text": text or "", "src": (unit.src.file, unit.src.line),
+           "variants": variants}
+    if takes:
+        out["takes_goods"] = True
+    return out
 
 
 def game_table(gen: Gen, frame: dict) -> dict:
@@ -612,7 +618,7 @@ def game_table(gen: Gen, frame: dict) -> dict:
         "room_cost": costs["room"], "renovation_per_room": costs["renovation_per_room"],
         "renovation_fixed": costs["renovation"], "stable_cost": costs["stable"], "fence_cost": costs["fence"],
         "sowing": s["sowing"], "housing": s["housing"], "exchanges": tuple(exchanges),
-        "scoring": tuple(scoring), "tie_break": Code(tname), "hand": s["hand"],
+        "scoring": tuple(scoring), "tie_break": Code(tname), "has_tie_break": tb is not None, "hand": s["hand"],
         "good_words": {good: (english.good_word(good, 1), english.good_word(good, 2)) for good in all_goods},
         "solo_target": s.get("solo_target"),
     }

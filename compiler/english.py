@@ -269,6 +269,7 @@ class English:
             "family_growth_without_room": "have a child even without a free room",
             "build_major": "build a major improvement", "build_improvement": "build a major or play a minor improvement",
             "play_minor": "play a minor improvement", "take_start_player": "become the start player",
+            "take_goods": "take all the goods collected on this action space",
             "newborn_acts": "let this round's newborn take an action this round (it no longer counts as a newborn)",
             "move_crop": "move 1 crop from a field holding 2 or more to an empty field",
         }

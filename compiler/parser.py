@@ -547,6 +547,9 @@ class _Build(Transformer):
     def take_start_player(self, meta, c):
         return self._verb("take_start_player", meta, c)
 
+    def take_goods(self, meta, c):
+        return self._verb("take_goods", meta, c)
+
     def schedule(self, meta, c):
         return self._verb("schedule", meta, c, goods=c[0], rounds=c[1])
 

@@ -83,7 +83,7 @@ _VERB_WORDS = {
     "sow": "sow", "bake": "bake", "build_rooms": "build rooms", "build_stables": "build stables",
     "family_growth": "family growth", "family_growth_without_room": "family growth without room",
     "build_major": "build major", "build_improvement": "build improvement", "play_minor": "play minor",
-    "take_start_player": "take start player", "newborn_acts": "let newborn act",
+    "take_start_player": "take start player", "newborn_acts": "let newborn act", "take_goods": "take the goods",
 }
 
 

@@ -577,7 +577,7 @@ class Game:
         self.action_no += 1
         s.occupants.append(p.idx)
         if self.log is not None:
-            taken = [(g, k) for g, k in s.goods.items() if k]
+            taken = [] if s.takes_goods else [(g, k) for g, k in s.goods.items() if k]
             self.log.append(f"  {p.name} → {gamelog.space_label(self, s)}" +
                             (f" (takes {gamelog.goods(self, taken)})" if taken else ""))
         ctx = Ctx(space=s, actor=p)
@@ -585,7 +585,7 @@ class Game:
         self.emit("before_use:" + s.id, p, ctx)
         for t in tags:
             self.emit("before_use:#" + t, p, ctx)
-        if s.goods:
+        if s.goods and not s.takes_goods:   # a space that offers 'take the goods' hands them out then
             items = tuple((g, k) for g, k in s.goods.items() if k)
             s.goods.clear()
             if items:

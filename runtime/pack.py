@@ -62,6 +62,7 @@ class SpaceDef:
         self.text = d.get("text", "")
         self.src = d.get("src")
         self.variants = {n: Variant(*v) for n, v in d["variants"].items()}
+        self.takes_goods = d.get("takes_goods", False)   # its effect says "take the goods"
 
     def for_players(self, n: int) -> Variant:
         return self.variants[n]
@@ -131,6 +132,7 @@ class Rules:
         self.exchanges = tuple(d["exchanges"])
         self.scoring = tuple(d["scoring"])
         self.tie_break = d["tie_break"]
+        self.has_tie_break = d.get("has_tie_break", True)   # without one, equal totals share the win
         self.hand = d.get("hand")
         self.pass_minors_solo = d.get("solo_removes_passing", True)
         self.good_words = dict(d.get("good_words") or {})   # good -> (one, many), for logs

@@ -653,6 +653,23 @@ def family_growth_without_room(g, p, ctx=None):
     return family_growth(g, p, ctx, need_room=False)
 
 
+def can_take_goods(g, p, ctx=None):
+    space = ctx.space if ctx is not None else None
+    return space is not None and any(space.goods.values())
+
+
+def take_goods(g, p, ctx=None):
+    """The goods collected on the space being used go to the player (for a space whose effect offers
+    taking them as one of its options: its goods are then not handed out on arrival)."""
+    if not can_take_goods(g, p, ctx):
+        return False
+    space = ctx.space
+    items = tuple((good, n) for good, n in space.goods.items() if n)
+    space.goods.clear()
+    gain(g, p, items, ctx)
+    return True
+
+
 def take_start_player(g, p, ctx=None):
     g.start_player = p.idx
     if g.log is not None:

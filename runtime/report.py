@@ -30,7 +30,8 @@ def score_table(game) -> str:
         lines.append(label.ljust(width) + "".join(str(s["categories"][cid]).rjust(col) for s in scores))
     lines.append("-" * (width + col * len(names)))
     lines.append("Total".ljust(width) + "".join(str(s["total"]).rjust(col) for s in scores))
-    lines.append("Tie-break (resources)".ljust(width) + "".join(str(s["tie_break"]).rjust(col) for s in scores))
+    if game.rules.has_tie_break:
+        lines.append("Tie-break (resources)".ljust(width) + "".join(str(s["tie_break"]).rjust(col) for s in scores))
     lines.extend(bonus_lines(game))
     lines.append("")
     lines.append(outcome(game, scores))

@@ -111,7 +111,7 @@ class Space:
     """An action space on the board this game (board space or revealed round card)."""
 
     __slots__ = ("id", "name", "defn", "goods", "occupants", "use", "can", "accumulate", "tags", "stage",
-                 "round_revealed")
+                 "round_revealed", "takes_goods")
 
     def __init__(self, defn, nplayers: int):
         self.id = defn.id
@@ -126,6 +126,7 @@ class Space:
         self.tags = defn.tags
         self.stage = defn.stage
         self.round_revealed = None
+        self.takes_goods = defn.takes_goods
 
     def clone(self) -> "Space":
         s = Space.__new__(Space)

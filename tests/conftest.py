@@ -34,3 +34,13 @@ def revised(compiler, build_root):
 @pytest.fixture(scope="session")
 def family(compiler, build_root):
     return _pack(compiler, build_root, "revised-family")
+
+
+@pytest.fixture(scope="session")
+def original(compiler, build_root):
+    return _pack(compiler, build_root, "original")
+
+
+@pytest.fixture(scope="session")
+def original_family(compiler, build_root):
+    return _pack(compiler, build_root, "original-family")

@@ -544,6 +544,16 @@ def test_convert_to_bonus_outside_scoring(root, capsys):
     ))
 
 
+def test_take_the_goods_outside_an_action_space(root, capsys):
+    edit(root, "revised/majors.yaml", "    at scoring: convert reed to bonus (2: 1, 4: 2, 5: 3)",
+         "    at harvest start: take the goods")
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:94:23: error[E212]: 'take the goods' belongs in the effect of an accumulation space",
+        "      at harvest start: take the goods",
+        "                        ^^^^^^^^^^^^^^",
+    ))
+
+
 def test_players_not_covering_all_counts(root, capsys):
     edit(root, "revised/actions.yaml", '"players(1: 2 wood; 2+: 3 wood)"', '"players(1: 2 wood; 3+: 3 wood)"')
     check(root, capsys, "revised", block(

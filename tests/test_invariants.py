@@ -1,7 +1,9 @@
 """Seeded random games with invariant checks before every decision, and an independent score recount.
 
-The recount below implements the revised scoring table from the rules, from the raw player state; it
-does not call the pack's scoring functions.
+The recount below implements the scoring tables of the rules, from the raw player state; it does not
+call the pack's scoring functions. The revised edition scores begging cards in a category of their own and
+breaks ties by the building resources left; the 2007 edition (packs original, original-family) scores them
+under card points and has no tie-break (docs/editions.md).
 """
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ CARD_POINTS = {
     "clay_oven": 2, "stone_oven": 3, "joinery": 2, "pottery": 2, "basketmakers_workshop": 2,
 }
 ROOT = Path(__file__).resolve().parent.parent
+ORIGINAL = {"original", "original-family"}   # the 2007 edition's scoring table (Anhang 1)
 
 
 @lru_cache(maxsize=None)
@@ -203,8 +206,9 @@ TABLE = {
 }
 
 
-def recount(p, goods, bonus):
-    """Score from the raw state: ``goods`` and ``bonus`` as they were before the scoring phase."""
+def recount(p, goods, bonus, begging_under_cards=False):
+    """Score from the raw state: ``goods`` and ``bonus`` as they were before the scoring phase.
+    ``begging_under_cards``: the 2007 table, begging cards counted in card points."""
     fenced = 0
     for m in p.pastures:
         fenced |= m
@@ -235,6 +239,8 @@ def recount(p, goods, bonus):
         "bonus": bonus + extra,
         "begging": -3 * p.begging,
     }
+    if begging_under_cards:
+        cats["cards"] += cats.pop("begging")
     return cats, sum(cats.values()), extra
 
 
@@ -260,13 +266,15 @@ def _play_checked(pack, n, seed):
     g.finish()
     for p, s, (goods, bonus) in zip(g.players, g.scores, g.before_scoring):
         check_player(g, p)
-        cats, total, workshop_bonus = recount(p, goods, bonus)
+        cats, total, workshop_bonus = recount(p, goods, bonus, begging_under_cards=pack.id in ORIGINAL)
         if card_bonus:
             total += s["categories"]["bonus"] - cats["bonus"]
             cats["bonus"] = s["categories"]["bonus"]
         assert s["categories"] == cats, f"seed {seed} {n}p {p.name}: {s['categories']} != recount {cats}"
         assert s["total"] == total, f"seed {seed} {n}p {p.name}"
-        if not workshop_bonus and not card_bonus:
+        if pack.id in ORIGINAL:
+            assert s["tie_break"] == 0     # no tie-break in 2007: equal totals share the win
+        elif not workshop_bonus and not card_bonus:
             # no workshop bonus: the tie-break is the building resources left
             assert s["tie_break"] == sum(goods[k] for k in ("wood", "clay", "reed", "stone"))
         # (a workshop pays the goods it converts into bonus points; only the rest breaks ties)
@@ -283,7 +291,10 @@ def run_many(pack, n, seeds):
     return checked
 
 
-DEFAULT_GAMES = {"revised-family": 250, "revised": 50}
+DEFAULT_GAMES = {"revised-family": 250, "revised": 50, "original-family": 60, "original": 40}
+# The slow runs: 1,000 games per player count, except the 2007 packs, which have five player counts and
+# slower 5-player games (measured: docs/editions.md, "Tests").
+SLOW_GAMES = {"family": 1000, "revised": 1000, "original_family": 300, "original": 300}
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
@@ -296,11 +307,22 @@ def test_random_revised_games_keep_invariants(revised, n):
     run_many(revised, n, range(10_000, 10_000 + DEFAULT_GAMES["revised"]))
 
 
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
+def test_random_original_family_games_keep_invariants(original_family, n):
+    run_many(original_family, n, range(20_000, 20_000 + DEFAULT_GAMES["original-family"]))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
+def test_random_original_games_keep_invariants(original, n):
+    run_many(original, n, range(30_000, 30_000 + DEFAULT_GAMES["original"]))
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("pack_name", ["family", "revised"])
-@pytest.mark.parametrize("n", [1, 2, 3, 4])
+@pytest.mark.parametrize("pack_name,n", [(pack, n) for pack in ("family", "revised") for n in (1, 2, 3, 4)]
+                         + [(pack, n) for pack in ("original_family", "original") for n in (1, 2, 3, 4, 5)])
 def test_thousand_random_games_keep_invariants(request, pack_name, n):
     pack = request.getfixturevalue(pack_name)
+    games = SLOW_GAMES[pack_name]
     start = time.perf_counter()
-    run_many(pack, n, range(100_000, 101_000))
-    print(f"{pack_name} {n}p: 1000 games in {time.perf_counter() - start:.1f}s")
+    run_many(pack, n, range(100_000, 100_000 + games))
+    print(f"{pack_name} {n}p: {games} games in {time.perf_counter() - start:.1f}s")
