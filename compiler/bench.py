@@ -4,6 +4,8 @@ Measured, each as the median of several runs on one core:
 - compile time of each built-in pack, cold (empty build folder, new process: grammar built, every
   module generated) and warm (nothing changed);
 - random full games per second and decisions per second, family variant, for 1, 2 and 4 players;
+- the same for 5 players in the pack named ``bench.five_player_games`` (the 2007 family version):
+  key ``random_games_5p``;
 - time to generate the HTML reference (``agricola docs``, no PDF) of the biggest pack, every card included;
 - wall time of ``agricola play --json`` in a new process with a current build, and the first game of a
   process against later ones (``play_process``);
@@ -210,6 +212,15 @@ def bench_games(pack: str, build: Path, players: int, games: int, runs: int) -> 
             "peak_rss_mb": round(r["peak_rss_mb"], 1)}
 
 
+def bench_five_players(pack: str, build: Path, games: int, runs: int) -> dict:
+    """Random 5-player games of ``pack`` (games per run scaled like the others: 2/5 of the 2-player count)."""
+    r = _run(COMPILE_SNIPPET, REPO_ROOT, build, pack)
+    assert r["ok"]
+    count = max(20, games * 2 // 5)
+    print(f"playing {runs} x {count} random 5-player {pack} games …", file=sys.stderr)
+    return dict(bench_games(pack, build, 5, count, runs), pack=pack)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m compiler.bench", description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=str(REPO_ROOT / "build" / "bench.json"))
@@ -248,6 +259,9 @@ def main(argv=None) -> int:
             report["cards_pack"] = cards_pack
             print(f"timing 'agricola play --json --pack {cards_pack}' in new processes …", file=sys.stderr)
             report["play_process"] = bench_play_process(cards_pack, build, args.runs * 2)
+        five_pack = str(cfg.get("five_player_games") or "")
+        if five_pack:
+            report["random_games_5p"] = bench_five_players(five_pack, build, args.games, args.runs)
     finally:
         shutil.rmtree(build, ignore_errors=True)
     report["targets"] = {"random_2p_games_per_s": 100, "cards_2p_games_per_s": 50, "cards_4p_games_per_s": 15,

@@ -269,7 +269,7 @@ class English:
             "family_growth_without_room": "have a child even without a free room",
             "build_major": "build a major improvement", "build_improvement": "build a major or play a minor improvement",
             "play_minor": "play a minor improvement", "take_start_player": "become the start player",
-            "take_goods": "take all the goods collected on this action space",
+            "take_goods": "take everything collected on it",
             "newborn_acts": "let this round's newborn take an action this round (it no longer counts as a newborn)",
             "move_crop": "move 1 crop from a field holding 2 or more to an empty field",
         }
@@ -482,8 +482,10 @@ class English:
 
     def space_effect(self, effect, accumulate) -> str:
         parts = []
+        takes = effect is not None and any(isinstance(n, N.Verb) and n.name == "take_goods" for n in N.walk(effect))
         if accumulate is not None:
-            parts.append(f"Collects {self.goods(accumulate)} every round; take everything on it")
+            parts.append(f"Collects {self.goods(accumulate)} every round"
+                         + ("" if takes else "; take everything on it"))
         if effect is not None:
             parts.append(_cap(self.stmt(effect)))
         return ". ".join(parts) + "."

@@ -1,4 +1,5 @@
-"""The reference site in a real browser (headless Chromium via Playwright), and its PDF.
+"""The reference site in a real browser (headless Chromium via Playwright), and its PDF, for the revised
+pack and for the two packs of the 2007 edition (which have five player counts and no hand cards yet).
 
 Needs Debian's Chromium at /usr/bin/chromium (or AGRICOLA_CHROMIUM): `make browser` installs it and
 `make test` depends on that target. These tests fail (not skip) when it is missing.
@@ -31,13 +32,27 @@ def chromium_path():
     return path
 
 
+PACKS = ("revised", "original", "original-family")
+PLAYER_COUNTS = {"revised": 4, "original": 5, "original-family": 5}
+
+
 @pytest.fixture(scope="module")
-def site(tmp_path_factory, chromium_path):
-    comp = Compiler(ROOT, tmp_path_factory.mktemp("docs-browser-build"))
-    out = tmp_path_factory.mktemp("docs-browser") / "revised"
-    result = docs.build_site(comp, "revised", out, pdf=True, chromium=chromium_path)
-    _src, checked, _ = comp.check("revised")
+def compiler_for_docs(tmp_path_factory):
+    return Compiler(ROOT, tmp_path_factory.mktemp("docs-browser-build"))
+
+
+@pytest.fixture(scope="module", params=PACKS)
+def site(request, tmp_path_factory, chromium_path, compiler_for_docs):
+    pack = request.param
+    out = tmp_path_factory.mktemp("docs-browser") / pack
+    result = docs.build_site(compiler_for_docs, pack, out, pdf=True, chromium=chromium_path)
+    _src, checked, _ = compiler_for_docs.check(pack)
     return result, checked
+
+
+def _shot(result, name: str) -> Path:
+    """Screenshots of the revised pack keep their old names; the others carry the pack's name."""
+    return SHOTS / (name if result.pack == "revised" else f"{result.pack}-{name}")
 
 
 @pytest.fixture(scope="module")
@@ -89,10 +104,26 @@ def test_pages_load_cleanly_and_links_resolve(site, browser):
             if parts.scheme or target not in ids or (parts.fragment and parts.fragment not in ids[target]):
                 broken.append(f"{name}: {href}")
     assert not broken, "broken links:\n" + "\n".join(broken[:20])
+    # one column per player count, up to the pack's largest
+    page, _ = _open(browser, result.out_dir / "spaces.html")
+    heads = page.eval_on_selector_all("table th", "els => els.map(e => e.textContent.trim())")
+    page.close()
+    most = PLAYER_COUNTS[result.pack]
+    assert f"{most} players" in heads and f"{most + 1} players" not in heads
 
 
 def test_card_sheets_fit_and_hold_every_card(site, browser):
     result, checked = site
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for name, shot in (("rules.html", "rules.png"), ("spaces.html", "spaces.png"), ("index.html", "index.png")):
+        page, errors = _open(browser, result.out_dir / name)
+        page.screenshot(path=str(_shot(result, shot)), full_page=True)
+        page.close()
+    if not checked.cards:      # the 2007 packs until their cards exist: no card pages at all
+        assert "sheets.html" not in result.pages and "cards.html" not in result.pages
+        assert result.cards == 0 and result.sheet_pages == 0
+        assert not (result.out_dir / "sheets.html").exists()
+        return
     page, errors = _open(browser, result.out_dir / "sheets.html")
     assert not errors
     info = page.eval_on_selector_all(".sheet .card", """els => els.map(c => {
@@ -113,13 +144,8 @@ def test_card_sheets_fit_and_hold_every_card(site, browser):
         assert abs(c["w"] - 63 * PX_PER_MM) < 0.6 and abs(c["h"] - 88 * PX_PER_MM) < 0.6, c
     sheets = page.eval_on_selector_all(".sheet", "els => els.map(s => s.querySelectorAll('.card').length)")
     assert sheets == [9] * (len(ids) // 9) + ([len(ids) % 9] if len(ids) % 9 else [])
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.locator(".sheet").first.screenshot(path=str(SHOTS / "card-sheet-1.png"))
+    page.locator(".sheet").first.screenshot(path=str(_shot(result, "card-sheet-1.png")))
     page.close()
-    for name, shot in (("rules.html", "rules.png"), ("spaces.html", "spaces.png"), ("index.html", "index.png")):
-        page, errors = _open(browser, result.out_dir / name)
-        page.screenshot(path=str(SHOTS / shot), full_page=True)
-        page.close()
 
 
 def test_pdf_pages_and_text(site):
@@ -131,7 +157,7 @@ def test_pdf_pages_and_text(site):
     sheets = math.ceil(n_cards / 9)
     texts = [re.sub(r"\s+", " ", p.extract_text() or "") for p in reader.pages]
     assert len(reader.pages) == result.pdf_pages
-    first_sheet = next(i for i, t in enumerate(texts) if "card sheet 1 of" in t)
+    first_sheet = next((i for i, t in enumerate(texts) if "card sheet 1 of" in t), len(texts))
     assert first_sheet == result.rules_pages >= 3, "rules pages come first"
     assert len(reader.pages) == result.rules_pages + sheets, "cards/9 rounded up, plus the rules pages"
     for i in range(sheets):
@@ -145,4 +171,4 @@ def test_pdf_pages_and_text(site):
     rules_text = " ".join(texts[:first_sheet])
     for u in checked.spaces + checked.rounds + checked.majors:
         assert u.data["name"] in rules_text, u.data["name"]
-    shutil.copyfile(result.pdf, ROOT / "build" / "docs-screenshots" / "revised.pdf") if SHOTS.is_dir() else None
+    shutil.copyfile(result.pdf, SHOTS / f"{result.pack}.pdf") if SHOTS.is_dir() else None

@@ -156,3 +156,13 @@ def test_state_view_and_save_with_five_seats(original, tmp_path):
     again = back.run()
     assert (again.seat, again.kind, again.options) == (request.seat, request.kind, request.options)
     assert back.view(None) == g.view(None)
+
+
+def test_bench_measures_five_player_games_of_the_pack_named_in_defaults(tmp_path):
+    from compiler import bench
+    from runtime.pack import defaults
+    pack = defaults()["bench"]["five_player_games"]
+    assert pack == "original-family"
+    row = bench.bench_five_players(pack, tmp_path, games=10, runs=1)   # 20 games, the smallest run
+    assert row["pack"] == pack and row["players"] == 5 and row["games_per_run"] == 20
+    assert row["games_per_s_median"] > 0 and row["decisions_per_s_median"] > row["games_per_s_median"]
