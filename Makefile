@@ -49,6 +49,8 @@ bench: $(STAMP)
 compile: $(STAMP)
 	$(BIN)/agricola compile --pack revised
 	$(BIN)/agricola compile --pack revised-family
+	$(BIN)/agricola compile --pack original
+	$(BIN)/agricola compile --pack original-family
 
 clean:
 	rm -rf build $(VENV)
