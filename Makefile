@@ -8,7 +8,8 @@ STAMP := $(VENV)/.installed
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+	@# setuptools 68 or newer builds wheels by itself (pyproject.toml; tests/test_tools.py installs without isolation)
+	$(BIN)/pip install --quiet --upgrade pip 'setuptools>=68'
 	@# setuptools' notice about editable installs is a UserWarning: not shown
 	PYTHONWARNINGS=ignore::UserWarning $(BIN)/pip install --quiet -e '.[test,rl]'
 	touch $(STAMP)

@@ -18,7 +18,7 @@ from compiler.build import Compiler
 from compiler.diagnostics import Report
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKS = ["revised", "revised-family"]
+PACKS = ["revised", "revised-family", "original", "original-family"]
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
 
 
@@ -161,6 +161,7 @@ SYNTHETIC_BODIES = [
     "schedule action (plow 1 field) on next 2 rounds; for each player (gain 1 food)",
     "let newborn act; move 1 crop to an empty field",
     "choose(gain 1 reed | gain 1 stone); (gain 1 food; gain 1 wood)",
+    "choose(build room | take the goods)",
     "may pay 1 food to gain 1 sheep; may sow; gain 1 food if rooms >= 2",
 ]
 
