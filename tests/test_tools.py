@@ -319,6 +319,6 @@ def test_validate_a_workspace_folder_checks_every_pack_in_it(tmp_path, monkeypat
     monkeypatch.chdir(copy)
     for path in (".", "rules", "cards", copy):
         status, out, err = run_cli("validate", path)
-        assert (status, out) == (0, "ok: revised, revised-family valid\n"), err[:2000]
+        assert (status, out) == (0, "ok: original, original-family, revised, revised-family valid\n"), err[:2000]
     status, out, err = run_cli("validate", "")
     assert_refused(status, err, "''", "'': error[E100]: no such file or folder")
