@@ -166,3 +166,14 @@ def test_bench_measures_five_player_games_of_the_pack_named_in_defaults(tmp_path
     row = bench.bench_five_players(pack, tmp_path, games=10, runs=1)   # 20 games, the smallest run
     assert row["pack"] == pack and row["players"] == 5 and row["games_per_run"] == 20
     assert row["games_per_s_median"] > 0 and row["decisions_per_s_median"] > row["games_per_s_median"]
+
+
+def test_packs_lists_both_2007_packs_with_their_description(capsys):
+    assert cli.main(["packs"]) == 0
+    out = capsys.readouterr().out
+    assert ("original: Agricola (original edition, 2007) (1–5 players)\n"
+            "    The 2007 edition for 1 to 5 players, with the green action cards laid out by player count; its "
+            "hand cards come with the next issue (hands are dealt empty until then).\n"
+            "original-family: Agricola (original edition, 2007), family version (1–5 players, extends original)\n"
+            "    The 2007 family version for 1 to 5 players, without hand cards; the Starting Player space collects "
+            "food (2 to 5 players) and only major improvements are built.\n") in out
