@@ -65,6 +65,7 @@ class Symbols:
         self.cards = {str(e.get("id")) for e in src.majors + src.cards}
         self.card_tags = {str(t) for e in src.majors + src.cards for t in (e.get("tags") or [])}
         self.min_players, self.max_players = game["players"]
+        self.occupations = {str(e.get("id")) for e in src.cards if e.get("kind") == "occupation"}
         self.quantities = dict(Q.QUANTITIES)
 
 
@@ -74,6 +75,9 @@ class Checker:
         self.report = report
         self.counts = list(range(symbols.min_players, symbols.max_players + 1))  # player counts in scope
         self.card_id = None  # the card being checked ('this' refers to it)
+        self.trigger = None  # the trigger of the rule being checked (None: no event is running)
+        self.scheduled = 0   # > 0 inside 'schedule action (…)': it runs later, in a round's start
+        self.each_player = 0  # > 0 inside 'for each player (…)': it runs for players who do not own the card
 
     def err(self, code, message, span, hint=None):
         self.report.error(code, message, span, hint)
@@ -133,11 +137,11 @@ class Checker:
 
     def expr(self, node):
         if isinstance(node, N.Num):
-            if abs(node.value) > 10**6:
-                self.err("E107", f"number {node.value} is too large (the limit is 1000000)", node.span)
-            return
+            return  # the parser has checked the limit of every number
         if isinstance(node, N.Quantity):
             node.name = self.quantity_name(node.name, node.span)
+            if node.name in Q.CONTEXT_QUANTITIES:
+                self.event_quantity(node)
             return
         if isinstance(node, N.TagRef):
             self.err("E206", "a #tag can only be an argument of has(...)", node.span)
@@ -179,6 +183,17 @@ class Checker:
                          f"{did_you_mean(node.material, self.sym.materials)}", node.span)
             return
 
+    def event_quantity(self, node: N.Quantity):
+        """``event_size`` has a value only in a rule reacting to an event that has a size."""
+        t = self.trigger
+        if t is None or t.kind not in ("after_event", "before_event") or self.scheduled:
+            self.err("E212", f"'{node.name}' is the size of what an event made: it can only be used in a rule "
+                     "that reacts to one ('after you build rooms if event_size >= 2: …')", node.span)
+        elif t.event not in Q.EVENT_SIZES:
+            words = _event_words(t)
+            self.err("E300", f"'{words}' gives no {node.name} (missing feature: {node.name} for {words})",
+                     node.span)
+
     def call(self, node: N.Call):
         span = getattr(node, "name_span", node.span)
         if node.name not in Q.FUNCTIONS:
@@ -198,7 +213,9 @@ class Checker:
                 else:
                     self.err("E206", f"{node.name}() needs an action space id", arg.span)
             elif kind == "card":
-                if isinstance(arg, N.TagRef):
+                if node.name == "occupations_after":
+                    self.occupation_arg(node, arg)
+                elif isinstance(arg, N.TagRef):
                     if arg.name not in self.sym.card_tags:
                         self.err("E205", f"unknown card tag '#{arg.name}'"
                                  f"{did_you_mean('#' + arg.name, ['#' + t for t in self.sym.card_tags])}", arg.span)
@@ -215,10 +232,29 @@ class Checker:
             elif kind == "quantity":
                 if isinstance(arg, N.Quantity):
                     arg.name = self.quantity_name(arg.name, arg.span)
+                    if arg.name in Q.CONTEXT_QUANTITIES:
+                        self.err("E206", f"{node.name}() compares players, and '{arg.name}' is no quantity of a "
+                                 "player", arg.span)
                 else:
                     self.err("E206", f"{node.name}() needs a quantity name", arg.span)
             else:
                 self.expr(arg)
+
+    def occupation_arg(self, node: N.Call, arg):
+        """The argument of ``occupations_after``: an occupation of the pack (or ``this`` on one)."""
+        if not isinstance(arg, N.Quantity):
+            self.err("E206", f"{node.name}() needs the id of an occupation", arg.span)
+            return
+        if arg.name == "this":
+            if self.card_id is None:
+                self.err("E206", "'this' means the card whose rule it is; there is none here", arg.span)
+                return
+            arg.name = self.card_id
+        if arg.name not in self.sym.cards:
+            self.err("E205", f"unknown card '{arg.name}'{did_you_mean(arg.name, self.sym.cards)}", arg.span)
+        elif arg.name not in self.sym.occupations:
+            self.err("E206", f"{node.name}() counts occupations played after an occupation, and "
+                     f"'{arg.name}' is not one", arg.span)
 
     # ------------------------------------------------------------ statements
     def body(self, node, where: str):
@@ -267,10 +303,20 @@ class Checker:
             self.err("E203", f"'{v.word}' is not an animal{did_you_mean(v.word, self.sym.animals)}", v.span)
         if v.name == "take_goods" and where != "space":
             self.err("E212", "'take the goods' belongs in the effect of an accumulation space", v.span)
-        if v.name == "return_to_space" and where == "space":
+        if v.name == "return_to_space" and not self.scheduled and (
+                where == "space" or self.trigger is None or self.trigger.kind not in USE_TRIGGERS):
             self.err("E212", "'return … to the space' belongs in a card's 'after you use' rule", v.span)
+        if v.rounds is not None:
+            self.round_spec(v.rounds)
+            if where == "scoring":
+                self.err("E212", "nothing can be scheduled at scoring: no round is left", v.span)
         if v.body is not None:
+            nested = {"schedule_action": "scheduled", "for_each_player": "each_player"}.get(v.name)
+            if nested:
+                setattr(self, nested, getattr(self, nested) + 1)
             self.body(v.body, where)
+            if nested:
+                setattr(self, nested, getattr(self, nested) - 1)
         if v.name == "schedule_action" and v.body is not None:
             for node in N.walk(v.body):
                 if isinstance(node, N.Verb) and node.name in ("return_to_space", "convert_bonus"):
@@ -280,6 +326,11 @@ class Checker:
         if v.name == "pile":
             if self.card_id is None:
                 self.err("E212", "'pile … on this card' belongs to a card", v.span)
+            elif self.each_player:
+                self.err("E212", "'pile … on this card' cannot be done for each player: the pile is the "
+                         "owner's", v.span)
+        if v.name == "harvest_more" and v.number < 1:
+            self.err("E215", "harvest needs a number of crops from 1 up", v.span)
         if v.name == "build_fences" and v.price is not None:
             self.err("E212", "'build fences' takes 'free' or nothing (fences cost what the rules say)", v.span)
         if v.name == "plow" and not 1 <= (v.number or 0) <= 15:
@@ -313,6 +364,31 @@ class Checker:
                      f"steps when it runs (each level runs what it holds once for each of up to "
                      f"{self.sym.max_players} players)", worst[0].span, "see docs/limits.md")
 
+    def round_spec(self, rs: N.RoundSpec):
+        """The rounds of 'schedule … on …': each must be a round of the game, counted the way it says."""
+        last = self.sym.rounds
+        spans = getattr(rs, "number_spans", None) or [rs.span] * len(rs.numbers)
+        if rs.kind == "next" and not 1 <= rs.numbers[0] <= last:
+            self.err("E215", f"'next {rs.numbers[0]} rounds' needs a number from 1 to {last} "
+                     f"(the game has {last} rounds)", spans[0])
+        if rs.kind == "listed":
+            seen = set()
+            for n, span in zip(rs.numbers, spans):
+                if not 1 <= n <= last:
+                    self.err("E215", f"there is no round {n}: the game has rounds 1 to {last}", span)
+                elif n in seen:
+                    self.err("E215", f"round {n} is listed twice", span)
+                seen.add(n)
+        if rs.kind == "offsets":
+            seen = set()
+            for n, span in zip(rs.numbers, spans):
+                if not 1 <= n <= last - 1:
+                    self.err("E215", f"'+{n}' counts rounds from the current one and needs a number from 1 to "
+                             f"{last - 1}", span)
+                elif n in seen:
+                    self.err("E215", f"'+{n}' is listed twice", span)
+                seen.add(n)
+
     def spaces_ref(self, refs):
         for name, is_tag, span in refs:
             if is_tag:
@@ -323,6 +399,34 @@ class Checker:
                 self.err("E205", f"unknown action space '{name}'{did_you_mean(name, self.sym.spaces)}", span)
 
     def rule(self, rule: N.Rule, where: str):
+        self.trigger = rule.trigger if rule.kind == "triggered" else None
+        try:
+            self._rule(rule, where)
+        finally:
+            self.trigger = None
+
+    def limit(self, limit: N.Limit | None, trigger: N.Trigger | None = None):
+        if limit is None:
+            return
+        if limit.times < 1:
+            self.err("E215", "a limit needs a number of times from 1 up", limit.span)
+        if trigger is not None and trigger.kind in ("on_play", "once"):
+            self.err("E212", f"'{_trigger_words(trigger)}' fires only once: a limit on it has no effect", limit.span)
+
+    def renovation_args(self, t: N.Trigger):
+        """'after you renovate from X to Y': a renovation that can happen (to a later material)."""
+        mats = self.sym.materials
+        args = {k: (w, span) for k, (w, span) in t.event_args.items() if w in mats}
+        if "from" in args and mats.index(args["from"][0]) == len(mats) - 1:
+            self.err("E208", f"no renovation starts from a {args['from'][0]} house", args["from"][1])
+        if "to" in args and mats.index(args["to"][0]) == 0:
+            self.err("E208", f"no renovation leads to a {args['to'][0]} house", args["to"][1])
+        elif "from" in args and "to" in args and mats.index(args["from"][0]) >= mats.index(args["to"][0]) \
+                and mats.index(args["from"][0]) < len(mats) - 1:
+            self.err("E208", f"no renovation leads from a {args['from'][0]} to a {args['to'][0]} house",
+                     args["to"][1])
+
+    def _rule(self, rule: N.Rule, where: str):
         if rule.kind == "triggered":
             t = rule.trigger
             if t.kind in ("after_use", "before_use", "turn_end_use"):
@@ -334,23 +438,34 @@ class Checker:
                 for key, (word, span) in t.event_args.items():
                     if word not in self.sym.materials:
                         self.err("E208", f"unknown house material '{word}'{did_you_mean(word, self.sym.materials)}", span)
+                self.renovation_args(t)
             if t.kind == "once":
+                self.trigger = None  # the condition is watched outside any event
                 self.expr(t.cond)
+                self.trigger = t
             if t.kind == "at_phase" and t.phase == "end_of_round" and not 1 <= (t.round or 0) <= self.sym.rounds:
                 self.err("E215", f"there is no round {t.round}: the game has rounds 1 to {self.sym.rounds}", t.span)
             if rule.guard is not None:
                 self.expr(rule.guard)
+            self.limit(rule.limit, t)
             phase_where = "scoring" if (t.kind == "at_phase" and t.phase == "scoring") else where
             self.body(rule.body, phase_where)
             self.bound_work(rule.body)
         elif rule.kind == "action":
             if rule.guard is not None:
                 self.expr(rule.guard)
+            self.limit(rule.limit)
             self.body(rule.body, where)
             self.bound_work(rule.body)
         elif rule.kind in ("exchanges", "bake"):
             for ex in rule.exchanges:
                 self.goods(ex.give, constant=True, what="exchange amounts")
+                for goods in (ex.give, ex.get):
+                    for it in (goods.items if goods is not None else []):
+                        if isinstance(it, N.GoodsItem) and isinstance(it.amount, N.Num) and it.amount.value < 1:
+                            self.err("E215", "an exchange needs amounts from 1 up", it.amount.span)
+                if ex.at_most is not None and ex.at_most < 1:
+                    self.err("E215", "'at most' needs a number of times from 1 up", ex.span)
                 if ex.get is not None:
                     self.goods(ex.get, constant=True, what="exchange amounts")
                 elif self.card_id is None:
@@ -375,6 +490,9 @@ class Checker:
                              f"cost targets: {', '.join(sorted(COST_TARGETS))}", span)
                 if second is not None and first not in self.sym.materials:
                     self.err("E208", f"unknown house material '{first}'{did_you_mean(first, self.sym.materials)}", span)
+                elif second is not None and word == "renovation" and first == self.sym.materials[0]:
+                    # a material before 'renovation' is the material renovated to (docs/language.md 1.7)
+                    self.err("E208", f"no renovation leads to a {first} house", span)
             if m.kind == "cost_substitute":
                 pay, instead = m.goods
                 self.goods(pay, constant=True, what="substituted amounts")
@@ -408,6 +526,11 @@ class Checker:
             if word not in ("fence", "fences"):
                 self.err("E209", f"only fences can be free per action, not '{word}' (write 'free 3 fences per "
                          f"action')", span)
+            if m.number < 1:
+                self.err("E215", "free fences need a number from 1 up", m.span)
+        elif m.kind == "card_room":
+            if m.number < 1:
+                self.err("E215", "a card that houses people needs a number from 1 up", m.span)
         elif m.kind in ("use_occupied", "double_placement"):
             self.spaces_ref(m.words)
         elif m.kind in ("allow", "forbid"):
@@ -418,6 +541,20 @@ class Checker:
                          f"rules for '{m.kind}': {', '.join(sorted(allowed))}", span)
 
 
+USE_TRIGGERS = ("after_use", "before_use", "turn_end_use")
+
+
+def _event_words(t: N.Trigger) -> str:
+    """A trigger's event as written: 'after you build rooms'."""
+    who = {"you": "you", "other": "another player", "any": "any player"}[t.actor]
+    when = "before" if t.kind == "before_event" else "after"
+    return f"{when} {who} {t.event.replace('_', ' ')}"
+
+
+def _trigger_words(t: N.Trigger) -> str:
+    return {"on_play": "on play", "once": "once …"}.get(t.kind, t.kind)
+
+
 # ---------------------------------------------------------------- pack-level checks
 
 def _text(entry, key):
@@ -426,6 +563,8 @@ def _text(entry, key):
 
 
 def _players_of(entry, lo, hi, report):
+    """The player counts an action space is used with; None when its 'players' is wrong (reported here,
+    or by the schema when it is not a player count at all)."""
     spec = entry.get("players")
     if spec is None:
         return list(range(lo, hi + 1))
@@ -434,18 +573,52 @@ def _players_of(entry, lo, hi, report):
     try:
         if text.endswith("+"):
             a = int(text[:-1])
-            out = list(range(a, hi + 1))
+            out = list(range(a, hi + 1)) if a <= hi else [a]
         elif "-" in text:
             a, b = (int(x) for x in text.split("-", 1))
+            if a > b:
+                report.error("E213", f"'players: {text}' is an empty range (write {b}-{a})", span)
+                return None
             out = list(range(a, b + 1))
         else:
             out = [int(text)]
     except ValueError:
-        return []
-    bad = [n for n in out if not lo <= n <= hi]
-    if bad or not out:
+        return None
+    if any(not lo <= n <= hi for n in out):
         report.error("E213", f"'players: {text}' is outside this pack's {lo} to {hi} players", span)
-    return [n for n in out if lo <= n <= hi]
+        return None
+    return out
+
+
+def _card_players(entry, lo, hi, report):
+    """'players: 3+' of a card: the smallest player count whose deck holds it (within the pack's)."""
+    spec = entry.get("players")
+    if not spec:
+        return None
+    n = int(str(spec).rstrip("+"))
+    if not lo <= n <= hi:
+        report.error("E213", f"'players: {spec}' is outside this pack's {lo} to {hi} players",
+                     entry.span_of("players") if isinstance(entry, LDict) else Span("<memory>"))
+    return n
+
+
+def _unreadable_texts(entry) -> set:
+    """The text keys of an entry whose values the schema has refused (they must not be read): a text key
+    is checked only when it is text within the length limit, as the schema wants it."""
+    from .parser import MAX_TEXT
+    return {k for k, v in entry.items() if not isinstance(v, str) or len(v) > MAX_TEXT}
+
+
+def _check_piles(rules, report):
+    """'-> top of pile' sells from the card's pile: the card must have one."""
+    piles = any(isinstance(n, N.Verb) and n.name == "pile" for r in rules for n in N.walk(r))
+    if piles:
+        return
+    for r in rules:
+        for ex in r.exchanges:
+            if ex.pile:
+                report.error("E212", "'-> top of pile' needs a pile on this card ('on play: pile … on this card')",
+                             ex.span)
 
 
 def _game_settings(src: PackSource, report: Report) -> dict | None:
@@ -485,6 +658,13 @@ def _game_settings(src: PackSource, report: Report) -> dict | None:
     lo, hi = players
     if lo > hi:
         report.error("E130", f"players: min {lo} is more than max {hi}", g.span_of("players"))
+    family = g["family"]
+    start, most = settings["start_people"], settings["max_people"]
+    if start > most:
+        report.error("E130", f"family: start {start} is more than max {most}", family.span_of("start"))
+    elif start > len(settings["house"]):
+        report.error("E130", f"family: {start} people cannot live in the {len(settings['house'])} rooms of the "
+                     "starting house (one person a room)", family.span_of("start"))
     rounds = settings["rounds"]
     covered = []
     stages_map = g["stages"]
@@ -620,16 +800,49 @@ def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> Check
         chk.expr(frame["tie_break"])
 
     # ---- action spaces and round cards
+    def space_texts(e, counts, variants):
+        """Parse and check the effect and accumulate texts of a space; the trees of each player count."""
+        parsed: dict = {}
+        vdata = {}
+        chk.counts = counts
+        for n, (ef, ac) in variants.items():
+            key_e = ("e", id(ef), ef)
+            if ef is not None and key_e not in parsed:
+                node = parse(ef, "body", report)
+                if node is not None:
+                    chk.body(node, "space")
+                    chk.bound_work(node)
+                parsed[key_e] = node
+            key_a = ("a", id(ac), ac)
+            if ac is not None and key_a not in parsed:
+                node = parse(ac, "goods", report)
+                if node is not None:
+                    chk.goods(node, constant=True, what="accumulated goods")
+                parsed[key_a] = node
+            vdata[n] = (parsed.get(key_e) if ef is not None else None, parsed.get(key_a) if ac is not None else None)
+        chk.counts = list(range(lo, hi + 1))
+        return vdata
+
+    unusable = set()  # spaces and round cards left out for a reported mistake
+
     def space_units(entries, kind):
         out = []
         for e in entries:
             if not getattr(e, "schema_ok", True):
-                continue  # the schema has reported what is wrong with it
+                # the schema has reported what is wrong with it; the well-formed texts are still checked,
+                # so that every problem of the file is reported at once
+                bad = _unreadable_texts(e)
+                texts = tuple(_text(e, k) if k not in bad else None for k in ("effect", "accumulate"))
+                space_texts(e, list(range(lo, hi + 1)), {n: texts for n in range(lo, hi + 1)})
+                continue
             sid = str(e.get("id"))
             counts = _players_of(e, lo, hi, report)
+            players_ok = counts is not None
+            counts = counts or list(range(lo, hi + 1))  # a wrong 'players' is reported; check the rest
             if kind == "round":
                 if e.get("stage") is None:
                     report.error("E111", f"round card '{sid}' is missing the required key 'stage'", e.span)
+                    unusable.add(sid)
                     continue
                 stage_ids = [s for s, _ in settings["stages"]]
                 if int(e["stage"]) not in stage_ids:
@@ -647,27 +860,14 @@ def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> Check
                 acc_text = _text(over, "accumulate") if "accumulate" in over else _text(e, "accumulate")
                 variants[n] = (effect_text, acc_text)
             if not any(ef or ac for ef, ac in variants.values()):
-                report.error("E111", f"action space '{sid}' needs an 'effect' or 'accumulate'", e.span)
+                if players_ok:
+                    report.error("E111", f"action space '{sid}' needs an 'effect' or 'accumulate'", e.span)
+                unusable.add(sid)
                 continue
-            parsed: dict = {}
-            vdata = {}
-            chk.counts = counts
-            for n, (ef, ac) in variants.items():
-                key_e = ("e", id(ef), ef)
-                if ef is not None and key_e not in parsed:
-                    node = parse(ef, "body", report)
-                    if node is not None:
-                        chk.body(node, "space")
-                        chk.bound_work(node)
-                    parsed[key_e] = node
-                key_a = ("a", id(ac), ac)
-                if ac is not None and key_a not in parsed:
-                    node = parse(ac, "goods", report)
-                    if node is not None:
-                        chk.goods(node, constant=True, what="accumulated goods")
-                    parsed[key_a] = node
-                vdata[n] = (parsed.get(key_e) if ef is not None else None, parsed.get(key_a) if ac is not None else None)
-            chk.counts = list(range(lo, hi + 1))
+            vdata = space_texts(e, counts, variants)
+            if not players_ok:
+                unusable.add(sid)
+                continue
             tags = [str(t) for t in (e.get("tags") or [])]
             out.append(Unit(kind, sid, e, e.span, {"name": str(e.get("name", sid)), "players": counts,
                                                   "stage": int(e["stage"]) if e.get("stage") is not None else None,
@@ -680,41 +880,57 @@ def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> Check
             report.error("E135", f"'{e.get('id')}' is a board action space and cannot have a 'stage' "
                          "(round cards go in rounds.yaml)", e.span_of("stage"))
     rounds = space_units(src.rounds, "round")
-    if all(getattr(e, "schema_ok", True) for e in src.rounds):
+    if all(getattr(e, "schema_ok", True) and str(e.get("id")) not in unusable for e in src.rounds):
         _check_round_cards(settings, rounds, src, g, report, lo, hi)
 
     # ---- improvements and cards
+    def card_texts(e, cid, bad=frozenset()):
+        """Parse and check a card's cost, prerequisite and rules (leaving out the keys in ``bad``)."""
+        out = {}
+        for key, kind, what in (("cost", "goods", "leave it out when the card costs nothing"),
+                                ("requires", "cond", "leave it out when the card has no prerequisite")):
+            text = _text(e, key) if key not in bad else None
+            out[key] = None
+            if text is not None and not text.strip():
+                report.error("E218", f"'{key}' is empty ({what})", e.span_of(key))
+            elif text is not None:
+                out[key] = parse(text, kind, report)
+        if out["cost"] is not None:
+            chk.goods(out["cost"])
+        if out["requires"] is not None:
+            chk.expr(out["requires"])
+        effects = _text(e, "effects") if "effects" not in bad else None
+        rules = parse(effects, "rules", report) if effects else []
+        chk.card_id = cid
+        for r in rules or []:
+            chk.rule(r, "card")
+        chk.card_id = None
+        if rules is not None and getattr(rules, "complete", True):
+            _check_piles(rules, report)
+        out["rules"] = rules or []
+        return out
+
     def card_units(entries, kind):
         out = []
         for e in entries:
-            if not getattr(e, "schema_ok", True):
-                continue  # the schema has reported what is wrong with it
             cid = str(e.get("id"))
+            if not getattr(e, "schema_ok", True):
+                # the schema has reported what is wrong with it; the well-formed texts are still checked,
+                # so that every problem of the file is reported at once
+                card_texts(e, cid, _unreadable_texts(e))
+                continue
+            players = _card_players(e, lo, hi, report)
             data = {"name": str(e.get("name", cid)), "tags": [str(t) for t in (e.get("tags") or [])],
                     "points": int(e.get("points") or 0), "bonus_points": bool(e.get("bonus_points")),
                     "kind": "major" if kind == "major" else str(e.get("kind")),
                     "passing": bool(e.get("passing")), "deck": e.get("deck"), "number": e.get("number"),
-                    "players": int(str(e["players"]).rstrip("+")) if e.get("players") else None,
+                    "players": players,
                     "upgrade_of": [str(t) for t in (e.get("upgrade_of") or [])]}
             for t in data["upgrade_of"]:
                 if t not in sym.card_tags and t not in sym.cards:
                     report.error("E205", f"unknown card or tag '{t}' in upgrade_of"
                                  f"{did_you_mean(t, sym.card_tags | sym.cards)}", e.span_of("upgrade_of"))
-            cost = _text(e, "cost")
-            data["cost"] = parse(cost, "goods", report) if cost else None
-            if data["cost"] is not None:
-                chk.goods(data["cost"])
-            req = _text(e, "requires")
-            data["requires"] = parse(req, "cond", report) if req else None
-            if data["requires"] is not None:
-                chk.expr(data["requires"])
-            effects = _text(e, "effects")
-            rules = parse(effects, "rules", report) if effects else []
-            chk.card_id = cid
-            for r in rules or []:
-                chk.rule(r, "card")
-            chk.card_id = None
-            data["rules"] = rules or []
+            data.update(card_texts(e, cid))
             out.append(Unit(kind, cid, e, e.span, data))
         return out
 

@@ -298,7 +298,9 @@ class _Converter:
             if found < 0:
                 continue
             segments.append((found, i + 1, col0 + 1))
-            pos = found + len(probe)
+            # go past the whole line: a later line's first words found inside this one would put the
+            # caret on the wrong line
+            pos = found + (len(piece) if value.startswith(piece, found) else len(probe))
         if not segments:
             segments = [(0, start.line + 1, start.column + 1)]
         return LStr(value, Span(self.file, segments[0][1], segments[0][2], max(1, len(value))), segments)

@@ -303,6 +303,15 @@ def _merge_entries(base: list, over: list, kind, report, changes: list) -> list:
             changes.append(("changed", eid, entry))
         else:
             if kind is not None and report is not None:
+                missing = [k for k in schema.schema(kind).get("required", []) if k not in entry]
+                close = did_you_mean(eid, index)
+                if missing and close:
+                    # most likely a misspelt id of an entry the overlay meant to change
+                    report.error("E124", f"the base pack has no entry '{eid}' to change{close}", entry.span_of("id"),
+                                 f"an entry with a new id is a new entry and needs all its keys "
+                                 f"(here also {', '.join(repr(k) for k in missing)})")
+                    entry.schema_ok = False
+                    continue
                 entry.schema_ok = schema.validate(entry, kind, report) and getattr(entry, "schema_ok", True)
             index[eid] = len(result)
             result.append(entry)

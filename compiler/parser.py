@@ -4,6 +4,7 @@ Positions survive: every node's span points into the YAML file the text came fro
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -17,12 +18,11 @@ from .loader import LStr
 GRAMMAR_PATH = Path(__file__).parent / "grammar" / "effects.lark"
 START = {"rules": "rules", "body": "body_start", "goods": "goods_start", "expr": "expr_start", "cond": "cond_start"}
 MAX_TEXT = 20_000
+MAX_NUMBER = 1_000_000  # every whole number inside effect text (docs/limits.md)
 
 _WORDS = {
-    "NAME": "a name", "TAG": "a #tag", "INT": "a number", "SIGNED_INT": "a number", "COLON": "':'",
-    "SEMICOLON": "';'", "COMMA": "','", "LPAR": "'('", "RPAR": "')'", "_NL": "end of line",
-    "$END": "end of text", "CMP": "a comparison", "OFFSET": "'+N'", "PLAYERS_KEY": "a player count",
-    "VBAR": "'|'", "MORETHAN": "'>'", "SIGN": "'+' or '-'", "PERIOD": "game/round/harvest",
+    "NAME": "a name", "TAG": "a #tag", "INT": "a number", "SIGNED_INT": "a number", "_NL": "end of line",
+    "$END": "end of text", "OFFSET": "'+N'", "PLAYERS_KEY": "a player count",
 }
 
 
@@ -38,12 +38,17 @@ def grammar_text() -> str:
 
 
 class _Spans:
-    """Maps positions in the parsed text back to the YAML file."""
+    """Maps positions in the parsed text back to the YAML file.
 
-    def __init__(self, text):
+    ``line_offset`` counts the lines cut off the front of the text before it was parsed (blank lines
+    before a body, or the earlier lines of a rules text parsed one line at a time)."""
+
+    def __init__(self, text, line_offset=0):
         self.text = text
+        self.line_offset = line_offset
 
     def at(self, line, col, length=1) -> Span:
+        line += self.line_offset
         if isinstance(self.text, LStr):
             return self.text.span_at(line - 1, col - 1, length)
         return Span("<text>", line, col, length)
@@ -58,75 +63,160 @@ class _Spans:
         return self.at(tok.line, tok.column, len(tok))
 
 
-def _describe(tok) -> str:
+def _describe(tok, one_line=False) -> str:
     if isinstance(tok, Token):
         if tok.type == "$END":
-            return "end of text"
+            return "end of line" if one_line else "end of text"
         if tok.type == "_NL":
             return "end of line"
         return f"'{tok.value}'"
     return str(tok)
 
 
-def _expected_words(expected) -> str:
-    words = []
-    for name in sorted(expected):
-        if name in _WORDS:
-            words.append(_WORDS[name])
-        elif name.startswith("__") or name.startswith("_"):
+def _choices(pattern: str):
+    """The words of a terminal defined as a choice of keywords (Lark writes it ``(?:builds|build)``)."""
+    if not (pattern.startswith("(?:") and pattern.endswith(")")):
+        return None
+    words = [re.sub(r"\\(.)", r"\1", w) for w in pattern[3:-1].split("|")]
+    return words if all(w and not any(c in w for c in "()[]*?\\") for w in words) else None
+
+
+@lru_cache(maxsize=1)
+def _terminal_words() -> dict:
+    """How each terminal of the grammar is named in an "expected …" list: a keyword as itself, a choice
+    of keywords (``PERIOD``, ``CMP``) as each of them, a pattern by what it stands for."""
+    out = {}
+    for term in grammar().terminals:
+        pattern = term.pattern
+        if term.name in _WORDS:
+            out[term.name] = [_WORDS[term.name]]
+        elif pattern.type == "str":
+            out[term.name] = [f"'{pattern.value}'"]
+        elif _choices(pattern.value):
+            out[term.name] = [f"'{w}'" for w in _choices(pattern.value)]
+    return out
+
+
+def _expected_words(expected, one_line=False, line_start=False) -> str:
+    """Every terminal the parser would have accepted, in words, each once, sorted (at the start of a
+    line, where an empty line would do, the end of the line is no choice worth naming)."""
+    words = set()
+    known = _terminal_words()
+    for name in expected:
+        if line_start and name in ("$END", "_NL"):
             continue
-        else:
-            words.append(f"'{name.lower()}'")
-    words = sorted(set(words))
-    if len(words) > 8:
-        words = words[:8] + ["…"]
-    return ", ".join(words)
-
-
-_KEYWORD_SPELLING = {}
-
-
-def _keyword_map(parser: Lark) -> dict:
-    if not _KEYWORD_SPELLING:
-        for term in parser.terminals:
-            pattern = term.pattern
-            if pattern.type == "str":
-                _KEYWORD_SPELLING[term.name] = pattern.value
-    return _KEYWORD_SPELLING
+        if name == "$END":
+            words.add("end of line" if one_line else "end of text")
+        elif name in known:
+            words.update(known[name])
+        elif not name.startswith("_"):
+            words.add(f"'{name.lower()}'")
+    return ", ".join(sorted(words))
 
 
 def parse(text, kind: str, report: Report):
-    """Parse ``text`` as ``kind`` (rules / body / goods / expr / cond); None when it has errors."""
+    """Parse ``text`` as ``kind`` (rules / body / goods / expr / cond); None when it has errors.
+
+    A rules text holds one rule per line and is read line by line, so that a mistake in one line does
+    not hide the mistakes of the others: the result is the list of the rules that could be read, with
+    ``complete`` False when some line could not."""
     if text is None:
         return None
-    spans = _Spans(text)
     if len(text) > MAX_TEXT:
-        report.error("E207", f"effect text is {len(text)} characters; the limit is {MAX_TEXT}", spans.at(1, 1))
+        report.error("E207", f"effect text is {len(text)} characters; the limit is {MAX_TEXT}", _Spans(text).at(1, 1))
         return None
-    parser = grammar()
+    if kind == "rules":
+        return _parse_rules(text, report)
     source = str(text)
-    if kind in ("rules",):
-        source = source.replace("\t", " ")
-    try:
-        tree = parser.parse(source if kind == "rules" else source.strip("\n"), start=START[kind])
-    except UnexpectedCharacters as exc:
-        ch = source[exc.pos_in_stream] if exc.pos_in_stream < len(source) else "?"
-        report.error("E201", f"unexpected character '{ch}'", spans.at(exc.line, exc.column))
-        return None
-    except UnexpectedToken as exc:
-        tok = exc.token
-        kw = _keyword_map(parser)
-        expected = {kw.get(e, e) for e in exc.expected}
-        if tok.type == "$END":
-            lines = source.rstrip("\n").split("\n")
-            span = spans.at(len(lines), len(lines[-1]) + 1)
+    stripped = source.lstrip("\n")
+    spans = _Spans(text, line_offset=len(source) - len(stripped))
+    return _parse_one(stripped.rstrip("\n"), START[kind], spans, report, one_line=False)
+
+
+class Rules(list):
+    """The rules read from a rules text; ``complete`` is False when a line could not be read."""
+
+    complete = True
+
+
+def _parse_rules(text, report: Report) -> Rules:
+    out = Rules()
+    for index, line in enumerate(str(text).replace("\t", " ").split("\n")):
+        line = line.rstrip("\r")
+        if not line.strip() or line.lstrip().startswith("# ") or line.strip() == "#":
+            continue  # blank or comment lines
+        rules = _parse_one(line, "rules", _Spans(text, line_offset=index), report, one_line=True)
+        if rules is None:
+            out.complete = False
         else:
-            span = spans.of_token(tok) if tok.line is not None else spans.at(1, 1)
-        report.error("E202", f"unexpected {_describe(tok)}; expected {_expected_words(expected)}", span)
+            out.extend(rules)
+    return out
+
+
+def _end_span(tok, source: str, spans: _Spans) -> Span:
+    """Where the text ended unexpectedly: right after its last token (a trailing comment is not text)."""
+    end = getattr(tok, "end_pos", None)
+    if end is None:
+        end = len(source.rstrip())
+    line = source.count("\n", 0, end) + 1
+    col = end - (source.rfind("\n", 0, end) + 1) + 1
+    return spans.at(line, col)
+
+
+_WORD_TOKENS = {"NAME", "INT", "TAG", "SIGNED_INT", "OFFSET", "PLAYERS_KEY"}
+
+
+def _glued_keyword(source: str, start: str):
+    """The first keyword the lexer cut off the front of a longer word (``onn`` read as ``on`` + ``n``),
+    as (its token, the whole word, what the parser accepts there), or None."""
+    parser = grammar()
+
+    def glued(prev, next_pos):
+        return (prev is not None and prev.type not in _WORD_TOKENS and prev.end_pos == next_pos
+                and re.fullmatch(r"[a-z0-9_]+", prev.value) and re.match(r"[a-z0-9_]", source[next_pos:]))
+
+    prev = found = None
+    try:
+        for tok in parser.parse_interactive(source, start=start).iter_parse():
+            if glued(prev, tok.start_pos):
+                found = prev
+                break
+            prev = tok
+    except UnexpectedToken as exc:
+        if exc.token.type != "$END" and glued(prev, exc.token.start_pos):
+            found = prev
+    except UnexpectedCharacters as exc:
+        if glued(prev, exc.pos_in_stream):
+            found = prev
+    except (UnexpectedInput, RecursionError):
+        pass
+    if found is None:
+        return None
+    word = re.match(r"[a-z0-9_]+", source[found.start_pos:]).group(0)
+    before = parser.parse_interactive(source[:found.start_pos], start=start)
+    try:
+        before.exhaust_lexer()
+    except UnexpectedInput:
+        return None
+    return found, word, before.accepts()
+
+
+def _parse_one(source: str, start: str, spans: _Spans, report: Report, one_line: bool):
+    parser = grammar()
+    try:
+        tree = parser.parse(source, start=start)
+    except (UnexpectedCharacters, UnexpectedToken) as exc:
+        glued = _glued_keyword(source, start)
+        if glued is None:
+            return _syntax_error(exc, source, spans, report, one_line)
+        tok, word, accepts = glued
+        line_start = one_line and not source[:tok.start_pos].strip()
+        report.error("E202", f"unexpected '{word}'; expected {_expected_words(accepts, one_line, line_start)}",
+                     spans.at(tok.line, tok.column, len(word)))
         return None
     except UnexpectedEOF:
-        lines = source.rstrip("\n").split("\n")
-        report.error("E202", "unexpected end of text", spans.at(len(lines), len(lines[-1]) + 1))
+        report.error("E202", f"unexpected {'end of line' if one_line else 'end of text'}",
+                     _end_span(None, source, spans))
         return None
     except UnexpectedInput as exc:  # pragma: no cover - other Lark errors
         report.error("E202", "cannot read this effect text", spans.at(getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1))
@@ -136,8 +226,9 @@ def parse(text, kind: str, report: Report):
         return None
     if _huge_numbers(tree, spans, report):
         return None
+    build = _Build(spans, source)
     try:
-        return _Build(spans).transform(tree)
+        node = build.transform(tree)
     except VisitError as exc:  # a malformed construct the transformer rejects
         orig = exc.orig_exc
         if isinstance(orig, _BuildError):
@@ -147,6 +238,32 @@ def parse(text, kind: str, report: Report):
     except RecursionError:
         report.error("E207", "effect text is nested too deeply", spans.at(1, 1))
         return None
+    for code, message, span in build.errors:
+        report.error(code, message, span)
+    return None if build.errors else node
+
+
+def _syntax_error(exc, source: str, spans: _Spans, report: Report, one_line: bool):
+    """Report what Lark could not read; always None."""
+    if isinstance(exc, UnexpectedCharacters):
+        ch = source[exc.pos_in_stream] if exc.pos_in_stream < len(source) else "?"
+        report.error("E201", f"unexpected character '{ch}'", spans.at(exc.line, exc.column))
+        return None
+    tok = exc.token
+    if tok.type == "$END":
+        span = _end_span(tok, source, spans)
+    else:
+        span = spans.of_token(tok) if tok.line is not None else spans.at(1, 1)
+    line_start = one_line and tok.type != "$END" and not source[:tok.start_pos].strip()
+    # The parser state's lookaheads are shared with other places in the grammar (LALR); asking the
+    # parser which terminals it really accepts here gives the exact choices.
+    try:
+        accepted = exc.interactive_parser.accepts() if exc.interactive_parser is not None else exc.expected
+    except UnexpectedInput:
+        accepted = exc.expected
+    expected = _expected_words(accepted or exc.expected, one_line, line_start)
+    report.error("E202", f"unexpected {_describe(tok, one_line)}; expected {expected}", span)
+    return None
 
 
 _NUMBER_TOKENS = ("INT", "SIGNED_INT", "OFFSET", "PLAYERS_KEY")
@@ -184,9 +301,23 @@ def _nodes(children, cls=N.Node):
 class _Build(Transformer):
     """Turns the Lark parse tree into ``nodes``."""
 
-    def __init__(self, spans: _Spans):
+    def __init__(self, spans: _Spans, source: str):
         super().__init__()
         self.s = spans
+        self.source = source  # the text parsed (token lines and columns are positions in it)
+        self.errors = []  # (code, message, span): problems found while building, reported together
+
+    def n(self, tok, text=None) -> int:
+        """The whole number a token spells (``text``: its digits, when the token has more), within the limit."""
+        digits = str(tok if text is None else text).lstrip("+-")
+        core = digits.lstrip("0") or "0"
+        value = int(core) if len(core) <= 7 else MAX_NUMBER + 1  # never int() a 5,000-digit string
+        if value > MAX_NUMBER:
+            shown = digits if len(digits) <= 20 else digits[:20] + "…"
+            self.errors.append(("E107", f"number {shown} is too large (the limit is {MAX_NUMBER})",
+                                self.s.of_token(tok)))
+            return MAX_NUMBER
+        return -value if str(tok if text is None else text).startswith("-") else value
 
     def sp(self, meta):
         return self.s.of_meta(meta)
@@ -240,7 +371,7 @@ class _Build(Transformer):
         return 2
 
     def times(self, meta, children):
-        return int(children[0])
+        return self.n(children[0])
 
     # ---- triggers
     def on_play(self, meta, children):
@@ -302,10 +433,9 @@ class _Build(Transformer):
             args = {}
             if name == "renovate":
                 # renovate [from X] [to Y]: the raw words tell which is which
-                raw = self.s.text
                 words = [t for t in children if isinstance(t, Token) and t.type == "NAME"]
                 for t in words:
-                    seg = str(raw).split("\n")[t.line - 1][: t.column - 1].rstrip()
+                    seg = self.source.split("\n")[t.line - 1][: t.column - 1].rstrip()
                     key = "from" if seg.endswith("from") else "to"
                     args[key] = (t.value, self.s.of_token(t))
             return (name, args)
@@ -331,7 +461,7 @@ class _Build(Transformer):
     def _ph(name):
         def f(self, meta, children):
             ints = _tokens(children, "INT")
-            return (name, int(ints[0]) if ints else None)
+            return (name, self.n(ints[0]) if ints else None)
         return f
 
     ph_round_start = _ph("round_start")
@@ -390,7 +520,7 @@ class _Build(Transformer):
     def free_per_action(self, meta, children):
         n = _tokens(children, "INT")[0]
         name = _tokens(children, "NAME")[0]
-        return N.Modifier("free_per_action", number=int(n), targets=[(name.value, None, self.s.of_token(name))],
+        return N.Modifier("free_per_action", number=self.n(n), targets=[(name.value, None, self.s.of_token(name))],
                           span=self.sp(meta))
 
     def use_occupied(self, meta, children):
@@ -412,7 +542,7 @@ class _Build(Transformer):
 
     def card_room(self, meta, children):
         ints = _tokens(children, "INT")
-        return N.Modifier("card_room", number=int(ints[0]), span=self.sp(meta))
+        return N.Modifier("card_room", number=self.n(ints[0]), span=self.sp(meta))
 
     def allow_rule(self, meta, children):
         t = children[0]
@@ -436,7 +566,7 @@ class _Build(Transformer):
 
     def signed_item(self, meta, children):
         sign, n, good = children
-        value = int(n) * (-1 if sign == "-" else 1)
+        value = self.n(n) * (-1 if sign == "-" else 1)
         return (value, good.value, self.s.of_token(good))
 
     def signed_expr_item(self, meta, children):
@@ -487,7 +617,7 @@ class _Build(Transformer):
 
     def plow(self, meta, c):
         ints = _tokens(c, "INT")
-        return self._verb("plow", meta, c, number=int(ints[0]) if ints else 1)
+        return self._verb("plow", meta, c, number=self.n(ints[0]) if ints else 1)
 
     def sow(self, meta, c):
         return self._verb("sow", meta, c)
@@ -524,7 +654,7 @@ class _Build(Transformer):
 
     def fence_spaces(self, meta, c):
         ints = _tokens(c, "INT")
-        return self._priced("fence_spaces", meta, c, number=int(ints[0]))
+        return self._priced("fence_spaces", meta, c, number=self.n(ints[0]))
 
     def family_growth(self, meta, c):
         return self._verb("family_growth", meta, c)
@@ -576,7 +706,7 @@ class _Build(Transformer):
         return self._verb("for_each_player", meta, c, body=c[0])
 
     def harvest_more(self, meta, c):
-        return self._verb("harvest_more", meta, c, number=int(_tokens(c, "INT")[0]), word=_tokens(c, "NAME")[0].value)
+        return self._verb("harvest_more", meta, c, number=self.n(_tokens(c, "INT")[0]), word=_tokens(c, "NAME")[0].value)
 
     def newborn_acts(self, meta, c):
         return self._verb("newborn_acts", meta, c)
@@ -601,13 +731,18 @@ class _Build(Transformer):
 
     # round specs
     def rs_next(self, meta, c):
-        return N.RoundSpec("next", [int(_tokens(c, "INT")[0])], span=self.sp(meta))
+        return self._round_spec("next", _tokens(c, "INT"), meta)
 
     def rs_listed(self, meta, c):
-        return N.RoundSpec("listed", [int(t) for t in _tokens(c, "INT")], span=self.sp(meta))
+        return self._round_spec("listed", _tokens(c, "INT"), meta)
 
     def rs_offsets(self, meta, c):
-        return N.RoundSpec("offsets", [int(t[1:]) for t in _tokens(c, "OFFSET")], span=self.sp(meta))
+        return self._round_spec("offsets", _tokens(c, "OFFSET"), meta)
+
+    def _round_spec(self, kind, tokens, meta):
+        spec = N.RoundSpec(kind, [self.n(t) for t in tokens], span=self.sp(meta))
+        spec.number_spans = [self.s.of_token(t) for t in tokens]
+        return spec
 
     def rs_remaining(self, meta, c):
         return N.RoundSpec("remaining", span=self.sp(meta))
@@ -625,7 +760,7 @@ class _Build(Transformer):
     def good_item(self, meta, c):
         ints = _tokens(c, "INT")
         name = _tokens(c, "NAME")[0]
-        amount = N.Num(int(ints[0]), span=self.s.of_token(ints[0])) if ints else None
+        amount = N.Num(self.n(ints[0]), span=self.s.of_token(ints[0])) if ints else None
         return N.GoodsItem(name.value, amount, span=self.s.of_token(name))
 
     def goods_x(self, meta, c):
@@ -648,10 +783,10 @@ class _Build(Transformer):
     def player_entry(self, meta, c):
         key, goods = c
         exact = not key.value.endswith("+")
-        return (int(key.value.rstrip("+")), exact, goods, self.s.of_token(key))
+        return (self.n(key, key.value.rstrip("+")), exact, goods, self.s.of_token(key))
 
     def amount_int(self, meta, c):
-        return _Amount(N.Num(int(c[0]), span=self.s.of_token(c[0])))
+        return _Amount(N.Num(self.n(c[0]), span=self.s.of_token(c[0])))
 
     def amount_expr(self, meta, c):
         return _Amount(c[0])
@@ -662,11 +797,11 @@ class _Build(Transformer):
     def per(self, meta, c):
         ints = _tokens(c, "INT")
         name = _tokens(c, "NAME")[0]
-        return _Per(name.value, int(ints[0]) if ints else 1, self.s.of_token(name))
+        return _Per(name.value, self.n(ints[0]) if ints else 1, self.s.of_token(name))
 
     # ---- expressions
     def num(self, meta, c):
-        return N.Num(int(c[0]), span=self.sp(meta))
+        return N.Num(self.n(c[0]), span=self.sp(meta))
 
     def neg(self, meta, c):
         return N.Neg(c[0], span=self.sp(meta))
@@ -698,8 +833,8 @@ class _Build(Transformer):
 
     def tier_entry(self, meta, c):
         key, value = c
-        k = int(key) if key.type == "INT" else key.value
-        return (k, int(value), self.s.of_token(key))
+        k = self.n(key) if key.type == "INT" else key.value
+        return (k, self.n(value), self.s.of_token(key))
 
     def _bin(op):
         def f(self, meta, c):

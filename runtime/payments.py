@@ -28,7 +28,7 @@ def _matches(mod_targets, targets, house) -> bool:
     return False
 
 
-def cost_options(g, p, targets, base, modified=True) -> list:
+def cost_options(g, p, targets, base, modified=True, material=None) -> list:
     """The ways to pay ``base`` for a thing of the kinds ``targets`` (``room``, ``renovation``, ``stable``,
     ``fence``, ``improvement``, ``major``, ``minor``, ``occupation``).
 
@@ -39,7 +39,14 @@ def cost_options(g, p, targets, base, modified=True) -> list:
     (``may pay 1 wood instead of 2 clay``) adds the alternatives it makes, each card at most once per
     payment and in any combination. An alternative that needs at least as much of every good as another
     one is dropped. ``modified=False`` (a price a card states itself) applies only the substitutions.
+
+    ``material`` is the house material the price is for: the house's own, or for a renovation the new one.
+    It stands for the good ``material`` in the price and in the cards' changes, and a change narrowed to a
+    material (``cost of clay rooms``, ``cost of stone renovation``) applies only to it.
     """
+    house = material or p.house
+    if any(good == "material" for good, _ in base):
+        base = resolve_material(base, house)
     mods = p.mods
     if not mods:
         return [base]
@@ -48,7 +55,6 @@ def cost_options(g, p, targets, base, modified=True) -> list:
     if not cost_mods and not subs:
         return [base]
     alternatives = [tuple(base)]
-    house = p.house
     changed = False
     if cost_mods:
         sets, delta = [], {}
@@ -58,7 +64,7 @@ def cost_options(g, p, targets, base, modified=True) -> list:
             if kind == "set":
                 sets.append(resolve_material(data, house))
             else:
-                for good, n in (data(g, p) if kind == "delta_fn" else data):
+                for good, n in resolve_material(data(g, p) if kind == "delta_fn" else data, house):
                     delta[good] = delta.get(good, 0) + n
         if sets:
             alternatives = sets

@@ -211,7 +211,7 @@ def renovation_options(g, p, target):
     merged: dict = {}
     for good, n in base:
         merged[good] = merged.get(good, 0) + n
-    return cost_options(g, p, ("renovation",), tuple(merged.items()))
+    return cost_options(g, p, ("renovation",), tuple(merged.items()), material=target)
 
 
 def can_renovate(g, p, ctx=None):

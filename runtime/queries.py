@@ -218,6 +218,17 @@ def event_size(c):
 
 
 CONTEXT_QUANTITIES = {"event_size": event_size}
+
+# The events whose listeners get a size (``Ctx.data``, a whole number; see the emits in primitives.py),
+# and what it counts. The compiler refuses ``event_size`` after any other event.
+EVENT_SIZES = {
+    "build_rooms": "rooms built",
+    "build_stables": "stables built",
+    "plow": "fields plowed",
+    "fence_pasture": "farmyard spaces of the new pasture",
+    "build_fences": "pastures fenced (new ones and divisions)",
+    "bake": "grain baked",
+}
 for _name in GOODS_IN_SUPPLY:
     QUANTITIES[_name] = _good(_name)
     globals()[_name] = QUANTITIES[_name]

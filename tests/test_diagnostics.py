@@ -702,3 +702,364 @@ def test_unknown_tag_suggestion_keeps_the_hash(root, capsys):
         "      after you use #reed_acumulation: gain 1 food",
         "                    ^^^^^^^^^^^^^^^^^",
     ))
+
+
+# ---------------------------------------------------------------- one mistake, one error
+
+COPSE = "  name: Copse\n  players: 4\n"
+
+
+@pytest.mark.parametrize("players, message", [
+    ("9", "'players: 9' is outside this pack's 1 to 4 players"),
+    ("9+", "'players: 9+' is outside this pack's 1 to 4 players"),
+    ("3-9", "'players: 3-9' is outside this pack's 1 to 4 players"),
+    ("4-2", "'players: 4-2' is an empty range (write 2-4)"),
+])
+def test_bad_players_of_a_space_is_one_error(root, capsys, players, message):
+    # no second "needs an 'effect' or 'accumulate'" for the space left without player counts
+    edit(root, "revised/actions.yaml", COPSE, f"  name: Copse\n  players: {players}\n")
+    check(root, capsys, "revised", block(
+        f"rules/revised/actions.yaml:81:12: error[E213]: {message}",
+        f"    players: {players}",
+        "             " + "^" * len(players),
+    ))
+
+
+def test_bad_players_of_a_round_card_is_one_error(root, capsys):
+    # no second "stage 1 has 3 round cards for 1-4 players but 4 rounds"
+    edit(root, "revised/rounds.yaml", "- id: fencing\n", "- id: fencing\n  players: 9\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/rounds.yaml:9:12: error[E213]: 'players: 9' is outside this pack's 1 to 4 players",
+        "    players: 9",
+        "             ^",
+    ))
+
+
+def test_overlay_id_typo_is_one_error_with_a_suggestion(root, capsys):
+    edit(root, "revised-family/actions.yaml", "- id: meeting_place\n", "- id: meeting_plase\n")
+    check(root, capsys, "revised-family", block(
+        "rules/revised-family/actions.yaml:3:7: error[E124]: the base pack has no entry 'meeting_plase' to change "
+        "(did you mean 'meeting_place'?)",
+        "  - id: meeting_plase",
+        "        ^^^^^^^^^^^^^",
+        "  = hint: an entry with a new id is a new entry and needs all its keys (here also 'name')",
+    ))
+
+
+def test_overlay_new_entry_close_to_a_base_id(root, capsys):
+    path = root / "rules/revised-family/actions.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "\n- id: forrest\n  accumulate: 2 wood\n", encoding="utf-8")
+    check(root, capsys, "revised-family", block(
+        "rules/revised-family/actions.yaml:18:7: error[E124]: the base pack has no entry 'forrest' to change "
+        "(did you mean 'forest'?)",
+        "  - id: forrest",
+        "        ^^^^^^^",
+        "  = hint: an entry with a new id is a new entry and needs all its keys (here also 'name')",
+    ))
+
+
+# ---------------------------------------------------------------- cards written here
+
+CARD = """id: test_card
+name: Test Card
+kind: occupation
+players: 1+
+points: 0
+effects: |
+  on play: gain 1 food
+"""
+
+
+def write_card(root: Path, text: str, name: str = "test_card") -> str:
+    """Put a card file into cards/revised/T/ of the root; returns its path as diagnostics show it."""
+    deck = root / "cards" / "revised" / "T"
+    deck.mkdir(parents=True, exist_ok=True)
+    (deck / f"{name}.yaml").write_text(text, encoding="utf-8")
+    return f"cards/revised/T/{name}.yaml"
+
+
+def check_card(root, capsys, text, *diagnostics):
+    write_card(root, text)
+    return check(root, capsys, "revised", *diagnostics)
+
+
+def test_every_problem_of_a_card_at_once(root, capsys):
+    # a wrong 'points' used to hide everything else of the card
+    text = CARD.replace("points: 0\n", "points: abc\ncost: -3 wood\n").replace("gain 1 food", "gain 1 fod")
+    check_card(root, capsys, text,
+               block(
+                   "cards/revised/T/test_card.yaml:5:9: error[E112]: 'points' must be a whole number, not text",
+                   "  points: abc",
+                   "          ^^^",
+               ),
+               block(
+                   "cards/revised/T/test_card.yaml:6:7: error[E202]: unexpected '-3'; expected '(', 'players', 'tier', "
+                   "a name, a number",
+                   "  cost: -3 wood",
+                   "        ^^",
+               ),
+               block(
+                   "cards/revised/T/test_card.yaml:8:19: error[E203]: unknown good 'fod' (did you mean 'food'?)",
+                   "    on play: gain 1 fod",
+                   "                    ^^^",
+               ))
+
+
+def test_every_problem_of_a_space_at_once(root, capsys):
+    edit(root, "revised/actions.yaml", "  name: Grain Seeds\n  effect: gain 1 grain\n",
+         "  name: Grain Seeds\n  tags: grain_seeds\n  effect: gain 1 grian\n")
+    check(root, capsys, "revised",
+          block(
+              "rules/revised/actions.yaml:13:9: error[E112]: 'tags' must be a list, not text",
+              "    tags: grain_seeds",
+              "          ^^^^^^^^^^^",
+          ),
+          block(
+              "rules/revised/actions.yaml:14:18: error[E203]: unknown good 'grian' (did you mean 'grain'?)",
+              "    effect: gain 1 grian",
+              "                   ^^^^^",
+          ))
+
+
+# ---------------------------------------------------------------- effect text read line by line
+
+def test_a_syntax_error_does_not_hide_the_other_lines(root, capsys):
+    text = CARD.replace("  on play: gain 1 food\n", "  on play: gain 1 food!\n  on plai: gain 1 food\n"
+                        "  after you use forrest: gain 1 food\n  on play: schedule 1 food on next   # soon\n")
+    check_card(root, capsys, text,
+               block(
+                   "cards/revised/T/test_card.yaml:7:23: error[E201]: unexpected character '!'",
+                   "    on play: gain 1 food!",
+                   "                        ^",
+               ),
+               block(
+                   "cards/revised/T/test_card.yaml:8:6: error[E202]: unexpected 'plai'; expected 'build', 'play'",
+                   "    on plai: gain 1 food",
+                   "       ^^^^",
+               ),
+               block(
+                   "cards/revised/T/test_card.yaml:9:17: error[E205]: unknown action space 'forrest' "
+                   "(did you mean 'forest'?)",
+                   "    after you use forrest: gain 1 food",
+                   "                  ^^^^^^^",
+               ),
+               block(
+                   "cards/revised/T/test_card.yaml:10:35: error[E202]: unexpected end of line; expected a number",
+                   "    on play: schedule 1 food on next   # soon",
+                   "                                    ^",
+               ))
+
+
+BODY_WORDS = ("'(', 'bake', 'bonus', 'breed', 'build', 'choose', 'convert', 'exchange', 'family', 'fence', 'for', "
+              "'gain', 'give', 'harvest', 'let', 'may', 'move', 'pay', 'pile', 'play', 'plow', 'renovate', 'return', "
+              "'schedule', 'sow', 'take'")
+RULE_WORDS = ("'after', 'allow', 'any', 'at', 'bake', 'before', 'capacity', 'cost', 'end', 'forbid', 'free', 'house', "
+              "'in', 'may', 'on', 'once', 'this'")
+
+
+@pytest.mark.parametrize("rule, word, expected", [
+    ("on play: gian 1 food", "gian", BODY_WORDS),
+    # a keyword glued to more letters is named as the whole word the designer wrote
+    ("onn play: gain 1 food", "onn", RULE_WORDS),
+    ("on play: gainn 1 food", "gainn", BODY_WORDS),
+    ("on play: gain 1 food thenn gain 1 wood", "thenn", "',', ';', 'and/or', 'if', 'per', 'then', end of line"),
+    ("after you bakee: gain 1 food", "bakee",
+     "'bake', 'bakes', 'build', 'builds', 'family', 'fence', 'fences', 'play', 'plays', 'plow', 'plows', 'renovate', "
+     "'renovates', 'sow', 'sows', 'take', 'takes', 'use', 'uses'"),
+    ("after you use forest (once per rund): gain 1 food", "rund", "'action', 'game', 'harvest', 'round', 'turn'"),
+    # exactly what the parser accepts at that point, not what its state accepts elsewhere in the grammar
+    ("at scoring if rooms => 2: bonus 1", "=",
+     "'!=', '(', '*', '+', '-', '//', ':', '<', '<=', '==', '>', '>=', 'and', 'or'"),
+])
+def test_expected_lists_every_choice(root, capsys, rule, word, expected):
+    _add_rule(root, rule)
+    col = 5 + rule.index(word)
+    check(root, capsys, "revised", block(
+        f"rules/revised/majors.yaml:94:{col}: error[E202]: unexpected '{word}'; expected {expected}",
+        "      " + rule,
+        "  " + " " * (col - 1) + "^" * len(word),
+    ))
+
+
+def test_caret_after_blank_lines_at_the_start_of_a_text(root, capsys):
+    # blank lines before the text of a block used to move the caret up a line and left a column
+    edit(root, "revised/actions.yaml", "  effect: build rooms and/or build stables\n",
+         "  effect: |\n\n    build rooms and/or build stabels\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/actions.yaml:7:30: error[E202]: unexpected 'stabels'; expected 'fences', 'improvement', "
+        "'major', 'room', 'rooms', 'stable', 'stables'",
+        "      build rooms and/or build stabels",
+        "                               ^^^^^^^",
+    ))
+
+
+def test_caret_in_a_prerequisite_block(root, capsys):
+    text = CARD.replace("points: 0\n", "points: 0\nrequires: |\n\n  occupatons >= 2\n")
+    check_card(root, capsys, text, block(
+        "cards/revised/T/test_card.yaml:8:3: error[E204]: unknown quantity 'occupatons' (did you mean 'occupations'?)",
+        "    occupatons >= 2",
+        "    ^^^^^^^^^^",
+    ))
+
+
+# ---------------------------------------------------------------- a construct must do what it says
+
+def _rule_case(rule: str, marked: str, code: str, message: str):
+    """A rule added to the Basketmaker's Workshop, the span it is refused at, the refusal."""
+    return pytest.param(rule, marked, code, message, id=rule)
+
+
+MEANINGLESS = [
+    # event_size is the size of what an event made: 0 (or no value at all) anywhere else
+    _rule_case("after you use forest if event_size > 2: gain 1 food", "event_size", "E212",
+               "'event_size' is the size of what an event made: it can only be used in a rule that reacts to one "
+               "('after you build rooms if event_size >= 2: …')"),
+    _rule_case("at scoring: bonus event_size", "event_size", "E212",
+               "'event_size' is the size of what an event made: it can only be used in a rule that reacts to one "
+               "('after you build rooms if event_size >= 2: …')"),
+    _rule_case("capacity of pasture: +event_size", "event_size", "E212",
+               "'event_size' is the size of what an event made: it can only be used in a rule that reacts to one "
+               "('after you build rooms if event_size >= 2: …')"),
+    _rule_case("after you build rooms: schedule action (gain (event_size) food) on next 2 rounds", "event_size",
+               "E212", "'event_size' is the size of what an event made: it can only be used in a rule that reacts "
+               "to one ('after you build rooms if event_size >= 2: …')"),
+    _rule_case("after you sow if event_size > 2: gain 1 food", "event_size", "E300",
+               "'after you sow' gives no event_size (missing feature: event_size for after you sow)"),
+    _rule_case("after another player builds major: gain (event_size) food", "event_size", "E300",
+               "'after another player build major' gives no event_size "
+               "(missing feature: event_size for after another player build major)"),
+    _rule_case("at scoring if most(event_size): bonus 1", "event_size", "E206",
+               "most() compares players, and 'event_size' is no quantity of a player"),
+    # a material before 'renovation' is the material renovated to: no renovation leads to wood
+    _rule_case("cost of wood renovation: -1 reed", "wood renovation", "E208", "no renovation leads to a wood house"),
+    _rule_case("after you renovate to wood: gain 1 food", "wood", "E208", "no renovation leads to a wood house"),
+    _rule_case("after you renovate from stone: gain 1 food", "stone", "E208", "no renovation starts from a stone house"),
+    _rule_case("after you renovate from clay to clay: gain 1 food", "clay:", "E208",
+               "no renovation leads from a clay to a clay house"),
+    # goods put back on "the space" need a space just used
+    _rule_case("at harvest start: return 1 reed to the space", "return 1 reed to the space", "E212",
+               "'return … to the space' belongs in a card's 'after you use' rule"),
+    _rule_case("on build: for each player (pile 1 wood on this card)", "pile 1 wood on this card", "E212",
+               "'pile … on this card' cannot be done for each player: the pile is the owner's"),
+    _rule_case("in feeding: 1 clay -> top of pile", "1 clay -> top of pile", "E212",
+               "'-> top of pile' needs a pile on this card ('on play: pile … on this card')"),
+    _rule_case("at scoring: schedule 1 food on next 1 round", "schedule 1 food on next 1 round", "E212",
+               "nothing can be scheduled at scoring: no round is left"),
+    _rule_case("on build (once per game): gain 1 food", "(once per game)", "E212",
+               "'on play' fires only once: a limit on it has no effect"),
+    _rule_case("at scoring if occupations_after(basketmakers_workshop) > 1: bonus 1", "basketmakers_workshop",
+               "E206", "occupations_after() counts occupations played after an occupation, and "
+               "'basketmakers_workshop' is not one"),
+    _rule_case("at scoring if occupations_after(#workshop) > 1: bonus 1", "#workshop", "E206",
+               "occupations_after() needs the id of an occupation"),
+]
+
+OUT_OF_RANGE = [
+    _rule_case("on build: gain tier(rooms; 1: 99999999) food", "99999999", "E107",
+               "number 99999999 is too large (the limit is 1000000)"),
+    _rule_case("at scoring: bonus tier(rooms; 12345678: 1)", "12345678", "E107",
+               "number 12345678 is too large (the limit is 1000000)"),
+    _rule_case("on build: plow " + "7" * 5000 + " fields", "7" * 5000, "E107",
+               "number 77777777777777777777… is too large (the limit is 1000000)"),
+    _rule_case("on build: schedule 1 food on next 0 rounds", "0", "E215",
+               "'next 0 rounds' needs a number from 1 to 14 (the game has 14 rounds)"),
+    _rule_case("on build: schedule 1 food on rounds 99", "99", "E215", "there is no round 99: the game has rounds 1 to 14"),
+    _rule_case("on build: schedule 1 food on rounds 5, 5", "5\n", "E215", "round 5 is listed twice"),
+    _rule_case("on build: schedule 1 food on rounds +0", "+0", "E215",
+               "'+0' counts rounds from the current one and needs a number from 1 to 13"),
+    _rule_case("at end of round 40: gain 1 food", "at end of round 40", "E215",
+               "there is no round 40: the game has rounds 1 to 14"),
+    _rule_case("in harvest action (0 times per round): gain 1 food", "(0 times per round)", "E215",
+               "a limit needs a number of times from 1 up"),
+    _rule_case("any time: 1 wood -> 1 food (at most 0 times)", "1 wood -> 1 food (at most 0 times)", "E215",
+               "'at most' needs a number of times from 1 up"),
+    _rule_case("any time: 0 wood -> 1 food", "0", "E215", "an exchange needs amounts from 1 up"),
+    _rule_case("this card houses 0 people", "this card houses 0 people", "E215",
+               "a card that houses people needs a number from 1 up"),
+    _rule_case("free 0 fences per action", "free 0 fences per action", "E215", "free fences need a number from 1 up"),
+    _rule_case("at field phase: harvest 0 more grain from each field", "harvest 0 more grain from each field", "E215",
+               "harvest needs a number of crops from 1 up"),
+]
+
+
+@pytest.mark.parametrize("rule, marked, code, message", MEANINGLESS + OUT_OF_RANGE)
+def test_accepted_only_when_the_runtime_honours_it(root, capsys, rule, marked, code, message):
+    _add_rule(root, rule)
+    shown = "      " + rule
+    where = (rule + "\n").index(marked)
+    col = 5 + where
+    width = min(len(marked.rstrip(": \n")), len(rule) - where)  # the mark may end with context
+    check(root, capsys, "revised", block(
+        f"rules/revised/majors.yaml:94:{col}: error[{code}]: {message}",
+        shown,
+        "  " + " " * (col - 1) + "^" * width,
+    ))
+
+
+def test_event_size_where_the_event_has_one(root, capsys):
+    for rule in ("after you build rooms if event_size >= 2: gain (event_size) food",
+                 "after any player bakes: gain (event_size // 2) food",
+                 "after you fence pasture if event_size >= 4: gain 1 sheep",
+                 "after you plow if event_size > 1: gain 1 food"):
+        _add_rule(root, rule)
+    status, out, err = validate(root, capsys, "revised")
+    assert (status, out, err) == (0, "ok: revised valid\n", "")
+
+
+@pytest.mark.parametrize("key, message", [
+    ("cost", "'cost' is empty (leave it out when the card costs nothing)"),
+    ("requires", "'requires' is empty (leave it out when the card has no prerequisite)"),
+])
+@pytest.mark.parametrize("value", ['""', "'  '"])
+def test_empty_cost_or_prerequisite(root, capsys, key, value, message):
+    text = CARD.replace("points: 0\n", f"points: 0\n{key}: {value}\n")
+    check_card(root, capsys, text, block(
+        f"cards/revised/T/test_card.yaml:6:{len(key) + 3}: error[E218]: {message}",
+        f"  {key}: {value}",
+        "  " + " " * (len(key) + 2) + "^" * len(value),
+    ))
+
+
+@pytest.mark.parametrize("players", ["5+", "9+"])
+def test_card_players_outside_the_pack(root, capsys, players):
+    check_card(root, capsys, CARD.replace("players: 1+", f"players: {players}"), block(
+        f"cards/revised/T/test_card.yaml:4:10: error[E213]: 'players: {players}' is outside this pack's 1 to 4 players",
+        f"  players: {players}",
+        "           ^^",
+    ))
+
+
+def test_occupations_after_this_on_an_occupation(root, capsys):
+    text = CARD.replace("on play: gain 1 food", "at scoring: bonus occupations_after(this)")
+    write_card(root, text)
+    assert validate(root, capsys, "revised") == (0, "ok: revised valid\n", "")
+
+
+@pytest.mark.parametrize("family, message", [
+    ("{start: 9, max: 5}", "family: start 9 is more than max 5"),
+    ("{start: 3, max: 5}", "family: 3 people cannot live in the 2 rooms of the starting house (one person a room)"),
+])
+def test_family_that_cannot_start(root, capsys, family, message):
+    edit(root, "revised/game.yaml", "family: {start: 2, max: 5}", f"family: {family}")
+    check(root, capsys, "revised", block(
+        f"rules/revised/game.yaml:23:17: error[E130]: {message}",
+        f"  family: {family}",
+        "                  ^",
+    ))
+
+
+@pytest.mark.parametrize("style", ["plain", "quoted", "folded"])
+def test_caret_in_text_over_several_lines_whose_second_line_repeats_the_first(root, capsys, style):
+    # the second line starts with words the first line also holds: the caret stays on the first line
+    first, second = "build rooms and/or build stable and/or buil", "build stable and/or build stables"
+    text = {"plain": f"  effect: {first}\n    {second}\n", "quoted": f'  effect: "{first}\n    {second}"\n',
+            "folded": f"  effect: >\n    {first}\n    {second}\n"}[style]
+    edit(root, "revised/actions.yaml", "  effect: build rooms and/or build stables\n", text)
+    line = {"plain": f"    effect: {first}", "quoted": f'    effect: "{first}', "folded": f"      {first}"}[style]
+    col = len(line) - len("buil") - 1
+    check(root, capsys, "revised", block(
+        f"rules/revised/actions.yaml:{6 if style == 'folded' else 5}:{col}: error[E202]: unexpected 'buil'; "
+        f"expected {BODY_WORDS}",
+        line,
+        "  " + " " * (col - 1) + "^^^^",
+    ))
