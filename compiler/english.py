@@ -6,6 +6,8 @@ are our own: the project never copies a card's printed text.
 """
 from __future__ import annotations
 
+from runtime import queries as Q
+
 from . import nodes as N
 
 PLACEHOLDER = "?"
@@ -42,7 +44,8 @@ _PLURAL_WORD = {"person": "people", "wild boar": "wild boar", "sheep": "sheep", 
                 "room built onto your house": "rooms built onto your house",
                 "building resource gained this work phase": "building resources gained this work phase",
                 "round right after a harvest": "rounds right after a harvest",
-                "farmyard space in pastures": "farmyard spaces in pastures"}
+                "farmyard space in pastures": "farmyard spaces in pastures",
+                "grain (supply and fields)": "grain (supply and fields)"}
 
 
 def plural(word: str, n=2) -> str:
@@ -61,10 +64,12 @@ def plural(word: str, n=2) -> str:
 class English:
     """Renders nodes with the pack's names for action spaces and cards."""
 
-    def __init__(self, space_names=None, card_names=None, space_tags=None):
+    def __init__(self, space_names=None, card_names=None, space_tags=None, card_tags=None):
         self.spaces = dict(space_names or {})
         self.cards = dict(card_names or {})
         self.space_tags = {k: list(v) for k, v in (space_tags or {}).items()}  # tag -> names of its spaces
+        self.card_tags = {k: list(v) for k, v in (card_tags or {}).items()}    # tag -> names of its cards
+        self.event = None  # the event of the rule being rendered (what 'event_size' measures)
 
     # ---------------------------------------------------------------- goods and numbers
     def good(self, name: str, n) -> str:
@@ -95,7 +100,7 @@ class English:
         if isinstance(it.amount, N.Tier):
             t = it.amount
             entries = [(k, v) for k, v, *_ in t.entries]
-            if entries and entries[0][1] == 0 or len(entries) <= 2:
+            if entries and (entries[0][1] == 0 or entries[0][0] <= 0) or len(entries) <= 2:
                 return self.tier_ranges(entries, it.good, t.value)
             values = "/".join(str(v) for _, v in entries)
             limits = "/".join(str(k) for k, _ in entries)
@@ -105,17 +110,28 @@ class English:
         return f"{amount} {self.good(it.good, n)}"
 
     def tier_ranges(self, entries, good, value) -> str:
-        """'nothing with 0 occupations, 1 food with 1 or more' for tier(occupations; 0: 0, 1: 1) food."""
+        """'nothing with 0 occupations, 1 food with 1 or more' for tier(occupations; 0: 0, 1: 1) food
+        (``good`` None: plain numbers, '-1 with 0 or 1 fields, 1 with 2 fields, …')."""
         what = self.quantity_words(value)
+        one = what
+        if isinstance(value, N.Quantity):
+            one = self.good(value.name, 1) if value.name in _GOOD_PLURAL else \
+                _QUANTITY.get(value.name, value.name.replace("_", " "))
         parts = []
         for i, (k, v) in enumerate(entries):
             if i + 1 < len(entries):
                 hi = entries[i + 1][0] - 1
                 count = f"{k}" if hi == k else f"{k} to {hi}"
+                if hi == k == 1:
+                    count = f"1 {one}"
             else:
                 count = f"{k} or more"
-            amount = "nothing" if v == 0 else f"{v} {self.good(good, v)}"
-            parts.append(f"{amount} with {count} {what}")
+            count = count if count.endswith(one) else f"{count} {what}"
+            if good is None:
+                amount = str(v)
+            else:
+                amount = "nothing" if v == 0 else f"{v} {self.good(good, v)}"
+            parts.append(f"{amount} with {count}")
         return ", ".join(parts)
 
     def amount(self, node) -> str:
@@ -139,10 +155,12 @@ class English:
         if isinstance(node, N.Quantity):
             if node.name in _GOOD_PLURAL:
                 return f"your {self.good(node.name, 2)}"
-            if node.name in ("round", "rounds_left", "players", "after_harvest", "harvest_round", "event_size"):
+            if node.name == "event_size":
+                return f"the number of {Q.EVENT_SIZES.get(self.event, 'things it made')}"
+            if node.name in ("round", "rounds_left", "players", "after_harvest", "harvest_round"):
                 return {"round": "the round number", "rounds_left": "the complete rounds left",
                         "players": "the number of players", "after_harvest": "1 right after a harvest",
-                        "harvest_round": "1 in a harvest round", "event_size": "the size of what you built"}[node.name]
+                        "harvest_round": "1 in a harvest round"}[node.name]
             return f"your {plural(_QUANTITY.get(node.name, node.name.replace('_', ' ')))}"
         if isinstance(node, N.Call):
             args = [self.arg(a) for a in node.args]
@@ -160,8 +178,11 @@ class English:
             }
             return words.get(node.name, lambda: f"{node.name}({', '.join(args)})")()
         if isinstance(node, N.Tier):
-            values = "/".join(str(v) for _, v, *_ in node.entries)
-            limits = "/".join(str(k) for k, *_ in node.entries)
+            entries = [(k, v) for k, v, *_ in node.entries]
+            if entries and entries[0][0] <= 0:
+                return self.tier_ranges(entries, None, node.value)
+            values = "/".join(str(v) for _, v in entries)
+            limits = "/".join(str(k) for k, _ in entries)
             return f"{values} for at least {limits} {self.quantity_words(node.value)}"
         if isinstance(node, N.ByHouse):
             return ", ".join(f"{v} in a {k} house" for k, v, *_ in node.entries)
@@ -169,14 +190,22 @@ class English:
             if node.op == "//":
                 return f"one for every {self.expr(node.right)} of {self.expr(node.left)}"
             op = {"+": "plus", "-": "minus", "*": "times"}[node.op]
-            return f"{self.expr(node.left)} {op} {self.expr(node.right)}"
+
+            def part(x, right):  # a sum inside a product, or a right part of the same level, is grouped
+                text = self.expr(x)
+                loose = isinstance(x, N.BinOp) and (x.op in "+-" and node.op == "*" or right and x.op in "+-")
+                return f"({text})" if loose else text
+            return f"{part(node.left, False)} {op} {part(node.right, True)}"
         if isinstance(node, N.Neg):
             return f"minus {self.expr(node.value)}"
         return self.cond(node)
 
     def arg(self, a) -> str:
         if isinstance(a, N.TagRef):
-            return f"a {a.name.replace('_', ' ')} card"
+            names = self.card_tags.get(a.name)
+            if names:
+                return _join([f'"{n}"' for n in dict.fromkeys(names)], "or")
+            return f"a card tagged {a.name.replace('_', ' ')}"
         if isinstance(a, N.Quantity):
             if a.name in self.spaces:
                 return f'"{self.spaces[a.name]}"'
@@ -191,18 +220,16 @@ class English:
             right = self.expr(node.right)
             if isinstance(left, N.Quantity) and left.name == "event_size" and isinstance(node.right, N.Num):
                 n = node.right.value
-                phrase = {">=": f"at least {n}", "<=": f"at most {n}", "==": f"exactly {n}", ">": f"more than {n}",
-                          "<": f"fewer than {n}", "!=": f"other than {n}"}[node.op]
-                return f"it covers {phrase} farmyard space{'s' if n != 1 else ''}"
+                if self.event == "fence_pasture":
+                    return f"it covers {_compared(node.op, n, 'farmyard space')}"
+                return f"that was {_compared(node.op, n, _EVENT_UNIT.get(self.event, 'thing'))}"
             if isinstance(left, N.Quantity) and left.name not in ("round", "rounds_left", "players") and \
                     isinstance(node.right, N.Num):
-                what = self.quantity_words(left)
                 n = node.right.value
-                if left.name in _QUANTITY and n == 1:
-                    what = _QUANTITY[left.name]
-                phrase = {">=": f"at least {n}", "<=": f"at most {n}", "==": f"exactly {n}", ">": f"more than {n}",
-                          "<": f"fewer than {n}", "!=": f"other than {n}"}[node.op]
-                return f"you have {phrase} {what}"
+                if left.name in _GOOD_PLURAL:
+                    return f"you have {_compared(node.op, n, self.good(left.name, 1), self.good(left.name, 2))}"
+                one = _QUANTITY.get(left.name, left.name.replace("_", " "))
+                return f"you have {_compared(node.op, n, one, plural(one))}"
             if isinstance(left, N.Quantity) and left.name == "round":
                 phrase = {">=": "from round", "<=": "up to round", "==": "in round", ">": "after round",
                           "<": "before round", "!=": "except in round"}[node.op]
@@ -213,7 +240,14 @@ class English:
         if isinstance(node, N.HouseIs):
             return f"you {'do not ' if node.negated else ''}live in a {node.material} house"
         if isinstance(node, N.BoolOp):
-            return f"{self.cond(node.left)} {node.op} {self.cond(node.right)}"
+            # a chain of one operator; a part with the other operator is grouped ("either … or …",
+            # "both … and …") and the parts are then set apart by commas, so that the grouping shows
+            parts = _chain(node, node.op)
+            grouped = [isinstance(x, N.BoolOp) for x in parts]
+            words = [self._grouped(x) if g else self.cond(x) for x, g in zip(parts, grouped)]
+            if any(grouped):
+                return f", {node.op} ".join(words)
+            return f" {node.op} ".join(words)
         if isinstance(node, N.Not):
             return f"not ({self.cond(node.value)})"
         if isinstance(node, N.Truthy):
@@ -226,18 +260,25 @@ class English:
             return self.expr(v)
         return self.expr(node)
 
+    def _grouped(self, node: N.BoolOp) -> str:
+        parts = [self.cond(x) for x in _chain(node, node.op)]
+        lead = "either" if node.op == "or" else "both"
+        return f"{lead} {_join(parts, node.op)}"
+
     # ---------------------------------------------------------------- statements
-    def space_ref(self, name, is_tag) -> str:
+    def space_names(self, name, is_tag) -> list[str]:
+        """The spaces a trigger names, in words: a #tag stands for the pack's spaces that carry it."""
         if is_tag:
             if name.startswith("round_") and name[6:].isdigit():
-                return f"the round card on round space {name[6:]}"
+                return [f"the round card on round space {name[6:]}"]
             names = self.space_tags.get(name)
-            words = name.replace("_", " ")
-            text = f"{_article(words)} {words} space"
             if names:
-                text += " (" + _join([f'"{n}"' for n in names], "or") + ")"
-            return text
-        return f'"{self.spaces.get(name, name.replace("_", " "))}"'
+                return [f'"{n}"' for n in names]
+            return [f"a space tagged {name.replace('_', ' ')}"]
+        return [f'"{self.spaces.get(name, name.replace("_", " "))}"']
+
+    def space_ref(self, name, is_tag) -> str:
+        return _join(self.space_names(name, is_tag), "or")
 
     def stmt(self, node) -> str:
         if isinstance(node, N.Seq):
@@ -324,8 +365,11 @@ class English:
         if isinstance(node, N.Num):
             return f"get {node.value} bonus point{'s' if node.value != 1 else ''}"
         if isinstance(node, N.Tier):
-            values = "/".join(str(v) for _, v, *_ in node.entries)
-            limits = "/".join(str(k) for k, *_ in node.entries)
+            entries = [(k, v) for k, v, *_ in node.entries]
+            if entries and entries[0][0] <= 0:
+                return "get bonus points: " + self.tier_ranges(entries, None, node.value)
+            values = "/".join(str(v) for _, v in entries)
+            limits = "/".join(str(k) for k, _ in entries)
             return f"get {values} bonus points for at least {limits} {self.quantity_words(node.value)}"
         if isinstance(node, N.BinOp) and node.op == "//":
             return f"get 1 bonus point for every {self.expr(node.right)} {self.quantity_words(node.left)}"
@@ -357,7 +401,7 @@ class English:
         if t.kind == "on_play":
             return "When you build this improvement" if card_kind == "major" else "When you play this card"
         if t.kind in ("after_use", "before_use", "turn_end_use"):
-            places = _join([self.space_ref(n, tag) for n, tag, _ in t.spaces], "or")
+            places = _join([w for n, tag, _ in t.spaces for w in self.space_names(n, tag)], "or")
             verb = "use" if t.actor == "you" else "uses"
             if t.kind == "before_use":
                 return f"Each time before {who} {verb} {places}"
@@ -392,6 +436,13 @@ class English:
         return PLACEHOLDER
 
     def rule(self, rule: N.Rule, card_kind: str = "card") -> str:
+        self.event = rule.trigger.event if rule.kind == "triggered" else None
+        try:
+            return self._rule(rule, card_kind)
+        finally:
+            self.event = None
+
+    def _rule(self, rule: N.Rule, card_kind: str) -> str:
         if rule.kind == "triggered":
             head = self.trigger(rule.trigger, card_kind)
             if rule.guard is not None:
@@ -442,11 +493,11 @@ class English:
                     continue
                 word = "less" if n < 0 else "more"
                 parts.append(f"{abs(n)} {self.good(good, abs(n))} {word}")
-            return f"{_cap(targets)} cost you {_join(parts, 'and')}."
+            return f"For {targets}, you pay {_join(parts, 'and')}."
         if m.kind == "cost_set":
             goods = _join([f"{n} {'of your house material' if good == 'material' else self.good(good, n)}"
                            for n, good in m.goods], "and")
-            return f"{_cap(targets)} cost you only {goods} each."
+            return f"For {targets}, you pay only {goods} each."
         if m.kind == "cost_substitute":
             pay, instead = m.goods
             what = f"all the {m.words[0][0]}" if instead is None else self.goods(instead)
@@ -460,7 +511,7 @@ class English:
             return f"Your house holds up to {self.expr(m.expr)} animals instead of 1."
         if m.kind == "card_field":
             crops = _join([self.good(w, 2) for w, _ in m.words], "or") if m.words else ""
-            return "This card is a field" + (f" that can only grow {crops}" if crops else "") + "."
+            return "You sow and harvest this card as you would a field" + (f" ({crops} only)" if crops else "") + "."
         if m.kind == "card_room":
             return f"This card houses {m.number} {'person' if m.number == 1 else 'people'} (it is not a room)."
         if m.kind == "free_per_action":
@@ -476,7 +527,7 @@ class English:
             return {"renovate_skip": "You may renovate straight from wood to stone."}.get(
                 m.words[0][0], f"Allowed: {m.words[0][0].replace('_', ' ')}.")
         if m.kind == "forbid":
-            return {"renovation": "You may no longer renovate your house."}.get(
+            return {"renovation": "From now on you cannot renovate your house."}.get(
                 m.words[0][0], f"Forbidden: {m.words[0][0].replace('_', ' ')}.")
         return PLACEHOLDER
 
@@ -491,13 +542,45 @@ class English:
         return ". ".join(parts) + "."
 
 
+_EVENT_UNIT = {"build_rooms": "room", "build_stables": "stable", "plow": "field", "bake": "grain",
+               "build_fences": "pasture"}  # what 'event_size' counts, one of it
+
+
+def _compared(op: str, n: int, one: str, many: str | None = None) -> str:
+    """'at least 2 rooms', 'no rooms' (never 'exactly 0 rooms'), 'at least 1 room' for '> 0'."""
+    many = many or (one if one in ("grain",) else plural(one))
+    if (op == "==" and n == 0) or (op == "<" and n == 1) or (op == "<=" and n == 0):
+        return f"no {many}"
+    if (op == "!=" and n == 0) or (op == ">" and n == 0):
+        return f"at least 1 {one}"
+    if op == ">" and n >= 0:
+        n, op = n + 1, ">="
+    elif op == "<" and n >= 1:
+        n, op = n - 1, "<="
+    phrase = {">=": "at least", "<=": "at most", "==": "exactly", "!=": "other than"}[op]
+    return f"{phrase} {n} {one if n == 1 else many}"
+
+
+def _chain(node, op) -> list:
+    """The parts of ``a op b op c`` (the tree leans left or right; both read the same)."""
+    if isinstance(node, N.BoolOp) and node.op == op:
+        return _chain(node.left, op) + _chain(node.right, op)
+    return [node]
+
+
 def _target(first, second) -> str:
     names = {"improvement": "improvements", "improvements": "improvements", "room": "rooms", "rooms": "rooms",
              "renovation": "renovations", "stable": "stables", "stables": "stables", "fence": "fences",
              "fences": "fences", "major": "major improvements", "minor": "minor improvements",
              "occupation": "occupations", "occupations": "occupations"}
     if second is not None:
-        return f"{first} {names.get(second, second)}"
+        # a material narrows a target: the house's material, or for a renovation the new one
+        what = names.get(second, second)
+        if what == "renovations":
+            return f"renovations to {first}"
+        if what == "rooms":
+            return f"{first} rooms"
+        return f"{what} while you live in a {first} house"
     return names.get(first, first)
 
 
@@ -530,7 +613,11 @@ def for_pack(checked) -> English:
     for u in checked.spaces + checked.rounds:
         for t in u.data.get("tags") or []:
             tags.setdefault(t, []).append(u.data["name"])
-    return English(spaces, cards, tags)
+    card_tags: dict = {}
+    for u in checked.majors + checked.cards:
+        for t in u.data.get("tags") or []:
+            card_tags.setdefault(t, []).append(u.data["name"])
+    return English(spaces, cards, tags, card_tags)
 
 
 def card_lines(eng: English, unit) -> list[str]:

@@ -22,7 +22,22 @@ PACKS = ["revised", "revised-family", "original", "original-family"]
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
 
 
-def bad_text(text: str) -> str | None:
+INTERNAL = [(re.compile(r"::"), "'::'"), (re.compile(r"\b(exactly|at least|at most) 0\b"), "a comparison with 0")]
+
+
+def wording(text: str, tag_words=()) -> str | None:
+    """Why a sentence reads badly: internal notation, 'exactly 0 …', or a #tag's own words."""
+    for pattern, why in INTERNAL:
+        m = pattern.search(text)
+        if m:
+            return f"{why}: {m.group(0)!r}"
+    for words in tag_words:
+        if re.search(rf"\b{re.escape(words)}\b", text):
+            return f"the tag words {words!r}"
+    return None
+
+
+def bad_text(text: str, tag_words=()) -> str | None:
     """Why a generated text is not acceptable, or None."""
     if text is None or not text.strip():
         return "empty text"
@@ -33,7 +48,15 @@ def bad_text(text: str) -> str | None:
     m = SNAKE.search(text)
     if m:
         return f"raw id {m.group(0)!r}"
-    return None
+    return wording(text, tag_words)
+
+
+def tag_words(checked) -> list[str]:
+    """The tags of a pack's action spaces as words ('wood accumulation'), and its cards' tags of several
+    words; a text names the spaces or cards, never the tag (single-word card tags like 'well' are words)."""
+    words = {t for u in checked.spaces + checked.rounds for t in u.data["tags"] if not re.fullmatch(r"round_\d+", t)}
+    words |= {t for u in checked.majors + checked.cards for t in u.data["tags"] if "_" in t}
+    return sorted(w.replace("_", " ") for w in words)
 
 
 @pytest.fixture(scope="module")
@@ -51,14 +74,15 @@ def checked_packs(tmp_path_factory):
 def test_every_card_and_space_renders(checked_packs, pack):
     checked = checked_packs[pack]
     eng = english.for_pack(checked)
+    tags = tag_words(checked)
     problems = []
     for unit in checked.majors + checked.cards:
         lines = english.card_lines(eng, unit)
         assert lines and lines[0].startswith(unit.data["name"])
         if unit.data["rules"] and len(lines) < 2 + (0 if unit.data["kind"] == "occupation" else 1) - 1:
             problems.append(f"{unit.id}: no rule text")
-        for line in lines:
-            why = bad_text(line)
+        for line in lines[1:]:
+            why = bad_text(line, tags)
             if why:
                 problems.append(f"{unit.id}: {why}: {line}")
         for rule in unit.data["rules"]:
@@ -67,15 +91,15 @@ def test_every_card_and_space_renders(checked_packs, pack):
                 problems.append(f"{unit.id} rule: {why}")
     for unit in checked.spaces + checked.rounds:
         text = english.space_text(eng, unit)
-        why = bad_text(text)
+        why = bad_text(text, tags)
         if why:
             problems.append(f"{unit.id}: {why}: {text}")
     for _cid, _label, node, _span in checked.game["scoring"]:
-        why = bad_text(eng.expr(node))
+        why = bad_text(eng.expr(node), tags)
         if why:
             problems.append(f"scoring {_cid}: {why}")
     for rule in checked.game["exchanges"]:
-        why = bad_text(eng.rule(rule, "game"))
+        why = bad_text(eng.rule(rule, "game"), tags)
         if why:
             problems.append(f"exchange: {why}")
     assert not problems, "\n".join(problems)
@@ -266,6 +290,82 @@ def test_card_text_names_spaces_in_quotes_for_links(checked_packs):
     for unit, tag in _cards_using_spaces(checked, tagged=True):
         text = " ".join(english.card_lines(eng, unit))
         if tag in members:
-            assert tag.replace("_", " ") in text and all(f'"{n}"' in text for n in members[tag]), (unit.id, tag)
+            # a #tag reads as the spaces that carry it, never as the tag's own words
+            assert tag.replace("_", " ") not in text and all(f'"{n}"' in text for n in members[tag]), (unit.id, tag)
             found += 1
     assert found >= 3
+
+
+def _strings(value):
+    """The texts of a docs model; a space's list of tags (shown as such) and HTML anchors are no texts."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k not in ("tags", "anchor", "id"):
+                yield from _strings(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _strings(v)
+    elif isinstance(value, str):
+        yield value
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_every_text_of_the_docs_reads_well(checked_packs, pack, tmp_path):
+    """Everything the rules reference shows (cards, improvements, spaces, round cards, rules, scoring):
+    no '::', no comparison with 0, no tag words in place of the spaces or cards they stand for."""
+    from compiler import docs
+    model = docs.build_model(Compiler(ROOT, tmp_path / "build"), pack)
+    tags = tag_words(checked_packs[pack])
+    problems = [f"{why}: {text}" for text in _strings(model) if (why := wording(text, tags))]
+    assert not problems, "\n".join(problems)
+
+
+def _english(text: str, kind: str = "cond", event=None) -> str:
+    checked = _CHECKED["revised"]
+    eng = english.for_pack(checked)
+    report = Report()
+    node = parser.parse(text, kind, report)
+    assert node is not None, report.render()
+    eng.event = event
+    return eng.cond(node) if kind == "cond" else eng.rule(node[0], "minor")
+
+
+_CHECKED: dict = {}
+
+
+@pytest.fixture(autouse=True)
+def _remember(checked_packs):
+    _CHECKED.update(checked_packs)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("rooms >= 3 and house is clay or people >= 4",
+     "both you have at least 3 rooms and you live in a clay house, or you have at least 4 people"),
+    ("rooms >= 3 and (house is clay or people >= 4)",
+     "you have at least 3 rooms, and either you live in a clay house or you have at least 4 people"),
+    ("rooms >= 3 or people >= 4 or sheep >= 1", "you have at least 3 rooms or you have at least 4 people or "
+     "you have at least 1 sheep"),
+    ("unused_spaces == 0", "you have no unused farmyard spaces"),
+    ("sheep < 1", "you have no sheep"),
+    ("occupations > 0", "you have at least 1 occupation"),
+    ("occupations > 2", "you have at least 3 occupations"),
+    ("has(#fireplace)", 'you have "Fireplace"'),
+    ("has(#cooking)", 'you have "Fireplace" or "Cooking Hearth"'),
+])
+def test_condition_words(text, words):
+    assert _english(text) == words
+
+
+@pytest.mark.parametrize("rule, words", [
+    ("after you build rooms if event_size >= 2: gain (event_size) food",
+     "Each time you build at least 1 room, if that was at least 2 rooms: get (the number of rooms built) food."),
+    ("after you fence pasture if event_size >= 4: gain 1 sheep",
+     "Each time you fence a new pasture, if it covers at least 4 farmyard spaces: get 1 sheep."),
+    ("after you use #above_fishing or #round_1: gain 1 food",
+     'Each time you use "Forest", "Clay Pit", "Reed Bank" or the round card on round space 1: get 1 food.'),
+    ("this card is a field for vegetable", "You sow and harvest this card as you would a field (vegetables only)."),
+    ("cost of stone renovation: -1 reed", "For renovations to stone, you pay 1 reed less."),
+    ("cost of clay rooms = 3 clay, 1 reed", "For clay rooms, you pay only 3 clay and 1 reed each."),
+])
+def test_rule_words(rule, words):
+    assert _english(rule, "rules") == words
