@@ -8,9 +8,12 @@ themselves.
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -243,3 +246,38 @@ def test_a_save_is_synced_to_disk_before_it_replaces_the_old_one(tmp_path, monke
     assert src.parent == target.parent and dst == target
     assert json.loads(text) == {"a": 2}
     assert json.loads(target.read_text(encoding="utf-8")) == {"a": 2}
+
+
+_KILLED_WRITER = """
+import os, sys
+from pathlib import Path
+from runtime import fileio
+fileio.os.replace = lambda src, dst: os._exit(3)   # killed between writing the temporary file and the rename
+fileio.write_text_atomic(Path(sys.argv[1]), "half")
+"""
+
+
+def test_the_temporary_file_of_a_killed_writer_is_removed_by_the_next_write(tmp_path):
+    """A run killed in the middle of a write leaves its temporary file; the next write of the same file
+    removes it, and leaves alone the temporary files of other files and of writers still running."""
+    target = tmp_path / "game.json"
+    target.write_text("old", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", _KILLED_WRITER, str(target)], cwd=Path(__file__).parent.parent)
+    assert done.returncode == 3
+    [left] = [p for p in tmp_path.iterdir() if p != target]
+    assert left.read_text(encoding="utf-8") == "half" and target.read_text(encoding="utf-8") == "old"
+    other = tmp_path / ".other.json.999999.x.tmp"                       # another file's (dead writer)
+    running = tmp_path / f".game.json.{os.getpid()}.y.tmp"              # a writer that still runs
+    for p in (other, running):
+        p.write_text("", encoding="utf-8")
+    assert fileio.clean_stale_temps(tmp_path, "game.json") == [left]
+    fileio.write_text_atomic(target, "new")
+    assert target.read_text(encoding="utf-8") == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([target.name, other.name, running.name])
+
+
+def test_a_full_disk_is_told_apart_from_other_write_errors():
+    assert fileio.no_space(OSError(errno.ENOSPC, "No space left on device"))
+    assert fileio.no_space(OSError(errno.EDQUOT, "Disk quota exceeded"))
+    assert not fileio.no_space(OSError(errno.EACCES, "Permission denied"))
+    assert not fileio.no_space(ValueError("not an OSError"))
