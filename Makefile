@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-slow bench setup clean compile browser docs
+.PHONY: run test test-slow bench setup clean compile browser docs mutate
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,16 @@ test: $(STAMP) browser
 ## make test-slow: long property runs and big simulations
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -m slow
+
+## make mutate: mutation testing with mutmut (not part of CI); writes build/mutation.json; stops after
+## MUTATE_BUDGET seconds and goes on from there the next time (README, "Mutation testing")
+MUTATE_BUDGET ?= 3600
+MUTATE_MODULES ?=
+MUTATE_TESTS ?=
+mutate: $(STAMP)
+	@$(BIN)/python -c "import mutmut" 2>/dev/null || PYTHONWARNINGS=ignore::UserWarning $(BIN)/pip install --quiet -e '.[test,rl,mutation]'
+	$(BIN)/python tools/mutate.py --budget $(MUTATE_BUDGET) $(foreach m,$(MUTATE_MODULES),--module $(m)) \
+	  $(foreach t,$(MUTATE_TESTS),--tests $(t))
 
 ## make bench: writes build/bench.json
 bench: $(STAMP)

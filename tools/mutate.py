@@ -1,0 +1,268 @@
+"""Mutation testing with mutmut (``make mutate``; not part of CI).
+
+mutmut makes small changes to the code (a sign, a bound, a constant, a removed call), one at a time,
+and runs the tests that execute the changed function; a change that no test notices "survives". The
+score is the share of mutants the tests kill. This driver:
+
+1. copies the project into ``build/mutation/`` (only files that changed since the last run, so that
+   mutmut's remembered verdicts stay valid), with a mutmut configuration for the chosen modules and
+   tests appended to its ``pyproject.toml``;
+2. runs ``mutmut run`` there for at most ``--budget`` seconds; when the budget is spent mutmut is
+   interrupted, keeps every verdict it has, and the next run goes on with the mutants not yet checked
+   (the cheapest first);
+3. writes ``build/mutation.json``: for each module the counts by verdict and the score, and every
+   surviving mutant with its diff.
+
+    python tools/mutate.py [--budget SECONDS] [--module GLOB]... [--tests PATH]... [--workers N] [--fresh]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / "build" / "mutation"
+OUT = ROOT / "build" / "mutation.json"
+# The modules the project's score is about (runtime/savegame.py is one of runtime/).
+MODULES = ["runtime/*.py", "compiler/checker.py", "compiler/parser.py"]
+SKIP = ["runtime/__init__.py"]
+COPY = ["compiler", "runtime", "rules", "cards", "docs", "tests", "README.md", "pyproject.toml"]
+TARGET = 0.90
+DETECTED = {"killed", "timeout", "caught by type check", "segfault"}
+UNDETECTED = {"survived", "no tests", "suspicious"}
+
+
+def _files(top: Path):
+    if top.is_file():
+        yield top
+        return
+    for path in sorted(top.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+            yield path
+
+
+def sync(config_text: str) -> int:
+    """Copy the project into WORK, writing only files whose bytes differ; returns how many were written."""
+    written = 0
+    wanted = set()
+    for name in COPY:
+        for src in _files(ROOT / name):
+            rel = src.relative_to(ROOT)
+            data = src.read_bytes()
+            if rel == Path("pyproject.toml"):
+                data = data.rstrip(b"\n") + b"\n\n" + config_text.encode()
+            dst = WORK / rel
+            wanted.add(dst)
+            if not dst.is_file() or dst.read_bytes() != data:
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                dst.write_bytes(data)
+                written += 1
+    for name in COPY:
+        for old in list(_files(WORK / name)) if (WORK / name).exists() else []:
+            if old not in wanted:
+                old.unlink()
+    return written
+
+
+def _toml_list(items) -> str:
+    return "[" + ", ".join(json.dumps(str(x)) for x in items) + "]"
+
+
+def mutmut_config(modules, tests) -> str:
+    return "\n".join([
+        "# written by tools/mutate.py for this run",
+        "[tool.mutmut]",
+        'source_paths = ["compiler/", "runtime/"]',
+        f"only_mutate = {_toml_list(modules)}",
+        f"do_not_mutate = {_toml_list(SKIP)}",
+        'also_copy = ["rules/", "cards/", "docs/", "README.md"]',
+        f"pytest_add_cli_args_test_selection = {_toml_list(tests)}",
+        'pytest_add_cli_args = ["-p", "no:cacheprovider"]',
+        "use_git_change_detection = false",
+        "",
+    ])
+
+
+def run_mutmut(workers: int, budget: float, log_path: Path) -> tuple[int | None, bool, float]:
+    """Run ``mutmut run`` in WORK; returns (exit status, whether the budget stopped it, seconds)."""
+    cmd = [sys.executable, "-m", "mutmut", "run", "--max-children", str(workers)]
+    start = time.monotonic()
+    stopped = False
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(cmd, cwd=WORK, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        last_report = start
+        while True:
+            try:
+                proc.wait(timeout=5)
+                break
+            except subprocess.TimeoutExpired:
+                pass
+            now = time.monotonic()
+            if now - last_report >= 60:
+                last_report = now
+                print(f"  {now - start:.0f} s: {_progress(log_path)}", flush=True)
+            if budget and now - start >= budget and not stopped:
+                stopped = True
+                print(f"  the budget of {budget:.0f} s is spent: stopping mutmut (its verdicts are kept)", flush=True)
+                os.killpg(proc.pid, signal.SIGINT)
+                try:
+                    proc.wait(timeout=120)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
+                break
+    return proc.returncode, stopped, time.monotonic() - start
+
+
+def _progress(log_path: Path) -> str:
+    """mutmut's last progress line ('done/total' and the counts by verdict), or its last output line."""
+    text = log_path.read_bytes()[-4000:].decode("utf-8", "replace")
+    parts = [p.strip() for p in re.split(r"[\r\n]", text) if p.strip()]
+    return parts[-1] if parts else "starting"
+
+
+def _mutmut(*args) -> str:
+    out = subprocess.run([sys.executable, "-m", "mutmut", *args], cwd=WORK, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"mutmut {' '.join(args)} failed:\n{out.stdout}{out.stderr}")
+    return out.stdout
+
+
+def _module_of(mutant: str, modules: dict) -> str:
+    """The file of a mutant name such as 'runtime.savegame.x_norm__mutmut_1'."""
+    dotted = mutant.split(".")
+    for n in range(len(dotted) - 1, 0, -1):
+        key = ".".join(dotted[:n])
+        if key in modules:
+            return modules[key]
+    return "?"
+
+
+def collect(selected: list, max_diffs: int) -> dict:
+    """Verdicts of the mutants of the selected modules (from mutmut's records in WORK)."""
+    dotted = {str(Path(p).with_suffix("")).replace(os.sep, "."): p for p in selected}
+    verdicts = {}
+    for line in _mutmut("results", "--all", "true").splitlines():
+        m = re.match(r"^\s*(\S+): (.+)$", line)
+        if m:
+            module = _module_of(m.group(1), dotted)
+            if module != "?":
+                verdicts[m.group(1)] = (module, m.group(2).strip())
+    modules = {}
+    for module in sorted(selected):
+        modules[module] = {"mutants": 0, "killed": 0, "survived": 0, "not_checked": 0, "by_verdict": {}}
+    for name, (module, verdict) in verdicts.items():
+        row = modules[module]
+        row["mutants"] += 1
+        row["by_verdict"][verdict] = row["by_verdict"].get(verdict, 0) + 1
+        if verdict in DETECTED:
+            row["killed"] += 1
+        elif verdict in UNDETECTED:
+            row["survived"] += 1
+        else:
+            row["not_checked"] += 1
+    total = {"mutants": 0, "killed": 0, "survived": 0, "not_checked": 0}
+    for row in modules.values():
+        checked = row["killed"] + row["survived"]
+        row["score"] = round(row["killed"] / checked, 4) if checked else None
+        for k in total:
+            total[k] += row[k]
+    checked = total["killed"] + total["survived"]
+    total["score"] = round(total["killed"] / checked, 4) if checked else None
+    names = sorted(n for n, (_, v) in verdicts.items() if v in UNDETECTED)
+    diffs = _diffs(names[:max_diffs])
+    survivors = []
+    for name in names:
+        module, verdict = verdicts[name]
+        entry = {"mutant": name, "module": module, "verdict": verdict}
+        if name in diffs:
+            entry["diff"] = diffs[name]
+        survivors.append(entry)
+    return {"modules": modules, "total": total, "survivors": survivors}
+
+
+# One process for all the diffs (``mutmut show`` starts one per mutant); mutmut's own function.
+_DIFF_SCRIPT = """
+import json, sys
+from mutmut.mutation.diff_apply import get_diff_for_mutant
+print(json.dumps({name: get_diff_for_mutant(name) for name in json.load(sys.stdin)}))
+"""
+
+
+def _diffs(names: list) -> dict:
+    if not names:
+        return {}
+    out = subprocess.run([sys.executable, "-c", _DIFF_SCRIPT], cwd=WORK, input=json.dumps(names),
+                         capture_output=True, text=True)
+    if out.returncode == 0:
+        return json.loads(out.stdout.strip().splitlines()[-1])
+    # another mutmut version: ask it mutant by mutant
+    return {name: _mutmut("show", name).split("\n", 1)[-1].strip("\n") for name in names}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description="Mutation testing with mutmut; writes build/mutation.json.")
+    ap.add_argument("--budget", type=float, default=3600,
+                    help="stop after this many seconds, keeping every verdict (0: no limit; default 3600)")
+    ap.add_argument("--module", action="append", default=None,
+                    help=f"a file or glob to mutate (repeatable; default: {' '.join(MODULES)})")
+    ap.add_argument("--tests", action="append", default=None,
+                    help="the tests to run, as pytest arguments (repeatable; default: tests/, the fast suite)")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="mutants tested at once (default: cores)")
+    ap.add_argument("--diffs", type=int, default=1000, help="at most this many survivors get their diff (default 1000)")
+    ap.add_argument("--fresh", action="store_true", help="forget the verdicts of earlier runs")
+    ap.add_argument("--out", type=Path, default=OUT, help="the report (default build/mutation.json)")
+    args = ap.parse_args(argv)
+    try:
+        import mutmut
+    except ImportError:
+        print("mutmut is not installed: pip install -e '.[mutation]' (make mutate does it)", file=sys.stderr)
+        return 2
+    patterns = args.module or MODULES
+    selected = sorted({str(p.relative_to(ROOT)) for pat in patterns for p in ROOT.glob(pat) if p.suffix == ".py"}
+                      - set(SKIP))
+    if not selected:
+        print(f"no module matches {' '.join(patterns)}", file=sys.stderr)
+        return 2
+    tests = args.tests or ["tests/"]
+    if args.fresh and WORK.exists():
+        shutil.rmtree(WORK)
+    WORK.mkdir(parents=True, exist_ok=True)
+    written = sync(mutmut_config(selected, tests))
+    print(f"mutmut {mutmut.__version__}: {len(selected)} module(s), tests {' '.join(tests)}, "
+          f"budget {args.budget:.0f} s, {args.workers} worker(s); {written} file(s) copied to {WORK.relative_to(ROOT)}")
+    status, stopped, seconds = run_mutmut(args.workers, args.budget, WORK / "mutmut.log")
+    if status not in (0, None) and not stopped:
+        print(f"mutmut stopped with status {status}; see {WORK / 'mutmut.log'}", file=sys.stderr)
+        print(_progress(WORK / "mutmut.log"), file=sys.stderr)
+        return 1
+    report = {"tool": f"mutmut {mutmut.__version__}", "modules_selected": selected, "tests": tests,
+              "budget_seconds": args.budget, "seconds": round(seconds), "stopped_by_budget": stopped,
+              "target_score": TARGET}
+    report.update(collect(selected, args.diffs))
+    report["complete"] = report["total"]["not_checked"] == 0 and report["total"]["mutants"] > 0
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    t = report["total"]
+    score = f"{t['score']:.1%}" if t["score"] is not None else "-"
+    print(f"{t['mutants']} mutants: {t['killed']} killed, {t['survived']} survived, {t['not_checked']} not checked yet; "
+          f"score {score} (target {TARGET:.0%}){'' if report['complete'] else '; run again to go on'}")
+    for module, row in report["modules"].items():
+        if row["mutants"]:
+            s = f"{row['score']:.1%}" if row["score"] is not None else "-"
+            print(f"  {module}: {row['killed']}/{row['killed'] + row['survived']} killed ({s}), "
+                  f"{row['not_checked']} not checked")
+    print(f"report: {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
