@@ -1,7 +1,8 @@
 """Operator precedence in conditions and expressions: ``and`` binds tighter than ``or``, ``not`` tighter
 than both, ``*`` and ``//`` tighter than ``+`` and ``-``, and parentheses override. Checked three ways for
-each formula: what the compiled card does (its prerequisite, on every combination of goods) and the
-canonical text of the tree (it must read back as the same tree).
+each formula: what the compiled card does (its prerequisite, on every combination of goods), the canonical
+text of the tree (it must read back as the same tree), and the card text players read (formulas that
+group differently must read differently).
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler import textgen
+from compiler import english, textgen
 from compiler import nodes as N
 from compiler.build import Compiler
 from compiler.diagnostics import Report
@@ -137,3 +138,17 @@ def test_the_generated_module_keeps_the_grouping_of_a_prerequisite(compiled):
     pack, _ = compiled
     i = next(k for k, (f, _) in enumerate(CONDITIONS) if f == f"{A} and ({B} or {C})")
     assert pack.all_cards[f"grouping_{i}"].requires_text == f"{A} and ({B} or {C})"
+
+
+def test_card_texts_of_differently_grouped_conditions_differ(compiled):
+    """The prerequisite as players read it: two formulas that group the same conditions differently
+    must not read the same."""
+    _, checked = compiled
+    eng = english.for_pack(checked)
+    units = {u.id: u for u in checked.cards}
+    texts = {}
+    for i, (formula, meaning) in enumerate(CONDITIONS):
+        truth = tuple(meaning(*v) for v in itertools.product((False, True), repeat=3))
+        texts.setdefault(eng.cond(units[f"grouping_{i}"].data["requires"]), set()).add(truth)
+    same = {text: truths for text, truths in texts.items() if len(truths) > 1}
+    assert not same, f"these texts stand for formulas that mean different things: {sorted(same)}"
