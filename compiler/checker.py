@@ -57,16 +57,32 @@ class Symbols:
         self.animals = list(goods["animals"])
         self.goods = [self.food] + self.crops + self.building + self.animals
         self.materials = list(game["materials"])
-        self.spaces = {str(e.get("id")) for e in src.spaces + src.rounds}
-        self.space_tags = {str(t) for e in src.spaces + src.rounds for t in (e.get("tags") or [])}
+        # the schema stage has removed every value of the wrong type: an id here is text, tags a list of text
+        self.spaces = {e["id"] for e in src.spaces + src.rounds if "id" in e}
+        self.space_tags = {t for e in src.spaces + src.rounds for t in e.get("tags", ())}
         # a round card on round space r carries the tag round_<r> (see runtime Game.mark_round_space)
         self.rounds = int(game.get("rounds", 0))
         self.space_tags |= {f"round_{r}" for r in range(1, self.rounds + 1)}
-        self.cards = {str(e.get("id")) for e in src.majors + src.cards}
-        self.card_tags = {str(t) for e in src.majors + src.cards for t in (e.get("tags") or [])}
+        self.cards = {e["id"] for e in src.majors + src.cards if "id" in e}
+        self.card_tags = {t for e in src.majors + src.cards for t in e.get("tags", ())}
+        # A table that misses what the schema rejected (an id, some tags) cannot tell that a name is unknown:
+        # the rejected value is reported already, and a name it held must not give a second message.
+        self.uncertain = set()
+        for names, tags, entries in (("spaces", "space_tags", src.spaces + src.rounds),
+                                     ("cards", "card_tags", src.majors + src.cards)):
+            if any("id" not in e for e in entries):  # also an entry or a file that could not be read
+                self.uncertain.update((names, tags))
+            if any("tags" in getattr(e, "dropped", ()) for e in entries):
+                self.uncertain.add(tags)
+        # a card whose kind the schema rejected (or that could not be read) may be an occupation
+        self.uncertain_kinds = any("id" not in e or "kind" in getattr(e, "dropped", ()) for e in src.cards)
         self.min_players, self.max_players = game["players"]
-        self.occupations = {str(e.get("id")) for e in src.cards if e.get("kind") == "occupation"}
+        self.occupations = {e["id"] for e in src.cards if "id" in e and e.get("kind") == "occupation"}
         self.quantities = dict(Q.QUANTITIES)
+
+    def knows(self, table: str, name) -> bool:
+        """Whether ``name`` is in the table (``spaces``, ``space_tags``, ``cards``, ``card_tags``), or may be."""
+        return name in getattr(self, table) or table in self.uncertain
 
 
 class Checker:
@@ -207,7 +223,7 @@ class Checker:
         for arg, kind in zip(node.args, kinds):
             if kind == "space":
                 if isinstance(arg, N.Quantity):
-                    if arg.name not in self.sym.spaces:
+                    if not self.sym.knows("spaces", arg.name):
                         self.err("E205", f"unknown action space '{arg.name}'{did_you_mean(arg.name, self.sym.spaces)}",
                                  arg.span)
                 else:
@@ -216,7 +232,7 @@ class Checker:
                 if node.name == "occupations_after":
                     self.occupation_arg(node, arg)
                 elif isinstance(arg, N.TagRef):
-                    if arg.name not in self.sym.card_tags:
+                    if not self.sym.knows("card_tags", arg.name):
                         self.err("E205", f"unknown card tag '#{arg.name}'"
                                  f"{did_you_mean('#' + arg.name, ['#' + t for t in self.sym.card_tags])}", arg.span)
                 elif isinstance(arg, N.Quantity):
@@ -225,7 +241,7 @@ class Checker:
                             self.err("E206", "'this' means the card whose rule it is; there is none here", arg.span)
                         else:
                             arg.name = self.card_id
-                    elif arg.name not in self.sym.cards:
+                    elif not self.sym.knows("cards", arg.name):
                         self.err("E205", f"unknown card '{arg.name}'{did_you_mean(arg.name, self.sym.cards)}", arg.span)
                 else:
                     self.err("E206", f"{node.name}() needs a card id or a #tag", arg.span)
@@ -250,9 +266,9 @@ class Checker:
                 self.err("E206", "'this' means the card whose rule it is; there is none here", arg.span)
                 return
             arg.name = self.card_id
-        if arg.name not in self.sym.cards:
+        if not self.sym.knows("cards", arg.name):
             self.err("E205", f"unknown card '{arg.name}'{did_you_mean(arg.name, self.sym.cards)}", arg.span)
-        elif arg.name not in self.sym.occupations:
+        elif arg.name not in self.sym.occupations and not self.sym.uncertain_kinds:
             self.err("E206", f"{node.name}() counts occupations played after an occupation, and "
                      f"'{arg.name}' is not one", arg.span)
 
@@ -392,10 +408,10 @@ class Checker:
     def spaces_ref(self, refs):
         for name, is_tag, span in refs:
             if is_tag:
-                if name not in self.sym.space_tags:
+                if not self.sym.knows("space_tags", name):
                     self.err("E205", f"unknown action space tag '#{name}'"
                              f"{did_you_mean('#' + name, ['#' + t for t in self.sym.space_tags])}", span)
-            elif name not in self.sym.spaces:
+            elif not self.sym.knows("spaces", name):
                 self.err("E205", f"unknown action space '{name}'{did_you_mean(name, self.sym.spaces)}", span)
 
     def rule(self, rule: N.Rule, where: str):
@@ -746,6 +762,8 @@ def _check_round_cards(settings, rounds, src, g, report, lo, hi):
 
 def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> CheckedPack | None:
     """Parse and check every effect of the pack; None when the frame itself is unusable."""
+    if not getattr(src.game, "schema_ok", True):
+        return None  # every effect depends on the frame; the schema has reported what is wrong with it
     settings = _game_settings(src, report)
     if settings is None:
         return None
@@ -927,7 +945,7 @@ def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> Check
                     "players": players,
                     "upgrade_of": [str(t) for t in (e.get("upgrade_of") or [])]}
             for t in data["upgrade_of"]:
-                if t not in sym.card_tags and t not in sym.cards:
+                if not sym.knows("card_tags", t) and not sym.knows("cards", t):
                     report.error("E205", f"unknown card or tag '{t}' in upgrade_of"
                                  f"{did_you_mean(t, sym.card_tags | sym.cards)}", e.span_of("upgrade_of"))
             data.update(card_texts(e, cid))

@@ -412,7 +412,7 @@ def cmd_resume(args) -> int:
     try:
         doc = read_save(Path(args.file))
     except SaveError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_save_error(exc), file=sys.stderr)
         return EXIT_FAIL
     pack, err = _load(args, doc["pack"])
     if pack is None:
@@ -454,7 +454,7 @@ def cmd_replay(args) -> int:
         if pending:
             raise SaveError(f"{args.log}: the log has {plural(len(pending), 'decision')} after the end of the game")
     except (SaveError, LogMismatch) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_save_error(exc), file=sys.stderr)
         return EXIT_FAIL
     want = doc["final"].get("state_hash")
     got = state_hash(game)
@@ -465,6 +465,11 @@ def cmd_replay(args) -> int:
     totals = ", ".join(f"{s['player']} {s['total']}" for s in game.scores)
     print(f"replay ok: {len(doc['decisions'])} decisions, identical final state ({got[:12]}); scores: {totals}")
     return EXIT_OK
+
+
+def _save_error(exc) -> str:
+    """A save-file error as printed: located messages as they are, others after 'error: '."""
+    return str(exc) if getattr(exc, "located", False) else f"error: {exc}"
 
 
 def game_result(game) -> dict:
@@ -897,9 +902,9 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--reference", default=None, help="a list of real cards in the format of compiler/reference/cards.json "
                    "(default: that catalogue, shipped with agricola)")
 
-    p = _command(sub, "schema", "print the JSON Schemas of rule, card and scenario files", cmd_schema)
-    p.add_argument("kind", nargs="?",
-                   help="one schema: game, space, spaces, major, card, scenario (default: all of them)")
+    p = _command(sub, "schema", "print the JSON Schemas of rule, card, scenario, farm and save files", cmd_schema)
+    p.add_argument("kind", nargs="?", help="one schema: card, farm, game, game-full, major, save, scenario, space, "
+                   "spaces (default: all of them)")
     return ap
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from . import schema
 from .diagnostics import Report, Span, did_you_mean
 from .loader import LDict, load_yaml_file
 
@@ -32,7 +33,7 @@ from runtime.report import score_table
 from runtime.words import plural
 from runtime import primitives as P
 
-KEYS = ("house", "farmyard", "pastures", "animals", "goods", "people", "begging", "improvements", "bonus")
+KEYS = tuple(schema.schema("farm")["properties"])  # house, farmyard, pastures, animals, goods, people, …
 
 
 class FarmFileError(Exception):
@@ -59,15 +60,12 @@ def load_farm(path: Path, pack):
     if not isinstance(data, LDict):
         report.error("E140", "a farm file is a mapping (house, farmyard, animals, …)", Span(str(path), 1, 1))
         _fail(report)
-    for key in data:
-        if key not in KEYS:
-            report.error("E110", f"unknown key '{key}' in farm file{did_you_mean(key, KEYS)}", data.key_span(key))
+    if not schema.validate(data, "farm", report):  # every key's type (compiler/schemas/farm.json)
+        _fail(report)
     rules = pack.rules
     n = max(1, rules.min_players)
     game = Game(pack, n, seed=0, agents=[_Null()] * n)
     p = game.players[0]
-    if "farmyard" not in data:
-        report.error("E111", "farm file is missing the required key 'farmyard'", data.span)
     apply_farm(game, p, data, report, reset=True)
     if not report:
         check_reachable(game, p, data, report)

@@ -76,6 +76,7 @@ class LDict(dict):
         self.value_spans: dict = {}
         self.key_spans: dict = {}
         self.schema_ok = True  # False once the schema found a problem in this mapping
+        self.dropped: set = set()  # its top-level keys whose value the schema rejected (and removed)
 
     def span_of(self, key) -> Span:
         return self.value_spans.get(key) or self.key_spans.get(key) or self.span

@@ -113,8 +113,16 @@ def _entry_list(data, file: str, report: Report) -> list:
     if not isinstance(data, list):
         report.error("E112", "this file must be a list of entries (each starting with '- id: …')",
                      getattr(data, "span", Span(file, 1, 1)))
-        return []
+        return [_unusable(getattr(data, "span", Span(file, 1, 1)))]
     return data
+
+
+def _unusable(span: Span) -> LDict:
+    """What stands for an entry or a file that could not be read (its problem is reported): an empty,
+    not schema_ok entry, so that later stages know that names may be missing (no follow-up errors)."""
+    entry = LDict(span=span)
+    entry.schema_ok = False
+    return entry
 
 
 def _read_pack_files(ws: Workspace, pack_id: str, directory: Path, report: Report, files: dict, game, overlay: bool):
@@ -124,16 +132,22 @@ def _read_pack_files(ws: Workspace, pack_id: str, directory: Path, report: Repor
         path = directory / fname
         if not path.exists():
             continue
+        before = len(report.diagnostics)
         disp, data = _load_inside(path, directory, ws, report)
         files[disp] = _digest(path)
         if data is None:
+            out[fname] = [_unusable(Span(disp, 1, 1))] if len(report.diagnostics) > before else []
             continue
-        entries = _entry_list(data, disp, report)
+        if not isinstance(data, list):
+            out[fname] = _entry_list(data, disp, report)
+            continue
+        entries = data
         entry_kind = "space" if kind == "spaces" else "major"
         good = []
         for i, entry in enumerate(entries):
             if not isinstance(entry, dict):
                 report.error("E112", "each entry must be a mapping (starting with '- id: …')", entries.span_of(i))
+                good.append(_unusable(entries.span_of(i)))
                 continue
             if overlay:
                 entry.schema_ok = _validate_overlay_entry(entry, entry_kind, report)
@@ -151,10 +165,12 @@ def _read_pack_files(ws: Workspace, pack_id: str, directory: Path, report: Repor
             disp, data = _load_inside(path, cards_root, ws, report)
             files[disp] = _digest(path)
             if data is None and len(report.diagnostics) > before:
+                out["cards"].append(_unusable(Span(disp, 1, 1)))
                 continue
             if not isinstance(data, dict):
                 report.error("E112", "a card file must be a mapping (id, name, kind, …)",
                              getattr(data, "span", Span(disp, 1, 1)))
+                out["cards"].append(_unusable(getattr(data, "span", Span(disp, 1, 1))))
                 continue
             data.schema_ok = schema.validate(data, "card", report)
             out["cards"].append(data)
@@ -187,12 +203,16 @@ def _load_inside(path: Path, folder: Path, ws: Workspace, report: Report):
 def _validate_overlay_entry(entry, kind, report):
     """Overlay entries may give only some keys; unknown keys and wrong types are still errors."""
     probe = LDict(entry, span=entry.span)
-    probe.value_spans, probe.key_spans = entry.value_spans, entry.key_spans
+    probe.value_spans, probe.key_spans = dict(entry.value_spans), dict(entry.key_spans)
     if "name" not in probe:
         probe["name"] = "x"
     if kind == "major" and "cost" not in probe:
         probe["cost"] = "x"
-    return schema.validate(probe, kind, report)
+    ok = schema.validate(probe, kind, report)
+    for key in [k for k in entry if k not in probe]:  # what the schema rejected (and removed from the probe)
+        del entry[key]
+    entry.dropped = set(entry.dropped) | probe.dropped
+    return ok
 
 
 def load_pack(ws: Workspace, pack_id: str, report: Report, _chain=None) -> PackSource | None:
@@ -218,9 +238,11 @@ def load_pack(ws: Workspace, pack_id: str, report: Report, _chain=None) -> PackS
     if not isinstance(game, dict):
         report.error("E112", "game.yaml must be a mapping of settings", getattr(game, "span", Span(disp, 1, 1)))
         return None
+    overlay = "extends" in game
+    game.schema_ok = schema.validate(game, "game" if overlay else "game-full", report)
     base_id = game.get("extends")
-    overlay = base_id is not None
-    schema.validate(game, "game" if overlay else "game-full", report)
+    if overlay and base_id is None:
+        return None  # the schema has reported the 'extends' that is not a pack name
     if "id" in game and str(game["id"]) != pack_id:
         report.error("E122", f"game.yaml says id '{game['id']}' but the pack folder is '{pack_id}'",
                      game.span_of("id"))
@@ -262,6 +284,7 @@ def _merge_game(base: LDict, over: LDict) -> LDict:
     out.value_spans = dict(base.value_spans)
     out.key_spans = dict(base.key_spans)
     out.pop("description", None)  # a description says what its own pack is: never inherited
+    out.schema_ok = base.schema_ok and over.schema_ok
     for key, value in over.items():
         if key == "extends":
             continue
@@ -281,7 +304,10 @@ def _merge_entries(base: list, over: list, kind, report, changes: list) -> list:
         if not isinstance(entry, dict):
             result.append(entry)  # the schema has reported it
             continue
-        eid = str(entry.get("id"))
+        if not isinstance(entry.get("id"), str):  # the schema has reported it: it matches nothing
+            result.append(entry)
+            continue
+        eid = entry["id"]
         if entry.get("remove"):
             if eid in index:
                 removed.add(eid)
@@ -295,6 +321,7 @@ def _merge_entries(base: list, over: list, kind, report, changes: list) -> list:
             merged.value_spans = dict(result[index[eid]].value_spans)
             merged.key_spans = dict(result[index[eid]].key_spans)
             merged.schema_ok = getattr(result[index[eid]], "schema_ok", True) and getattr(entry, "schema_ok", True)
+            merged.dropped = set(getattr(result[index[eid]], "dropped", ())) | set(getattr(entry, "dropped", ()))
             for key, value in entry.items():
                 merged[key] = value
                 merged.value_spans[key] = entry.span_of(key)
@@ -302,7 +329,7 @@ def _merge_entries(base: list, over: list, kind, report, changes: list) -> list:
             result[index[eid]] = merged
             changes.append(("changed", eid, entry))
         else:
-            if kind is not None and report is not None:
+            if kind is not None and report is not None and getattr(entry, "schema_ok", True):
                 missing = [k for k in schema.schema(kind).get("required", []) if k not in entry]
                 close = did_you_mean(eid, index)
                 if missing and close:
@@ -312,7 +339,7 @@ def _merge_entries(base: list, over: list, kind, report, changes: list) -> list:
                                  f"(here also {', '.join(repr(k) for k in missing)})")
                     entry.schema_ok = False
                     continue
-                entry.schema_ok = schema.validate(entry, kind, report) and getattr(entry, "schema_ok", True)
+                entry.schema_ok = schema.validate(entry, kind, report)  # a new entry must be complete
             index[eid] = len(result)
             result.append(entry)
             changes.append(("added", eid, entry))

@@ -1,7 +1,14 @@
-"""Stage 2: JSON Schema (Draft 2020-12) validation of rule and card files, with located messages.
+"""Stage 2: JSON Schema (Draft 2020-12) validation of rule, card, scenario and farm files, with located messages.
 
-The schemas live in ``compiler/schemas/`` and ``agricola schema`` prints them, so that an editor can
-check and complete card files while they are written.
+The schemas live in ``compiler/schemas/`` (one file per kind; every file there is a kind) plus the
+save-file schema, which the runtime holds (``runtime.savegame.SAVE_SCHEMA``: the runtime checks saves
+without this package). ``agricola schema`` prints them, so that an editor can check and complete files
+while they are written.
+
+Every value the schema rejects is reported once and then removed from the located data, and the
+mapping that was checked gets ``schema_ok = False`` and the set ``dropped`` of its top-level keys that
+were (or held) rejected values: later stages never see a value of the wrong type, and they skip an
+entry that is not ``schema_ok`` (its problem is reported already; one mistake gives one message).
 """
 from __future__ import annotations
 
@@ -12,25 +19,34 @@ from pathlib import Path
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
+from runtime.shape import TYPE_WORDS as _TYPE_WORDS
+from runtime.shape import type_name as _type_name
+
 from .diagnostics import Report, Span, did_you_mean
 from .loader import LDict, LList, plain
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
-KINDS = ("game", "game-full", "space", "spaces", "major", "card", "scenario")
+FILE_KINDS = tuple(sorted(p.stem for p in SCHEMA_DIR.glob("*.json")))  # may refer to each other ("card.json")
+KINDS = FILE_KINDS + ("save",)
 
 _WHAT = {"game": "game.yaml", "game-full": "game.yaml", "space": "action space", "spaces": "action space",
-         "major": "major improvement", "card": "card", "scenario": "scenario file"}
+         "major": "major improvement", "card": "card", "scenario": "scenario file", "farm": "farm file",
+         "save": "save file"}
 
 
 @lru_cache(maxsize=None)
 def schema(kind: str) -> dict:
+    """The JSON Schema of files of ``kind`` (one of KINDS)."""
+    if kind == "save":
+        from runtime.savegame import SAVE_SCHEMA
+        return SAVE_SCHEMA
     return json.loads((SCHEMA_DIR / f"{kind}.json").read_text(encoding="utf-8"))
 
 
 @lru_cache(maxsize=None)
 def _registry() -> Registry:
     resources = []
-    for kind in KINDS:
+    for kind in FILE_KINDS:
         s = schema(kind)
         resources.append((s["$id"], Resource.from_contents(s)))
         resources.append((f"{kind}.json", Resource.from_contents(s)))
@@ -43,6 +59,7 @@ def validator(kind: str) -> Draft202012Validator:
 
 
 def all_schemas() -> dict:
+    """Every schema, by kind."""
     return {kind: schema(kind) for kind in KINDS}
 
 
@@ -76,28 +93,6 @@ def _span(data, path) -> Span:
     return getattr(container, "span", Span("<memory>"))
 
 
-def _type_name(value) -> str:
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, int):
-        return "a number"
-    if isinstance(value, float):
-        return "a decimal number"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return type(value).__name__
-
-
-_TYPE_WORDS = {"string": "text", "integer": "a whole number", "number": "a number", "boolean": "true or false",
-               "array": "a list", "object": "a mapping", "null": "nothing"}
-
-
 def _field(path) -> str:
     for part in reversed(list(path)):
         if isinstance(part, str):
@@ -106,20 +101,61 @@ def _field(path) -> str:
 
 
 def validate(data, kind: str, report: Report) -> bool:
-    """Check ``data`` against the ``kind`` schema; every problem goes to ``report``. True when valid."""
+    """Check ``data`` against the ``kind`` schema; every problem goes to ``report``. True when valid.
+
+    When invalid, the rejected values are removed from ``data`` and a mapping ``data`` gets
+    ``schema_ok = False`` and ``dropped`` (see the module's docstring)."""
     as_json = plain(data)
     errors = sorted(validator(kind).iter_errors(as_json), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
-    ok = True
+    rejected = []
     for err in errors:
-        ok = False
-        _report(err, data, kind, report)
-    return ok
+        rejected.extend(_report(err, data, kind, report))
+    if not errors:
+        return True
+    _remove(data, rejected)
+    if isinstance(data, LDict):
+        data.schema_ok = False
+        data.dropped = set(data.dropped) | {path[0] for path in rejected if path}
+    return False
 
 
-def _report(err, data, kind, report: Report):
+def _remove(data, paths):
+    """Remove the values at ``paths`` (lists of keys and indexes) from located data; the root stays.
+    The deepest and last paths go first, so that removing a list item does not move another one."""
+    order = {tuple((1, p) if isinstance(p, str) else (0, p) for p in path): path for path in paths if path}
+    for key in sorted(order, reverse=True):
+        path = order[key]
+        node = data
+        for part in path[:-1]:
+            try:
+                node = node[part]
+            except (KeyError, IndexError, TypeError):
+                node = None
+                break
+        last = path[-1]
+        if isinstance(node, dict) and last in node:
+            del node[last]
+            if isinstance(node, LDict):
+                node.value_spans.pop(last, None)
+                node.key_spans.pop(last, None)
+        elif isinstance(node, list) and isinstance(last, int) and 0 <= last < len(node):
+            del node[last]
+            if isinstance(node, LList) and last < len(node.item_spans):
+                del node.item_spans[last]
+
+
+def _report(err, data, kind, report: Report) -> list:
+    """Report one schema error; returns the paths of the values it rejects."""
     path = list(err.absolute_path)
     what = _WHAT.get(kind, kind)
     v = err.validator
+    if "propertyNames" in err.relative_schema_path:  # a key the mapping does not allow: the key goes
+        container, _, node = _locate(data, path)
+        span = node.key_span(err.instance) if isinstance(node, LDict) else _span(data, path)
+        custom = err.schema.get("x-message") if isinstance(err.schema, dict) else None
+        report.error("E114", custom.format(value=_short(err.instance)) if custom else
+                     f"'{_short(err.instance)}' is not allowed as a key here", span)
+        return [path + [err.instance]]
     if v == "additionalProperties" and isinstance(err.instance, dict):
         allowed = list(err.schema.get("properties", {}))
         extra = [k for k in err.instance if k not in allowed]
@@ -128,13 +164,13 @@ def _report(err, data, kind, report: Report):
             span = node.key_span(key) if isinstance(node, LDict) else _span(data, path)
             report.error("E110", f"unknown key '{key}' in {what}{did_you_mean(key, allowed)}", span)
         if extra:
-            return
+            return [path + [key] for key in extra]
     if v == "required":
         missing = err.message.split("'")[1] if "'" in err.message else "?"
         container, key, node = _locate(data, path)
         span = node.span if isinstance(node, (LDict, LList)) else _span(data, path)
         report.error("E111", f"{what} is missing the required key '{missing}'", span)
-        return
+        return [path]
     field = _field(path)
     span = _span(data, path)
     custom = err.schema.get("x-message") if isinstance(err.schema, dict) else None
@@ -155,9 +191,8 @@ def _report(err, data, kind, report: Report):
     elif v in ("minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties"):
         report.error("E116", f"'{field}' is {'too short' if v.startswith('min') else 'too long'} "
                      f"({err.message.split(' is ')[-1] if ' is ' in err.message else err.message})", span)
-    elif v == "propertyNames":
-        report.error("E114", f"'{err.instance}' is not allowed as a key here", span)
     elif custom:
         report.error("E114", custom.format(value=_short(err.instance)), span)
     else:
         report.error("E119", f"'{field}': {err.message}", span)
+    return [path]

@@ -25,13 +25,29 @@ from .agents import GreedyAgent, RandomAgent
 from .engine import Game, LogMismatch  # noqa: F401  (LogMismatch: a log that does not fit the game)
 from .fileio import file_kind, no_space, read_regular_bytes, write_text_atomic
 from .requests import norm  # noqa: F401  (an option as JSON holds it)
+from .shape import line_col, locate, problems
 
 FORMAT = "agricola-save"
 VERSION = 1
+MAX_SAVE_BYTES = 20_000_000
+MAX_DIGITS = 18          # a whole number in a save has at most this many digits
+MAX_SEED = 10**18 - 1    # seeds are whole numbers from -MAX_SEED to MAX_SEED
 
 
 class SaveError(Exception):
-    """A save file that cannot be used (corrupt, truncated, other version, other pack)."""
+    """A save file that cannot be used (corrupt, truncated, other version, other pack).
+
+    ``located`` is True when the message has the form ``file:line:col: error[CODE]: …``."""
+
+    def __init__(self, message: str, located: bool = False):
+        super().__init__(message)
+        self.located = located
+
+
+def _located(path, text: str, where: tuple, code: str, message: str, key: bool = False, at=None) -> SaveError:
+    """A SaveError at the value at ``where`` (a path of keys) of the JSON ``text``, or at offset ``at``."""
+    line, col = line_col(text, at) if at is not None else locate(text, where, key)
+    return SaveError(f"{path}:{line}:{col}: error[{code}]: {message}", located=True)
 
 
 class SaveWriteError(SaveError):
@@ -39,6 +55,39 @@ class SaveWriteError(SaveError):
 
 
 AGENT_KINDS = {"random": RandomAgent, "greedy": GreedyAgent, "open": None}
+
+# The shape of a save file (a JSON Schema; `agricola schema save` prints it). read_save checks every key
+# against it before anything else reads the document.
+SAVE_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "https://agricola-compiler.example/schemas/save.json",
+    "title": "Saved game (format version 1)",
+    "type": "object",
+    "properties": {
+        "format": {"const": FORMAT},
+        "version": {"type": "integer"},
+        "pack": {"type": "string"},
+        "pack_hash": {"type": "string"},
+        "players": {"type": "integer", "minimum": 1, "maximum": 9},
+        "seed": {"type": "integer", "minimum": -MAX_SEED, "maximum": MAX_SEED},
+        "agents": {"type": "array", "items": {
+            "type": "object",
+            "properties": {"kind": {"enum": list(AGENT_KINDS)}, "seed": {"type": ["string", "integer"]}},
+            "required": ["kind"], "additionalProperties": False}},
+        "decisions": {"type": "array", "items": {
+            "type": "array", "minItems": 3, "maxItems": 3,
+            "prefixItems": [{"type": "integer", "minimum": 0}, {"type": "string", "minLength": 1, "maxLength": 64},
+                            {}],
+            "description": "[player index, request kind, option as JSON]"}},
+        "finished": {"type": "boolean"},
+        "final": {"type": ["object", "null"],
+                  "properties": {"scores": {"type": "array", "items": {"type": "object"}},
+                                 "state_hash": {"type": "string"}},
+                  "required": ["scores", "state_hash"], "additionalProperties": False},
+    },
+    "required": ["format", "version", "pack", "pack_hash", "players", "seed", "agents", "decisions"],
+    "additionalProperties": False,
+}
 
 
 def make_agent(spec: dict):
@@ -59,11 +108,6 @@ def state_hash(game) -> str:
         "scores": game.scores,
     }
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
-
-
-MAX_SAVE_BYTES = 20_000_000
-MAX_DIGITS = 18          # a whole number in a save has at most this many digits
-MAX_SEED = 10**18 - 1    # seeds are whole numbers from -MAX_SEED to MAX_SEED
 
 
 def write_atomic(path: Path, data: dict) -> None:
@@ -179,31 +223,27 @@ def read_save(path: Path) -> dict:
     except RecursionError:
         raise SaveError(f"{path}: the save file is damaged (its values are nested too deeply)") from None
     except json.JSONDecodeError as exc:
-        raise SaveError(f"{path}:{exc.lineno}:{exc.colno}: the save file is damaged or cut short (not valid JSON: "
-                        f"{exc.msg} at line {exc.lineno} column {exc.colno})") from None
+        raise _located(path, raw, (), "E160", "the save file is damaged or cut short (not valid JSON: "
+                       f"{exc.msg} at line {exc.lineno} column {exc.colno})", at=exc.pos) from None
     except ValueError as exc:
         raise SaveError(f"{path}: the save file is damaged (not valid JSON: {exc})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise SaveError(f"{path}: not an agricola save file")
-    if doc.get("version") != VERSION:
-        raise SaveError(f"{path}: save format version {doc.get('version')!r}; this program reads version {VERSION}")
-    for key, kind in (("pack", str), ("pack_hash", str), ("players", int), ("seed", int), ("agents", list),
-                      ("decisions", list)):
-        if not isinstance(doc.get(key), kind) or isinstance(doc.get(key), bool):
-            raise SaveError(f"{path}: the save file is damaged ('{key}' is missing or of the wrong type)")
-    if not 1 <= doc["players"] <= 100:
-        raise SaveError(f"{path}: the save file is damaged ({doc['players']} players)")
+        raise _located(path, raw, ("format",), "E160", "not an agricola save file")
+    if doc.get("version") != VERSION and isinstance(doc.get("version"), int):
+        raise _located(path, raw, ("version",), "E161",
+                       f"save format version {doc['version']!r}; this program reads version {VERSION}")
+    found = problems(doc, SAVE_SCHEMA)  # every key's type, before anything reads the document
+    if found:
+        raise SaveError("\n".join(str(_located(path, raw, where, code, message, key=code == "E110"))
+                                  for where, code, message in found), located=True)
     if len(doc["agents"]) != doc["players"]:
-        raise SaveError(f"{path}: the save file is damaged ({len(doc['agents'])} agents for {doc['players']} players)")
-    for i, spec in enumerate(doc["agents"]):
-        if not (isinstance(spec, dict) and spec.get("kind") in AGENT_KINDS
-                and isinstance(spec.get("seed", 0), (int, str)) and not isinstance(spec.get("seed"), bool)):
-            raise SaveError(f"{path}: the save file is damaged (agent {i + 1} is not one of: "
-                            f"{', '.join(sorted(AGENT_KINDS))}, with a seed)")
+        raise _located(path, raw, ("agents",), "E162", f"the save file is damaged ({len(doc['agents'])} agents "
+                       f"for {doc['players']} players)")
     for i, d in enumerate(doc["decisions"]):
-        if not (isinstance(d, list) and len(d) == 3 and isinstance(d[0], int) and isinstance(d[1], str)
-                and 0 < len(d[1]) <= 64 and _depth(d[2]) <= MAX_OPTION_DEPTH):
-            raise SaveError(f"{path}: the save file is damaged (decision {i + 1} is malformed)")
+        if _depth(d[2]) > MAX_OPTION_DEPTH:
+            raise _located(path, raw, ("decisions", i, 2), "E162",
+                           f"the save file is damaged (decision {i + 1} is malformed): its option nests more than "
+                           f"{MAX_OPTION_DEPTH} lists deep")
     return doc
 
 

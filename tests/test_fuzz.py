@@ -154,14 +154,26 @@ def ws() -> Workspaces:
 # Most files of a mutated pack are unchanged: the loader's, the schema's and the parser's results for
 # unchanged input are kept while the fuzz tests run (only results without any diagnostic, so that every
 # problem is still reported by the real code), so that each mutation costs about the checking of one file.
-_MEMO = {"files": {}, "objects": set(), "validated": {}, "parsed": {}}
+# The schema stage removes the values it rejects from the loaded data: a file whose data the schema
+# rejected is forgotten, so that it is read again (and reported again) next time.
+_MEMO = {"files": {}, "objects": set(), "validated": {}, "parsed": {}, "owner": {}, "ids": {}}
 
 
 def _walk_ids(value, out):
-    if isinstance(value, (dict, list)):
+    if isinstance(value, (dict, list, str)):
         out.add(id(value))
+    if isinstance(value, (dict, list)):
         for v in (value.values() if isinstance(value, dict) else value):
             _walk_ids(v, out)
+
+
+def _owner(data):
+    """The memo key of the loaded file that ``data`` belongs to (or shares its values with), or None."""
+    values = list(data.values()) if isinstance(data, dict) else list(data) if isinstance(data, list) else []
+    for obj in [data] + values:
+        if isinstance(obj, (dict, list, str)) and id(obj) in _MEMO["owner"]:
+            return _MEMO["owner"][id(obj)]
+    return None
 
 
 def _memo_load(real):
@@ -175,21 +187,41 @@ def _memo_load(real):
             if len(report.diagnostics) > before or raw is None:
                 return data
             _MEMO["files"][key] = hit = (data, raw.decode("utf-8"))
-            _walk_ids(data, _MEMO["objects"])
+            ids = set()
+            _walk_ids(data, ids)
+            _MEMO["ids"][key] = ids
+            _MEMO["objects"] |= ids
+            _MEMO["owner"].update(dict.fromkeys(ids, key))
         report.sources.add_text(display or str(path), hit[1])
         return hit[0]
     return load
 
 
+def _forget(file_key):
+    """Forget a loaded file (its data was changed by the schema stage)."""
+    _MEMO["files"].pop(file_key, None)
+    ids = _MEMO["ids"].pop(file_key, set())
+    _MEMO["objects"] -= ids
+    for i in ids:
+        _MEMO["owner"].pop(i, None)
+    for key in [k for k in _MEMO["validated"] if k[0] in ids]:
+        del _MEMO["validated"][key]
+
+
 def _memo_validate(real):
     def validate(data, kind, report):
         if id(data) not in _MEMO["objects"]:
-            return real(data, kind, report)
+            before = len(report.diagnostics)
+            ok = real(data, kind, report)
+            if len(report.diagnostics) > before:
+                _forget(_owner(data))  # e.g. an overlay entry checked through a copy
+            return ok
         key = (id(data), kind)
         if key not in _MEMO["validated"]:
             before = len(report.diagnostics)
             ok = real(data, kind, report)
             if len(report.diagnostics) > before:
+                _forget(_owner(data))
                 return ok
             _MEMO["validated"][key] = ok
         return _MEMO["validated"][key]

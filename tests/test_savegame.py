@@ -113,7 +113,9 @@ def test_replay_detects_a_tampered_log(tmp_path, capsys):
     (lambda t: t.replace('"format": "agricola-save"', '"format": "other"'), "not an agricola save file"),
     (lambda t: t.replace('"pack": "revised-family"', '"pack": "revised"'), "pack 'revised' has changed since"),
     (lambda t: t.replace('"pack_hash": "', '"pack_hash": "0'), "has changed since this game was saved"),
-    (lambda t: t.replace('"decisions": [[', '"decisions": [["x", '), "decision 1 is malformed"),
+    (lambda t: t.replace('"decisions": [[', '"decisions": [["x", '), "'decisions[0]' is too long (at most 3 items)"),
+    (lambda t: t.replace('"decisions": [[0', '"decisions": [["x"'), "'decisions[0][0]' must be a whole number, not text"),
+    (lambda t: t.replace('"seed": 6', '"seed": "6"'), "'seed' must be a whole number, not text"),
 ])
 def test_bad_save_files_give_a_clear_error_and_change_nothing(tmp_path, capsys, damage, message):
     full = tmp_path / "g.json"

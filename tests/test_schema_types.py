@@ -1,0 +1,329 @@
+"""Every key of every schema, given a value of each wrong type, gives exactly one located error (exit 2).
+
+The keys are found in the schemas themselves (``compiler.schema.KINDS``: every file in compiler/schemas/
+and the save-file schema), recursively: properties, the values of open mappings (``additionalProperties``),
+list items and the places of a fixed list (``prefixItems``). Each is tried in a real file of its kind
+from the tiny workspace in tests/fixtures/tiny (a pack, an overlay pack, a farm file, a save file):
+the value is put into the otherwise valid file, the command that reads such files runs in process, and
+it must print exactly one ``file:line:col: error[…]`` (at the value, in that file), no traceback, and
+exit with status 2. A new schema needs an entry in ``TARGETS`` (the test says so).
+"""
+from __future__ import annotations
+
+import contextlib
+import copy
+import functools
+import io
+import json
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+
+from compiler import cli, schema
+from compiler.diagnostics import Report
+from compiler.loader import LDict, LList, load_yaml_file
+from runtime.shape import locate
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "tiny"
+LOCATED = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+):(?P<col>\d+): error\[E\d+\]: \S")
+SAVE = "game.save.json"  # written by the test (a finished 2-player game of the tiny pack)
+
+WRONG = {"boolean": True, "integer": 7, "number": 2.5, "string": "text", "array": [1], "object": {"a": 1},
+         "null": None}
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where documents of a kind are: a file of the tiny workspace, the entry in it (an index into a
+    list file, or None for the whole file), and the command that reads it (``{file}`` is its path)."""
+
+    file: str
+    entry: int | None
+    command: tuple
+
+    def __str__(self):
+        return self.file + (f"[{self.entry}]" if self.entry is not None else "")
+
+
+VALIDATE_TINY = ("validate", "{root}/rules/tiny")
+VALIDATE_PLUS = ("validate", "{root}/rules/tiny-plus")
+TARGETS = {
+    "game-full": [Target("rules/tiny/game.yaml", None, VALIDATE_TINY)],
+    "game": [Target("rules/tiny-plus/game.yaml", None, VALIDATE_PLUS)],
+    "spaces": [Target("rules/tiny/actions.yaml", None, VALIDATE_TINY),
+               Target("rules/tiny-plus/actions.yaml", None, VALIDATE_PLUS)],
+    "space": [Target("rules/tiny/actions.yaml", 0, VALIDATE_TINY),
+              Target("rules/tiny/rounds.yaml", 0, VALIDATE_TINY),
+              Target("rules/tiny-plus/actions.yaml", 0, VALIDATE_PLUS),    # an overlay entry that changes one
+              Target("rules/tiny-plus/actions.yaml", 2, VALIDATE_PLUS)],   # an overlay entry that adds one
+    "major": [Target("rules/tiny/majors.yaml", 0, VALIDATE_TINY),
+              Target("rules/tiny-plus/majors.yaml", 0, VALIDATE_PLUS)],
+    "card": [Target("cards/tiny/A/tiny_helper.yaml", None, VALIDATE_TINY),
+             Target("cards/tiny-plus/A/tiny_digger.yaml", None, VALIDATE_PLUS)],
+    "farm": [Target("farm.yaml", None, ("score", "{file}", "--pack", "tiny"))],
+    "save": [Target(SAVE, None, ("replay", "{file}"))],
+}
+
+
+# ---------------------------------------------------------------- the walk through a schema
+
+def _resolve(sub: dict) -> dict:
+    ref = sub.get("$ref")
+    return schema.schema(ref.split("/")[-1].removesuffix(".json")) if ref else sub
+
+
+def accepted_types(sub: dict) -> set | None:
+    """The JSON types a subschema accepts; None when it accepts everything."""
+    sub = _resolve(sub)
+    if "type" in sub:
+        return set(sub["type"] if isinstance(sub["type"], list) else [sub["type"]])
+    values = sub.get("enum", [sub["const"]] if "const" in sub else None)
+    if values is None:
+        return None
+    names = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array", dict: "object"}
+    return {"null" if v is None else names[type(v)] for v in values}
+
+
+def wrong_values(sub: dict) -> dict:
+    """A value of each type the subschema does not accept, by type name."""
+    ok = accepted_types(sub)
+    if ok is None:
+        return {}
+    skip = set(ok) | ({"integer"} if "number" in ok else set())
+    if "integer" in ok:
+        skip.add("integer")  # a number such as 2.5 is still wrong where a whole number is wanted
+    return {name: value for name, value in WRONG.items() if name not in skip}
+
+
+def walk(sub: dict, path=()):
+    """(path, subschema) of every place below ``sub``; a path is a tuple of steps:
+    ('key', name), ('any', None) for a value of an open mapping, ('item', None), ('prefix', i)."""
+    if "$ref" in sub:
+        return  # the referred schema is walked as its own kind
+    for name, child in sub.get("properties", {}).items():
+        yield path + (("key", name),), child
+        yield from walk(child, path + (("key", name),))
+    if isinstance(sub.get("additionalProperties"), dict):
+        child = sub["additionalProperties"]
+        yield path + (("any", None),), child
+        yield from walk(child, path + (("any", None),))
+    for i, child in enumerate(sub.get("prefixItems", ())):
+        yield path + (("prefix", i),), child
+        yield from walk(child, path + (("prefix", i),))
+    if isinstance(sub.get("items"), dict):
+        child = sub["items"]
+        yield path + (("item", None),), child
+        yield from walk(child, path + (("item", None),))
+
+
+def _shown(path) -> str:
+    return "".join(f".{k}" if s == "key" else ".*" if s == "any" else "[]" if s == "item" else f"[{k}]"
+                   for s, k in path) or "(root)"
+
+
+CASES = [pytest.param(kind, target, path, sub, id=f"{kind}:{target}:{_shown(path)}")
+         for kind in schema.KINDS for target in TARGETS.get(kind, ())
+         for path, sub in walk(schema.schema(kind)) if wrong_values(sub)]
+
+
+# ---------------------------------------------------------------- the workspace
+
+_CHANGING: set = set()  # the file a case is changing (never taken from the memo below)
+_LOADED: dict = {}
+_VALID: set = set()
+
+
+def _memo_load(real):
+    """The files a case does not change are read and checked once (they are valid, so the schema
+    stage leaves their data as it is): each case costs about the reading of the file it changes."""
+    def load(path, report, display=None):
+        if Path(path).resolve() in _CHANGING:
+            return real(path, report, display)
+        key = (str(path), display, Path(path).read_bytes())
+        if key not in _LOADED:
+            before = len(report.diagnostics)
+            data = real(path, report, display)
+            if len(report.diagnostics) > before:
+                return data
+            _LOADED[key] = (data, key[2].decode("utf-8"))
+        data, text = _LOADED[key]
+        report.sources.add_text(display or str(path), text)
+        return data
+    return load
+
+
+def _memo_validate(real):
+    def validate(data, kind, report):
+        if (id(data), kind) in _VALID:
+            return True
+        ok = real(data, kind, report)
+        if ok and any(data is d or (isinstance(d, list) and any(data is e for e in d)) for d, _ in _LOADED.values()):
+            _VALID.add((id(data), kind))
+        return ok
+    return validate
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory):
+    import compiler.packs
+    mp = pytest.MonkeyPatch()
+    # the command line is parsed by the real parser, built once (building it takes longer than the check)
+    mp.setattr(cli, "make_parser", functools.lru_cache(maxsize=None)(cli.make_parser))
+    mp.setattr(compiler.packs, "load_yaml_file", _memo_load(compiler.packs.load_yaml_file))
+    mp.setattr(schema, "validate", _memo_validate(schema.validate))
+    root = tmp_path_factory.mktemp("types") / "ws"
+    shutil.copytree(FIXTURE, root)
+    build = root.parent / "build"
+    status, _, err = run(root, build, "play", "--pack", "tiny", "--players", "2", "--seed", "1", "--json",
+                         "--save", str(root / SAVE))
+    assert status == 0, err
+    yield root, build
+    mp.undo()
+    _LOADED.clear()
+    _VALID.clear()
+
+
+def run(root: Path, build: Path, *argv) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = cli.main(["--root", str(root), "--build", str(build), *argv])
+    return status, out.getvalue(), err.getvalue()
+
+
+def _command(target: Target, root: Path) -> list:
+    return [part.format(root=root, file=root / target.file) for part in target.command]
+
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+@functools.lru_cache(maxsize=None)
+def _base(raw: bytes, json_file: bool):
+    return json.loads(raw) if json_file else yaml.load(raw, Loader=_LOADER)
+
+
+def _read(path: Path):
+    """The file's data, as plain values (a fresh copy)."""
+    return copy.deepcopy(_base(path.read_bytes(), path.suffix == ".json"))
+
+
+def _write(path: Path, data):
+    if path.suffix == ".json":
+        path.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
+    else:
+        path.write_text(yaml.dump(data, Dumper=_DUMPER, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+def _place(doc, path, sub_of, value):
+    """Put ``value`` at ``path`` into ``doc`` (plain data), making empty mappings and lists on the way
+    where the schema allows them; returns the concrete path (keys and indexes)."""
+    node, concrete = doc, []
+    for n, (step, key) in enumerate(path):
+        last = n == len(path) - 1
+        if step == "key":
+            assert isinstance(node, dict), f"no mapping at {concrete}"
+            if last:
+                node[key] = value
+            elif key not in node:
+                node[key] = _empty(sub_of(path[:n + 1]), concrete + [key])
+        elif step == "any":
+            assert isinstance(node, dict) and node, f"the base file needs a key in the mapping at {concrete}"
+            key = next(iter(node))
+            if last:
+                node[key] = value
+        else:
+            assert isinstance(node, list), f"no list at {concrete}"
+            key = key if step == "prefix" else 0
+            if not node and last:
+                node.append(value)
+            assert len(node) > key, f"the base file needs an item in the list at {concrete}"
+            if last:
+                node[key] = value
+        concrete.append(key)
+        node = node[key]
+    return concrete
+
+
+def _empty(sub, where):
+    sub = _resolve(sub)
+    types = accepted_types(sub) or set()
+    if "object" in types and not sub.get("required") and not sub.get("minProperties"):
+        return {}
+    if "array" in types and not sub.get("minItems"):
+        return []
+    raise AssertionError(f"the base file needs a value at {where} (give one in tests/fixtures/tiny)")
+
+
+def _expected_line(path: Path, doc_path) -> int:
+    """The line of the value at ``doc_path`` in the file as written."""
+    if path.suffix == ".json":
+        return locate(path.read_text(encoding="utf-8"), tuple(doc_path))[0]
+    node = load_yaml_file(path, Report(), str(path))
+    container, key = None, None
+    for key in doc_path:
+        key = str(key) if isinstance(node, dict) else key  # the loader reads every key as text
+        container, node = node, node[key]
+    if isinstance(container, (LDict, LList)):
+        return container.span_of(key).line
+    return node.span.line
+
+
+# ---------------------------------------------------------------- the tests
+
+def test_every_schema_has_a_target():
+    """A new schema needs a file to try it in (an entry of TARGETS)."""
+    missing = [kind for kind in schema.KINDS if kind not in TARGETS]
+    assert not missing, f"add the schema(s) {missing} to TARGETS in {Path(__file__).name}"
+    assert len(CASES) > 150
+
+
+@pytest.mark.parametrize("kind", sorted(TARGETS))
+def test_the_base_files_are_valid(workspace, kind):
+    root, build = workspace
+    for target in TARGETS[kind]:
+        status, out, err = run(root, build, *_command(target, root))
+        assert status == 0, f"{target}: {err}"
+
+
+@pytest.mark.parametrize("kind,target,path,sub", CASES)
+def test_a_wrong_type_gives_one_located_error(workspace, kind, target, path, sub):
+    root, build = workspace
+    file = root / target.file
+    original = file.read_bytes()
+    failures = []
+    _CHANGING.add(file.resolve())
+    try:
+        for type_name, value in wrong_values(sub).items():
+            doc = _read(file)
+            entry = doc if target.entry is None else doc[target.entry]
+
+            where = _place(entry, path, dict(walk(schema.schema(kind))).get, value)
+            if target.entry is not None:
+                where = [target.entry] + where
+            _write(file, doc)
+            line = _expected_line(file, where)
+            status, out, err = run(root, build, *_command(target, root))
+            errors = [ln for ln in err.splitlines() if ": error[" in ln]
+            problem = None
+            if status != 2 or "Traceback" in err or "internal error" in err:
+                problem = f"exit {status}"
+            elif len(errors) != 1:
+                problem = f"{len(errors)} errors"
+            else:
+                m = LOCATED.match(errors[0])
+                if not m:
+                    problem = "not located"
+                elif Path(m["file"]).name != file.name or int(m["line"]) != line:
+                    problem = f"located at {m['file']}:{m['line']}, not {file.name}:{line}"
+            if problem:
+                failures.append(f"{type_name} ({json.dumps(value)}): {problem}\n{err}")
+            file.write_bytes(original)
+    finally:
+        file.write_bytes(original)
+        _CHANGING.clear()
+    assert not failures, f"{kind} {target} {_shown(path)}:\n" + "\n".join(failures)
