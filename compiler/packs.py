@@ -107,16 +107,6 @@ class Workspace:
             return str(path)
 
 
-def _entry_list(data, file: str, report: Report) -> list:
-    if data is None:
-        return []
-    if not isinstance(data, list):
-        report.error("E112", "this file must be a list of entries (each starting with '- id: …')",
-                     getattr(data, "span", Span(file, 1, 1)))
-        return [_unusable(getattr(data, "span", Span(file, 1, 1)))]
-    return data
-
-
 def _unusable(span: Span) -> LDict:
     """What stands for an entry or a file that could not be read (its problem is reported): an empty,
     not schema_ok entry, so that later stages know that names may be missing (no follow-up errors)."""
@@ -139,7 +129,9 @@ def _read_pack_files(ws: Workspace, pack_id: str, directory: Path, report: Repor
             out[fname] = [_unusable(Span(disp, 1, 1))] if len(report.diagnostics) > before else []
             continue
         if not isinstance(data, list):
-            out[fname] = _entry_list(data, disp, report)
+            span = getattr(data, "span", Span(disp, 1, 1))
+            report.error("E112", "this file must be a list of entries (each starting with '- id: …')", span)
+            out[fname] = [_unusable(span)]
             continue
         entries = data
         entry_kind = "space" if kind == "spaces" else "major"

@@ -327,3 +327,61 @@ def test_a_wrong_type_gives_one_located_error(workspace, kind, target, path, sub
         file.write_bytes(original)
         _CHANGING.clear()
     assert not failures, f"{kind} {target} {_shown(path)}:\n" + "\n".join(failures)
+
+
+def test_the_runtime_save_check_agrees_with_jsonschema(workspace):
+    """The runtime checks saves without jsonschema (runtime/shape.py): on the valid save and on each wrong
+    type of every key, it finds what the jsonschema validator finds (nothing, or one problem)."""
+    from runtime.savegame import SAVE_SCHEMA
+    from runtime.shape import problems
+    root, _ = workspace
+    base = json.loads((root / SAVE).read_text(encoding="utf-8"))
+    validator = schema.validator("save")
+    assert not problems(base, SAVE_SCHEMA) and not list(validator.iter_errors(base))
+    subs = dict(walk(SAVE_SCHEMA))
+    tried = 0
+    for path, sub in walk(SAVE_SCHEMA):
+        for type_name, value in wrong_values(sub).items():
+            doc = copy.deepcopy(base)
+            where = _place(doc, path, subs.get, value)
+            found = problems(doc, SAVE_SCHEMA)
+            assert len(found) == 1 and list(found[0][0]) == where, (_shown(path), type_name, found)
+            assert len(list(validator.iter_errors(doc))) == 1, (_shown(path), type_name)
+            tried += 1
+    assert tried > 40
+
+
+@pytest.mark.parametrize("file", ["rules/tiny/actions.yaml", "rules/tiny/rounds.yaml", "rules/tiny/majors.yaml",
+                                  "cards/tiny/A/tiny_helper.yaml"])
+def test_an_unreadable_file_gives_one_error(workspace, file):
+    """Names the unreadable file held (spaces, tags, cards) are not reported as unknown elsewhere."""
+    root, build = workspace
+    path = root / file
+    original = path.read_bytes()
+    try:
+        path.write_text("- id: [unclosed\n", encoding="utf-8")
+        status, _, err = run(root, build, "validate", str(root / "rules" / "tiny"))
+    finally:
+        path.write_bytes(original)
+    assert status == 2
+    assert [ln for ln in err.splitlines() if ": error[" in ln] == [
+        f"{file}:2:1: error[E101]: invalid YAML: expected ',' or ']', but got '<stream end>'"], err
+
+
+def test_tags_true_in_a_revised_card_is_one_located_error(tmp_path):
+    """The report of issue 17: a card with 'tags: true' crashed the checker (exit 3)."""
+    repo = Path(__file__).resolve().parent.parent
+    shutil.copytree(repo / "rules" / "revised", tmp_path / "rules" / "revised")
+    cards = (repo / "cards" / "revised" / "A").glob("*.yaml")
+    original = sorted(p for p in cards if not p.name.endswith(".test.yaml"))[0]
+    rel = f"cards/revised/A/{original.name}"
+    lines = [ln for ln in original.read_text(encoding="utf-8").splitlines() if not ln.startswith("tags:")]
+    lines.insert(2, "tags: true")
+    (tmp_path / rel).parent.mkdir(parents=True)
+    (tmp_path / rel).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = cli.main(["--root", str(tmp_path), "validate", str(tmp_path / "rules" / "revised")])
+    assert status == 2
+    assert err.getvalue() == (f"{rel}:3:7: error[E112]: 'tags' must be a list, not true/false\n"
+                              "  tags: true\n        ^^^^\n1 problem found\n")
