@@ -138,7 +138,7 @@ def load_scenarios(path: Path, report: Report):
     for d in local.diagnostics:
         if (d.span.file, d.span.line, d.span.col) in loaded:
             continue  # the loader said what is wrong with this value already
-        if shaped is not data and not shaped["scenarios"] and d.message.startswith("'scenarios' is too short"):
+        if shaped is not data and not shaped.get("scenarios") and d.message.startswith("'scenarios' is too short"):
             continue  # every scenario was reported as not a mapping already
         if d.message.endswith("not true/false") and "text" in d.message:
             d.hint = 'unquoted yes and no are true and false in YAML: write "yes" and "no"'

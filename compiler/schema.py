@@ -150,8 +150,7 @@ def _report(err, data, kind, report: Report) -> list:
     what = _WHAT.get(kind, kind)
     v = err.validator
     if "propertyNames" in err.relative_schema_path:  # a key the mapping does not allow: the key goes
-        container, _, node = _locate(data, path)
-        span = node.key_span(err.instance) if isinstance(node, LDict) else _span(data, path)
+        span = _span(data, path)
         custom = err.schema.get("x-message") if isinstance(err.schema, dict) else None
         report.error("E114", custom.format(value=_short(err.instance)) if custom else
                      f"'{_short(err.instance)}' is not allowed as a key here", span)
@@ -189,8 +188,10 @@ def _report(err, data, kind, report: Report) -> list:
         word = "at least" if "inimum" in v else "at most"
         report.error("E115", f"'{field}' must be {word} {err.validator_value}, not {err.instance}", span)
     elif v in ("minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties"):
+        n = err.validator_value
+        unit = {"Items": "item", "Length": "character", "Properties": "key"}[v[3:]] + ("s" if n != 1 else "")
         report.error("E116", f"'{field}' is {'too short' if v.startswith('min') else 'too long'} "
-                     f"({err.message.split(' is ')[-1] if ' is ' in err.message else err.message})", span)
+                     f"({'at least' if v.startswith('min') else 'at most'} {n} {unit})", span)
     elif custom:
         report.error("E114", custom.format(value=_short(err.instance)), span)
     else:
