@@ -119,10 +119,11 @@ SAVE_CASES = {
     "empty": (lambda d: "", "the save file is damaged or cut short (not valid JSON"),
     "option_nested_900_deep": (lambda d: _replace(d, '"decisions": [[1, "place", "forest"]',
                                                   '"decisions": [[1, "place", ' + "[" * 900 + "]" * 900 + "]"),
-                               "the save file is damaged (decision 1 is malformed)"),
+                               "error[E162]: the save file is damaged (decision 1 is malformed): its option nests "
+                               "more than 16 lists deep"),
     "kind_of_100000_characters": (lambda d: _replace(d, '"decisions": [[1, "place"',
                                                      '"decisions": [[1, "' + "x" * 100_000 + '"'),
-                                  "the save file is damaged (decision 1 is malformed)"),
+                                  "error[E116]: 'decisions[0][1]' is too long (at most 64 characters)"),
 }
 
 
