@@ -459,6 +459,10 @@ class Checker:
                 self.trigger = None  # the condition is watched outside any event
                 self.expr(t.cond)
                 self.trigger = t
+                if rule.guard is not None:
+                    # the rule is spent the moment its condition holds: a guard false then loses it for good
+                    self.err("E212", "'once …' fires the first time its condition holds, and a guard is checked "
+                             "only then: join the two with 'and' ('once a and b: …')", rule.guard.span)
             if t.kind == "at_phase" and t.phase == "end_of_round" and not 1 <= (t.round or 0) <= self.sym.rounds:
                 self.err("E215", f"there is no round {t.round}: the game has rounds 1 to {self.sym.rounds}", t.span)
             if rule.guard is not None:

@@ -49,7 +49,8 @@ class Diagnostic:
         if sources is not None and s.line:
             text = sources.line(s.file, s.line)
             if text is not None:
-                shown = text.rstrip("\r\n").expandtabs(1)
+                # control characters (a form feed, a lone carriage return) would garble the line: blanks
+                shown = "".join(c if c.isprintable() or c == "\t" else " " for c in text.rstrip("\r\n")).expandtabs(1)
                 col = max(1, s.col)
                 width = max(1, min(s.length, max(1, len(shown) - col + 1)))
                 if len(shown) > LINE_SHOWN:  # a very long line: the part around the place, marked with '…'
@@ -66,6 +67,13 @@ class Diagnostic:
         return "\n".join(out)
 
 
+def _editor_lines(text: str) -> list[str]:
+    """The lines of a text as an editor numbers them: split at line feeds only (str.splitlines would also
+    split at form feeds and other separators, and the caret would be shown under another line)."""
+    lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
 class SourceCache:
     """Reads source lines for caret displays (files are read once)."""
 
@@ -73,12 +81,12 @@ class SourceCache:
         self._lines: dict[str, list[str] | None] = {}
 
     def add_text(self, file: str, text: str) -> None:
-        self._lines[file] = text.splitlines()
+        self._lines[file] = _editor_lines(text)
 
     def line(self, file: str, line: int) -> str | None:
         if file not in self._lines:
             try:
-                self._lines[file] = Path(file).read_text(encoding="utf-8", errors="replace").splitlines()
+                self._lines[file] = _editor_lines(Path(file).read_text(encoding="utf-8", errors="replace"))
             except OSError:
                 self._lines[file] = None
         lines = self._lines[file]

@@ -282,7 +282,10 @@ class English:
 
     def stmt(self, node) -> str:
         if isinstance(node, N.Seq):
-            return _join([self.stmt(x) for x in node.items], "and")
+            parts = [self.stmt(x) for x in node.items]
+            if any(isinstance(x, _COMPOUND) for x in node.items[:-1]):
+                return "; ".join(parts)  # 'choose one: a or b; c': the choice ends where the ';' is
+            return _join(parts, "and")
         if isinstance(node, N.Then):
             first, *rest = node.items
             return self.stmt(first) + "".join(f", then you may {self.stmt(x)}" for x in rest)
@@ -296,7 +299,10 @@ class English:
         if isinstance(node, N.Guarded):
             return f"{self.stmt(node.body)} if {self.cond(node.cond)}"
         if isinstance(node, N.Choose):
-            return "choose one: " + _join([self.stmt(x) for x in node.options], "or")
+            parts = [self.stmt(x) for x in node.options]
+            if any(isinstance(x, _COMPOUND) for x in node.options):
+                return "choose one: " + "; or ".join(parts)  # 'a; or b and c': each option ends at the ';'
+            return "choose one: " + _join(parts, "or")
         if isinstance(node, N.Verb):
             return self.verb(node)
         return PLACEHOLDER
@@ -541,6 +547,8 @@ class English:
             parts.append(_cap(self.stmt(effect)))
         return ". ".join(parts) + "."
 
+
+_COMPOUND = (N.Seq, N.Then, N.AndOr, N.Choose)  # statements whose words have their own 'and', 'or', 'then'
 
 _EVENT_UNIT = {"build_rooms": "room", "build_stables": "stable", "plow": "field", "bake": "grain",
                "build_fences": "pasture"}  # what 'event_size' counts, one of it

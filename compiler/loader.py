@@ -7,6 +7,7 @@ size, nesting depth and alias expansion keep hostile files harmless (see docs/li
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -422,9 +423,23 @@ def _oversized(root):
         node = bigger
 
 
+_ODD_BREAK = re.compile("[\x85\u2028\u2029]|\r(?!\n)")
+
+
+def _text_span(file: str, text: str, at: int) -> Span:
+    """The place of character ``at`` of a text, in lines as an editor counts them."""
+    line = text.count("\n", 0, at) + 1
+    return Span(file, line, at - (text.rfind("\n", 0, at) + 1) + 1)
+
+
 def load_yaml_text(text: str, file: str, report: Report):
     """Parse YAML text into located values; problems go to ``report``. Returns None on failure."""
     report.sources.add_text(file, text)
+    odd = _ODD_BREAK.search(text)
+    if odd is not None:  # YAML would count a line there that editors do not show: every line number after it is off
+        report.error("E109", f"file contains the line separator U+{ord(odd.group(0)[0]):04X}, which YAML reads as a "
+                     "line break; use a plain line break", _text_span(file, text, odd.start()))
+        return None
     many = _too_many_nodes(text)
     if many is not None:
         report.error("E104", f"file has more than {MAX_NODES} YAML nodes", _mark_span(file, many))
@@ -463,6 +478,11 @@ def load_yaml_text(text: str, file: str, report: Report):
         elif "could not find expected ':'" in problem:
             hint = "each line of a mapping needs 'key: value'; continue long text in a block after '|'"
         report.error("E101", f"invalid YAML: {problem}", _mark_span(file, mark), hint)
+        return None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow (a control character)
+        report.error("E101", f"invalid YAML: the control character U+{exc.character:04X} is not allowed"
+                     if isinstance(exc.character, int) else f"invalid YAML: {str(exc).splitlines()[0]}",
+                     _text_span(file, text, exc.position))
         return None
     except yaml.YAMLError as exc:
         report.error("E101", f"invalid YAML: {str(exc).splitlines()[0]}", Span(file, 1, 1))

@@ -80,8 +80,11 @@ def _check_carets(root: Path, err: str) -> None:
         if not m or i + 2 >= len(lines) or not lines[i + 1].startswith("  "):
             continue
         path, lineno, col = m.group(1), int(m.group(2)), int(m.group(3))
-        # shown as the tool shows them: bad bytes replaced, NUL bytes as blanks
-        file_lines = (root / path).read_bytes().decode("utf-8", errors="replace").replace("\x00", " ").splitlines()
+        # shown as the tool shows them: lines as an editor counts them, bad bytes replaced, control characters
+        # as blanks
+        text = (root / path).read_bytes().decode("utf-8", errors="replace")
+        file_lines = ["".join(c if c.isprintable() or c == "\t" else " " for c in line.removesuffix("\r"))
+                      for line in text.split("\n")]
         assert lines[i + 1] == "  " + file_lines[lineno - 1].expandtabs(1)
         caret = lines[i + 2]
         assert caret.startswith("  ") and caret.strip(" ").strip("^") == ""
@@ -1062,4 +1065,31 @@ def test_caret_in_text_over_several_lines_whose_second_line_repeats_the_first(ro
         f"expected {BODY_WORDS}",
         line,
         "  " + " " * (col - 1) + "^^^^",
+    ))
+
+
+@pytest.mark.parametrize("char, message", [
+    ("\x0c", "E101]: invalid YAML: the control character U+000C is not allowed"),
+    ("\u2028", "E109]: file contains the line separator U+2028, which YAML reads as a line break; "
+               "use a plain line break"),
+    ("\r", "E109]: file contains the line separator U+000D, which YAML reads as a line break; use a plain line break"),
+])
+def test_odd_line_breaks_are_located_where_an_editor_shows_them(root, capsys, char, message):
+    # line numbers as an editor counts them (YAML and str.splitlines count more lines here)
+    edit(root, "revised/majors.yaml", "- id: fireplace_2\n", f"# a comment {char} here\n- id: fireplace_2\n")
+    check(root, capsys, "revised", block(
+        f"rules/revised/majors.yaml:2:13: error[{message}",
+        "  # a comment   here",
+        "              ^",
+    ))
+
+
+def test_a_guard_on_once_is_refused(root, capsys):
+    rule = "once rooms >= 3 if people >= 3: gain 1 food"
+    _add_rule(root, rule)
+    check(root, capsys, "revised", block(
+        "rules/revised/majors.yaml:94:24: error[E212]: 'once …' fires the first time its condition holds, and a "
+        "guard is checked only then: join the two with 'and' ('once a and b: …')",
+        "      " + rule,
+        "  " + " " * 23 + "^" * len("people >= 3"),
     ))

@@ -369,3 +369,13 @@ def test_condition_words(text, words):
 ])
 def test_rule_words(rule, words):
     assert _english(rule, "rules") == words
+
+
+@pytest.mark.parametrize("rule, words", [
+    ("on play: choose(gain 1 reed | gain 1 stone); gain 1 food",
+     "When you play this card: choose one: get 1 reed or get 1 stone; get 1 food."),
+    ("on play: choose(gain 1 reed | (gain 1 food; gain 1 wood))",
+     "When you play this card: choose one: get 1 reed; or get 1 food and get 1 wood."),
+])
+def test_statement_grouping_words(rule, words):
+    assert _english(rule, "rules") == words
