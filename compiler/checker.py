@@ -94,6 +94,7 @@ class Checker:
         self.trigger = None  # the trigger of the rule being checked (None: no event is running)
         self.scheduled = 0   # > 0 inside 'schedule action (…)': it runs later, in a round's start
         self.each_player = 0  # > 0 inside 'for each player (…)': it runs for players who do not own the card
+        self.nobody_placed = None  # when the rule being checked runs while no person is on any space, in words
 
     def err(self, code, message, span, hint=None):
         self.report.error(code, message, span, hint)
@@ -220,6 +221,10 @@ class Checker:
             self.err("E206", f"{node.name}() takes {len(kinds)} argument{'s' if len(kinds) != 1 else ''}, "
                      f"not {len(node.args)}", node.span)
             return
+        if "space" in kinds and (self.nobody_placed or self.scheduled):
+            when = self.nobody_placed or "at the start of a round (when a scheduled action runs)"
+            self.err("E212", f"{node.name}() asks about the people on an action space, and {when} nobody is on "
+                     "one", span)
         for arg, kind in zip(node.args, kinds):
             if kind == "space":
                 if isinstance(arg, N.Quantity):
@@ -416,10 +421,16 @@ class Checker:
 
     def rule(self, rule: N.Rule, where: str):
         self.trigger = rule.trigger if rule.kind == "triggered" else None
+        t = self.trigger
+        if t is not None and t.kind == "at_phase" and t.phase in PHASES_WITHOUT_PEOPLE_OUT:
+            self.nobody_placed = PHASES_WITHOUT_PEOPLE_OUT[t.phase]
+        elif rule.kind == "action" and rule.window in ("harvest", "feeding"):
+            self.nobody_placed = "in a harvest"
         try:
             self._rule(rule, where)
         finally:
             self.trigger = None
+            self.nobody_placed = None
 
     def limit(self, limit: N.Limit | None, trigger: N.Trigger | None = None):
         if limit is None:
@@ -562,6 +573,13 @@ class Checker:
 
 
 USE_TRIGGERS = ("after_use", "before_use", "turn_end_use")
+# Phases in which every person is at home (runtime/engine.py: the round starts before anyone is placed;
+# the spaces are cleared after the returning-home rules and before the end of the round and the harvest).
+PHASES_WITHOUT_PEOPLE_OUT = {
+    "round_start": "at the start of a round", "end_of_round": "at the end of a round",
+    "harvest_start": "in a harvest", "field_phase_start": "in a harvest", "field_phase": "in a harvest",
+    "feeding": "in a harvest", "breeding": "in a harvest", "harvest_end": "in a harvest", "scoring": "at scoring",
+}
 
 
 def _event_words(t: N.Trigger) -> str:
@@ -813,7 +831,9 @@ def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> Check
             continue
         node = parse(text, "expr", report)
         if node is not None:
+            chk.nobody_placed = "at scoring"
             chk.expr(node)
+            chk.nobody_placed = None
             scoring.append((str(cat["id"]), str(cat.get("label", cat["id"])), node, cat.span))
     frame["scoring"] = scoring
     tb = _text(g, "tie_break")

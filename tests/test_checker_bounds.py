@@ -31,7 +31,7 @@ def _at(rule: str, code: str, message: str, start: str, length: int | None = Non
 
 REFUSED = [
     # arity: too few and too many arguments, for functions of one and of two arguments
-    ("at harvest start if occupied(): gain 1 food", "E206", "occupied() takes 1 argument, not 0", "occupied()"),
+    ("at returning home if occupied(): gain 1 food", "E206", "occupied() takes 1 argument, not 0", "occupied()"),
     ("at harvest start if min(wood) >= 1: gain 1 food", "E206", "min() takes 2 arguments, not 1", "min(wood)"),
     ("at harvest start if min(wood, clay, reed) >= 1: gain 1 food", "E206", "min() takes 2 arguments, not 3",
      "min(wood, clay, reed)"),
@@ -71,7 +71,7 @@ REFUSED = [
 ]
 
 ACCEPTED = [
-    "at harvest start if occupied(fishing) and min(wood, clay) >= 1: gain 1 food",
+    "at returning home if occupied(fishing) and min(wood, clay) >= 1: gain 1 food",
     "at scoring: bonus tier(sheep; 1: 1, 4: 2, 5: 3)",
     "at scoring: convert clay to bonus (1: 1, 2: 2)",
     "after you use #round_1: gain 1 food",

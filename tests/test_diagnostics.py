@@ -456,20 +456,20 @@ def test_unknown_action_space_in_trigger(root, capsys):
 
 
 def test_unknown_action_space_in_occupied(root, capsys):
-    _add_rule(root, "at harvest start if occupied(fishin): gain 1 food")
+    _add_rule(root, "at returning home if occupied(fishin): gain 1 food")
     check(root, capsys, "revised", block(
-        "rules/revised/majors.yaml:94:34: error[E205]: unknown action space 'fishin' (did you mean 'fishing'?)",
-        "      at harvest start if occupied(fishin): gain 1 food",
-        "                                   ^^^^^^",
+        "rules/revised/majors.yaml:94:35: error[E205]: unknown action space 'fishin' (did you mean 'fishing'?)",
+        "      at returning home if occupied(fishin): gain 1 food",
+        "                                    ^^^^^^",
     ))
 
 
 def test_wrong_arity(root, capsys):
-    _add_rule(root, "at harvest start if occupied(fishing, forest): gain 1 food")
+    _add_rule(root, "at returning home if occupied(fishing, forest): gain 1 food")
     check(root, capsys, "revised", block(
-        "rules/revised/majors.yaml:94:25: error[E206]: occupied() takes 1 argument, not 2",
-        "      at harvest start if occupied(fishing, forest): gain 1 food",
-        "                          ^^^^^^^^^^^^^^^^^^^^^^^^^",
+        "rules/revised/majors.yaml:94:26: error[E206]: occupied() takes 1 argument, not 2",
+        "      at returning home if occupied(fishing, forest): gain 1 food",
+        "                           ^^^^^^^^^^^^^^^^^^^^^^^^^",
     ))
 
 
@@ -1092,4 +1092,23 @@ def test_a_guard_on_once_is_refused(root, capsys):
         "guard is checked only then: join the two with 'and' ('once a and b: …')",
         "      " + rule,
         "  " + " " * 23 + "^" * len("people >= 3"),
+    ))
+
+
+@pytest.mark.parametrize("rule, name, when", [
+    ("at round start if occupied(forest): gain 1 food", "occupied", "at the start of a round"),
+    ("at harvest start if yours(fishing): gain 1 food", "yours", "in a harvest"),
+    ("at scoring if occupied(forest): bonus 1", "occupied", "at scoring"),
+    ("in feeding action if yours(forest): pay 1 food", "yours", "in a harvest"),
+    ("on build: schedule action (gain 1 food if occupied(forest)) on next 2 rounds", "occupied",
+     "at the start of a round (when a scheduled action runs)"),
+])
+def test_who_is_on_a_space_when_everyone_is_at_home(root, capsys, rule, name, when):
+    _add_rule(root, rule)
+    col = 5 + rule.index(name)
+    check(root, capsys, "revised", block(
+        f"rules/revised/majors.yaml:94:{col}: error[E212]: {name}() asks about the people on an action space, "
+        f"and {when} nobody is on one",
+        "      " + rule,
+        "  " + " " * (col - 1) + "^" * len(name),
     ))
