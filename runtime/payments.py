@@ -487,7 +487,8 @@ def _usable(g, p, entry) -> bool:
 
 
 def _search(g, p, need, short, first) -> list:
-    """The minimal combinations of exchanges after which ``need`` can be paid, each as a usable order."""
+    """The minimal combinations of exchanges after which ``need`` can be paid, each as a usable order.
+    The bounds of ``_quick`` have ruled out what is surely impossible before this is called."""
     goods = p.goods
     entries = g.exchanges_of(p)
     made, index, pile_ids = _index(g, p)
@@ -509,10 +510,6 @@ def _search(g, p, need, short, first) -> list:
     for good in short:
         if not producers(good):
             return []
-    if first and len(short) == 1 and _enough_without_search(g, p, entries, producers(short[0]), need, short[0]):
-        return [None]
-    if not _within_bound(g, p, entries, producers, piles, need, short):
-        return []
     # the exchanges that make a missing good, and those that make what they take, and so on
     wanted = set(short)
     todo = list(short)
@@ -582,70 +579,6 @@ def _search(g, p, need, short, first) -> list:
         if not any(o is not uses and all(a <= b for a, b in zip(o, uses)) for o, _ in found):
             out.append(path)
     return out
-
-
-def _enough_without_search(g, p, entries, makers, need, good) -> bool:
-    """A quick lower bound of what the exchanges ``makers`` can make of ``good``: for each good they take
-    (one kind per exchange, beyond what the price itself needs) the single best of them, used as often
-    as possible. Enough means the payment is possible; not enough proves nothing."""
-    goods = p.goods
-    best: dict = {}
-    for i in makers:
-        give, get, window, at_most, source, key = entries[i]
-        if get == "pile" or len(give) != 1:
-            continue
-        (h, k), = give
-        uses = (goods[h] - need.get(h, 0)) // k
-        if at_most is not None:
-            uses = min(uses, at_most - p.used.get(key, 0))
-        if uses <= 0:
-            continue
-        made = uses * sum(n for g2, n in get if g2 == good)
-        if made > best.get(h, 0):
-            best[h] = made
-    return sum(best.values()) >= need[good] - goods[good]
-
-
-def _within_bound(g, p, entries, producers, piles, need, short) -> bool:
-    """A quick upper bound of what the exchanges can make of each missing good (overcounting is fine:
-    the bound only rules out payments that are certainly impossible)."""
-    goods = p.goods
-    memo: dict = {}
-
-    def most(good, visiting):
-        if good in memo:
-            return memo[good]
-        if good in visiting:
-            return None  # a cycle: no bound
-        visiting = visiting | {good}
-        total = goods[good]
-        for i in producers(good):
-            give, get, window, at_most, source, key = entries[i]
-            uses = None
-            if at_most is not None:
-                uses = at_most - p.used.get(key, 0)
-            for h, k in give:
-                avail = most(h, visiting)
-                if avail is None:
-                    return None
-                cap = avail // k
-                uses = cap if uses is None else min(uses, cap)
-            if i in piles:
-                made = piles[i].count(good)
-                total += made if uses is None else min(made, uses)
-            else:
-                per = sum(n for g2, n in get if g2 == good)
-                if uses is None:
-                    return None
-                total += per * uses
-        memo[good] = total
-        return total
-
-    for good in short:
-        bound = most(good, frozenset())
-        if bound is not None and bound < need[good]:
-            return False
-    return True
 
 
 def _best_plans(g, p, options, plans) -> list:
