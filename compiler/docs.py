@@ -113,20 +113,6 @@ def _players_text(counts) -> str:
     return ", ".join(map(str, counts))
 
 
-def _space_refs(rules) -> set:
-    """Ids and #tags of action spaces that a card's rules name."""
-    out = set()
-    for rule in rules:
-        for node in N.walk(rule):
-            if isinstance(node, N.Trigger):
-                out.update(("tag" if tag else "id", name) for name, tag, _ in node.spaces)
-            elif isinstance(node, N.Modifier) and node.kind in ("use_occupied", "double_placement"):
-                out.update(("tag" if tag else "id", name) for name, tag, _ in node.words)
-            elif isinstance(node, N.Call):
-                out.update(("id", a.name) for a in node.args if isinstance(a, N.Quantity))
-    return out
-
-
 def _card(eng, unit) -> dict:
     d = unit.data
     facts = []
@@ -148,7 +134,7 @@ def _card(eng, unit) -> dict:
         "players": f"{d['players']}+" if d.get("players") else None, "cost": cost, "requires": requires,
         "points": points, "bonus_points": bool(d.get("bonus_points")), "passing": bool(d.get("passing")),
         "rules": rules, "size": "long" if length > 330 else ("medium" if length > 230 else "short"),
-        "tags": list(d.get("tags") or []), "refs": _space_refs(d["rules"]),
+        "tags": list(d.get("tags") or []), "refs": N.names_in(d["rules"]),
     }
 
 

@@ -251,3 +251,18 @@ def walk(node):
                     stack.append(value)
         elif isinstance(n, (list, tuple)):
             stack.extend(x for x in n if isinstance(x, (Node, list, tuple)))
+
+
+def names_in(trees) -> set:
+    """The action spaces and tags that effect trees name: ('id', name) and ('tag', name) pairs, from
+    triggers, placement modifiers and the arguments of functions."""
+    out = set()
+    for node in walk(list(trees)):
+        if isinstance(node, Trigger):
+            out.update(("tag" if tag else "id", name) for name, tag, _ in node.spaces)
+        elif isinstance(node, Modifier) and node.kind in ("use_occupied", "double_placement"):
+            out.update(("tag" if tag else "id", name) for name, tag, _ in node.words)
+        elif isinstance(node, Call):
+            out.update(("id", a.name) for a in node.args if isinstance(a, Quantity))
+            out.update(("tag", a.name) for a in node.args if isinstance(a, TagRef))
+    return out

@@ -359,17 +359,8 @@ def _references(entry) -> set:
     """The ids ('id', name) and tags ('tag', name) of spaces and cards an entry's effects name."""
     from . import nodes as N
     from .parser import parse
-    out = set()
-    for start, text in _effect_texts(entry):
-        tree = parse(text, start, Report())  # its own errors are reported when the pack is checked
-        for node in N.walk(tree):
-            if isinstance(node, N.Trigger):
-                out.update(("tag" if tag else "id", name) for name, tag, _ in node.spaces)
-            elif isinstance(node, N.Modifier) and node.kind in ("use_occupied", "double_placement"):
-                out.update(("tag" if tag else "id", name) for name, tag, _ in node.words)
-            elif isinstance(node, N.Call):
-                out.update(("id", a.name) for a in node.args if isinstance(a, N.Quantity))
-                out.update(("tag", a.name) for a in node.args if isinstance(a, N.TagRef))
+    trees = [parse(text, start, Report()) for start, text in _effect_texts(entry)]  # errors: reported when checked
+    out = N.names_in(tree for tree in trees if tree is not None)
     for name in entry.get("upgrade_of") or []:
         out.update((("id", str(name)), ("tag", str(name))))
     return out
