@@ -19,6 +19,23 @@ def compiler(build_root):
     return Compiler(ROOT, build_root)
 
 
+@pytest.fixture(scope="session")
+def pack_loader(build_root):
+    """Compile and load a pack by name, once a session; the test packs under tests/packs/rules are found too."""
+    from compiler.build import Compiler
+    from runtime.pack import load_pack
+    compiler = Compiler(ROOT, build_root, extra_pack_dirs=[ROOT / "tests" / "packs" / "rules"])
+    cache = {}
+
+    def load(name):
+        if name not in cache:
+            result = compiler.compile(name)
+            assert result.ok, result.report.render()
+            cache[name] = load_pack(name, build_root)
+        return cache[name]
+    return load
+
+
 def _pack(compiler, build_root, name):
     result = compiler.compile(name)
     assert result.ok, result.report.render()

@@ -118,25 +118,11 @@ def test_every_key_and_step_has_an_example():
     assert sorted(s for s in S.STEPS if s != "use <space>" and s not in steps) == []
 
 
-@pytest.fixture(scope="module")
-def loader(compiler, build_root):
-    from runtime.pack import load_pack
-    cache = {}
-
-    def load(name):
-        if name not in cache:
-            result = compiler.compile(name)
-            assert result.ok, result.report.render()
-            cache[name] = load_pack(name, build_root)
-        return cache[name]
-    return load
-
-
 @pytest.mark.parametrize("line,text", EXAMPLES, ids=[f"line{n}" for n, _ in EXAMPLES])
-def test_example_passes(line, text, loader, tmp_path):
+def test_example_passes(line, text, pack_loader, tmp_path):
     path = tmp_path / f"scenarios_md_line{line}.yaml"
     path.write_text(text, encoding="utf-8")
-    outcomes = S.run_file(path, loader)
+    outcomes = S.run_file(path, pack_loader)
     failed = [f"docs/scenarios.md example at line {line}: {o.where()}: {o.name}: {o.message}"
               for o in outcomes if not o.ok]
     assert outcomes and failed == []

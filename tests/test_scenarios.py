@@ -11,24 +11,7 @@ from compiler.scenario import run_file
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent
-TEST_PACKS = HERE / "packs" / "rules"
 FILES = sorted((HERE / "scenarios").rglob("*.yaml")) + sorted((ROOT / "cards").rglob("*.test.yaml"))
-
-
-@pytest.fixture(scope="session")
-def pack_loader(build_root):
-    from compiler.build import Compiler
-    from runtime.pack import load_pack
-    compiler = Compiler(ROOT, build_root, extra_pack_dirs=[TEST_PACKS])
-    cache = {}
-
-    def load(name):
-        if name not in cache:
-            result = compiler.compile(name)
-            assert result.ok, result.report.render()
-            cache[name] = load_pack(name, build_root)
-        return cache[name]
-    return load
 
 
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(ROOT)) for p in FILES])
