@@ -258,18 +258,6 @@ def test_the_catalogue_script_drops_everything_but_the_facts(tmp_path):
     assert json.loads(text) == [{k: full[0][k] for k in catalogue.FIELDS}]
 
 
-def test_no_code_reads_the_shared_folder():
-    """No command or test may read ../shared: the only mention left in code is the catalogue script's
-    docstring, which names it as the place the catalogue was generated from."""
-    hits = []
-    for path in list((REPO / "compiler").rglob("*.py")) + list((REPO / "runtime").rglob("*.py")) + \
-            list((REPO / "tests").rglob("*.py")):
-        text = path.read_text(encoding="utf-8")
-        if '"shared"' in text or "'shared'" in text or "../shared" in text or "shared/reference" in text:
-            hits.append(path.relative_to(REPO).as_posix())
-    assert hits == ["tests/test_tools.py"]
-
-
 # ---------------------------------------------------------------- an installed agricola
 
 def test_an_installed_agricola_finds_its_packs_from_any_folder(tmp_path):
