@@ -39,7 +39,7 @@ _QUANTITY = {
     "event_size": "(size of what was just built)",
 }
 
-_PLURAL_WORD = {"person": "people", "wild boar": "wild boar", "sheep": "sheep", "cattle": "cattle",
+_PLURAL_WORD = {"person": "people", "child": "children", "wild boar": "wild boar", "sheep": "sheep", "cattle": "cattle",
                 "complete round left to play": "complete rounds left to play",
                 "room built onto your house": "rooms built onto your house",
                 "building resource gained this work phase": "building resources gained this work phase",
@@ -551,7 +551,7 @@ class English:
 _COMPOUND = (N.Seq, N.Then, N.AndOr, N.Choose)  # statements whose words have their own 'and', 'or', 'then'
 
 _EVENT_UNIT = {"build_rooms": "room", "build_stables": "stable", "plow": "field", "bake": "grain",
-               "build_fences": "pasture"}  # what 'event_size' counts, one of it
+               "build_fences": "pasture", "family_growth": "child"}  # what 'event_size' counts, one of it
 
 
 def _compared(op: str, n: int, one: str, many: str | None = None) -> str:

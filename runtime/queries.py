@@ -227,6 +227,7 @@ EVENT_SIZES = {
     "plow": "fields plowed",
     "fence_pasture": "farmyard spaces of the new pasture",
     "build_fences": "pastures fenced (new ones and divisions)",
+    "family_growth": "children born (one a growth)",
     "bake": "grain baked",
 }
 for _name in GOODS_IN_SUPPLY:

@@ -1,0 +1,30 @@
+"""runtime/queries.EVENT_SIZES says which events hand their listeners a size (``event_size``); the
+compiler accepts ``event_size`` only after those. Here random games check the table against what the
+runtime really emits: every event in the table carries a whole number, every other event none."""
+from __future__ import annotations
+
+import pytest
+
+from runtime import queries as Q
+from runtime.agents import RandomAgent
+from runtime.engine import Game
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_events_carry_a_size_exactly_when_the_table_says(revised, seed):
+    n = 2 + seed % 3
+    g = Game(revised, n, seed=seed, agents=[RandomAgent(f"sizes:{seed}:{i}") for i in range(n)])
+    seen: dict = {}
+    emit = g.emit
+
+    def recording(key, actor, ctx=None):
+        if key.startswith("event:"):
+            data = getattr(ctx, "data", None)
+            seen.setdefault(key[6:], set()).add(isinstance(data, int) and not isinstance(data, bool))
+        return emit(key, actor, ctx)
+
+    g.emit = recording
+    g.play()
+    assert len(seen) >= 8, sorted(seen)  # random games reach most events
+    wrong = {event: kinds for event, kinds in seen.items() if kinds != {event in Q.EVENT_SIZES}}
+    assert not wrong, wrong
