@@ -256,6 +256,9 @@ class Checker:
                     if arg.name in Q.CONTEXT_QUANTITIES:
                         self.err("E206", f"{node.name}() compares players, and '{arg.name}' is no quantity of a "
                                  "player", arg.span)
+                    elif arg.name in GAME_WIDE_QUANTITIES:
+                        self.err("E206", f"{node.name}() compares players, and '{arg.name}' is the same for "
+                                 "every player", arg.span)
                 else:
                     self.err("E206", f"{node.name}() needs a quantity name", arg.span)
             else:
@@ -573,6 +576,8 @@ class Checker:
 
 
 USE_TRIGGERS = ("after_use", "before_use", "turn_end_use")
+# Quantities of the game rather than of a player (runtime/queries.py): comparing players by them means nothing.
+GAME_WIDE_QUANTITIES = {"round", "rounds_left", "players", "after_harvest", "harvest_round"}
 # Phases in which every person is at home (runtime/engine.py: the round starts before anyone is placed;
 # the spaces are cleared after the returning-home rules and before the end of the round and the harvest).
 PHASES_WITHOUT_PEOPLE_OUT = {

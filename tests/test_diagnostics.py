@@ -933,6 +933,8 @@ MEANINGLESS = [
                "(missing feature: event_size for after another player build major)"),
     _rule_case("at scoring if most(event_size): bonus 1", "event_size", "E206",
                "most() compares players, and 'event_size' is no quantity of a player"),
+    _rule_case("at scoring: bonus others_max(rounds_left)", "rounds_left", "E206",
+               "others_max() compares players, and 'rounds_left' is the same for every player"),
     # a material before 'renovation' is the material renovated to: no renovation leads to wood
     _rule_case("cost of wood renovation: -1 reed", "wood renovation", "E208", "no renovation leads to a wood house"),
     _rule_case("after you renovate to wood: gain 1 food", "wood", "E208", "no renovation leads to a wood house"),
