@@ -326,9 +326,11 @@ def _load(args, pack_id):
 # ---------------------------------------------------------------- play
 
 def _agent_kinds(text: str, players: int):
-    """The agent kind of each seat from ``--agents`` (one kind per player, or one for all), or a problem."""
+    """The agent kind of each seat from ``--agents`` (one kind per player, or one for all; 'human' for a
+    person at the terminal), or a problem."""
     from .diagnostics import did_you_mean
-    known = _playing_agent_kinds()
+    from .table import HUMAN
+    known = _playing_agent_kinds() + [HUMAN]
     kinds = [k.strip() for k in str(text).split(",")]
     for k in kinds:
         if k not in known:
@@ -364,6 +366,9 @@ def cmd_play(args) -> int:
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return EXIT_USAGE
+    from .table import HUMAN
+    if HUMAN in kinds:
+        return _play_at_the_terminal(args, pack, kinds)
     specs = [{"kind": kind, "seed": f"{args.seed}:{i}"} for i, kind in enumerate(kinds)]
     agents = [make_agent(spec) for spec in specs]
     game = Game(pack, args.players, seed=args.seed, agents=agents, log=not args.json)
@@ -382,6 +387,75 @@ def cmd_play(args) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAIL
     return _print_game(game, args.json, top)
+
+
+def _play_at_the_terminal(args, pack, kinds) -> int:
+    """``play`` with people at some seats: the terminal asks them (compiler/terminal.py)."""
+    from runtime.engine import Game
+    from runtime.savegame import SaveError, check_save_target, write_atomic
+    from .table import Table, agent_specs
+    from .terminal import TerminalPlay, finish_text
+    top = _header(Game(pack, args.players, seed=args.seed), kinds)
+    save = Path(args.save) if args.save else None
+    try:
+        if save is not None:
+            check_save_target(save)
+        table = Table(pack, args.players, args.seed, agent_specs(kinds, args.seed))
+
+        def after():
+            if save is not None:
+                write_atomic(save, table.document())
+        after()
+    except SaveError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    print(top)
+    print("Type ? at a prompt for what the request asks and the commands.")
+
+    def read(prompt):
+        try:
+            return input(prompt)
+        except EOFError:
+            return None
+
+    def write(text):
+        print(text, flush=True)
+    done = TerminalPlay(table, read, write, after=after).run()
+    if not done:
+        where = f"; saved in {args.save} (agricola resume cannot go on for a person's seat yet)" if save else ""
+        print(f"stopped at decision {table.game.decisions + 1}{where}")
+        return EXIT_OK
+    if args.json:
+        print(json.dumps(game_result(table.game), sort_keys=True))
+    else:
+        print(finish_text(table.game))
+    return EXIT_OK
+
+
+def cmd_watch(args) -> int:
+    """Step through a saved game: the next decision, back, to a round, to the end; farms drawn."""
+    from runtime.savegame import LogMismatch, SaveError, read_save, restore
+    from .terminal import Watch
+    try:
+        doc = read_save(Path(args.file))
+        pack, err = _load(args, doc["pack"])
+        if pack is None:
+            return err
+        game, _, pending = restore(doc, pack, continue_with_agents=False)  # checks that the log fits
+        game.run()
+        if pending:
+            raise SaveError(f"{args.file}: the save has {plural(len(pending), 'decision')} after the end of the game")
+    except (SaveError, LogMismatch) as exc:
+        print(_save_error(exc) if isinstance(exc, SaveError) else f"error: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+
+    def read(prompt):
+        try:
+            return input(prompt)
+        except EOFError:
+            return None
+    Watch(doc, pack, read, lambda text: print(text, flush=True)).run()
+    return EXIT_OK
 
 
 def _header(game, agent_kinds) -> str:
@@ -846,10 +920,14 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1, help="seed of the shuffles and of the agents (default: 1)")
     p.add_argument("--agents", default="greedy", metavar="KIND[,KIND…]",
                    help=f"the agent of each seat, one kind per player, or one kind for all "
-                        f"({', '.join(_playing_agent_kinds())}; default: greedy)")
+                        f"({', '.join(_playing_agent_kinds())}; 'human' for a person at this terminal; "
+                        "default: greedy)")
     p.add_argument("--json", action="store_true", help="print one JSON object with the scores (default: the log)")
     p.add_argument("--save", metavar="FILE",
                    help="save the game after every decision (JSON; see docs/save-format.md; default: no save)")
+
+    p = _command(sub, "watch", "step through a saved game (next, back, jump to a round), farms drawn", cmd_watch)
+    p.add_argument("file", metavar="FILE", help="a save file (agricola play --save)")
 
     p = _command(sub, "resume", "continue a saved game with its agents", cmd_resume)
     p.add_argument("file", metavar="FILE", help="a save file written by 'agricola play --save'")
