@@ -568,10 +568,39 @@ def cmd_score(args) -> int:
     except FarmFileError as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_FAIL
+    if args.svg:
+        from runtime.fileio import write_text_atomic
+        from .farmfile import load_farm
+        from .web.svg import farm_svg
+        game, p = load_farm(Path(args.farm), pack)
+        write_text_atomic(Path(args.svg), farm_svg(game, p, title=f"Farm of {Path(args.farm).name}") + "\n")
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:
         print(table)
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- serve
+
+def cmd_serve(args) -> int:
+    """The web playtest server (compiler/web/, docs/web.md)."""
+    try:
+        import uvicorn
+        from .web.app import create_app
+    except ImportError as exc:
+        print(f"error: agricola serve needs the web extra ({exc.name} is not installed): "
+              "pip install 'agricola-compiler[web]'", file=sys.stderr)
+        return EXIT_FAIL
+    build = _build_root(args)
+    db = Path(args.db) if args.db else build / "playtest.sqlite3"
+    if db.exists() and not db.is_file():
+        print(f"error: --db {_shown(str(db))} is not a file", file=sys.stderr)
+        return EXIT_USAGE
+    db.parent.mkdir(parents=True, exist_ok=True)
+    app = create_app(_root(args), build, db, hot_reload=not args.no_reload)
+    print(f"agricola playtest server on http://{args.host}:{args.port}/ (games in {db})", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return EXIT_OK
 
 
@@ -940,6 +969,16 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("farm", metavar="FARM.yaml", help="the farm file")
     p.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
     p.add_argument("--json", action="store_true", help="print the scores as JSON (default: a table)")
+    p.add_argument("--svg", metavar="FILE", help="also draw the farm as SVG into FILE (default: no picture)")
+
+    p = _command(sub, "serve", "the web playtest server: play, watch and upload games in a browser, "
+                 "packs recompiled when their files change", cmd_serve)
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    p.add_argument("--db", default=None, metavar="FILE",
+                   help="the SQLite file of the games (default: <build>/playtest.sqlite3)")
+    p.add_argument("--no-reload", action="store_true",
+                   help="do not recompile packs when their files change (default: hot reload on)")
 
     p = _command(sub, "test", "run scenario files (card tests *.test.yaml) and report failures", cmd_test)
     p.add_argument("paths", nargs="+", metavar="PATH", help="a scenario file, or a folder of them")

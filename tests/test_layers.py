@@ -134,3 +134,29 @@ def test_a_compiled_pack_plays_without_the_toolchain(revised, build_root):
     here.play()
     assert result["totals"] == [s["total"] for s in here.scores]
     assert result["decisions"] == here.decisions > 50
+
+
+WEB_EXTRA = {"starlette", "uvicorn"}
+
+
+def test_the_web_server_sits_above_the_runtime():
+    """compiler/web/ (the playtest server) may use the runtime and the toolchain; nothing else imports the
+    web extra's packages but the server and the command that starts it (lazily), and the runtime imports
+    nothing of it (test_runtime_imports_nothing_from_the_toolchain covers compiler.web)."""
+    problems = []
+    for path in sorted((REPO / "compiler").rglob("*.py")):
+        rel = path.relative_to(REPO).as_posix()
+        for line, level, module in imports_of(path):
+            if module.split(".")[0] in WEB_EXTRA and not rel.startswith("compiler/web/") and rel != "compiler/cli.py":
+                problems.append(f"{rel}:{line}: imports {module}")
+    web = sorted((REPO / "compiler" / "web").glob("*.py"))
+    assert {p.name for p in web} >= {"app.py", "server.py", "store.py", "svg.py"}
+    for path in web:
+        for line, level, module in imports_of(path):
+            if level == 0 and module.split(".")[0] == "compiler" and not module.startswith(("compiler.web", "compiler.table")):
+                problems.append(f"compiler/web/{path.name}:{line}: imports {module} (use a relative import)")
+    cli_text = (REPO / "compiler" / "cli.py").read_text(encoding="utf-8")
+    top_level = [n for n in ast.parse(cli_text).body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    assert not [n for n in top_level if any(a.name.split(".")[0] in WEB_EXTRA for a in n.names)
+                or (isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] in WEB_EXTRA)]
+    assert not problems, "\n".join(problems)

@@ -1,0 +1,171 @@
+"""The playtest page in a real browser (headless Debian Chromium via Playwright, as tests/test_docs_browser.py):
+a person and three agents play to the final score through the buttons, a save is uploaded and watched to
+its end, a card is hot-reloaded with a mistake and then fixed. No console errors; screenshots of the
+table and of a farm go to build/web-screenshots/ for people to look at.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import httpx
+import pytest
+
+from compiler import docs
+from tests.conftest import ROOT
+from tests.webserver import LiveServer
+
+SHOTS = ROOT / "build" / "web-screenshots"
+TINY = ROOT / "tests" / "fixtures" / "tiny"
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    chromium = docs.find_chromium()
+    if chromium is None:
+        pytest.fail("Chromium is not installed: run `make browser` (Debian package 'chromium'), "
+                    "or set AGRICOLA_CHROMIUM to a Chromium binary")
+    from playwright.sync_api import sync_playwright
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with sync_playwright() as p:
+        args = [f for f in docs.CHROMIUM_FLAGS if f != "--headless"]
+        ctx = p.chromium.launch_persistent_context(str(profile), executable_path=chromium, headless=True,
+                                                   args=args, viewport={"width": 1400, "height": 1200})
+        try:
+            yield ctx
+        finally:
+            ctx.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, family):
+    folder = tmp_path_factory.mktemp("web-browser")
+    live = LiveServer(folder / "build", folder / "games.sqlite3").start(timeout=300)
+    try:
+        yield live
+    finally:
+        live.stop()
+
+
+def _open(ctx, url: str):
+    page = ctx.new_page()
+    errors = []
+    page.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
+    page.goto(url, wait_until="load")
+    return page, errors
+
+
+def test_a_person_and_three_agents_play_to_the_final_score(browser, server):
+    page, errors = _open(browser, server.url + "/")
+    page.wait_for_selector("#new-game")
+    page.select_option("#pack", "revised-family")
+    page.fill("#players", "4")
+    page.dispatch_event("#players", "change")
+    page.fill("#seed", "11")
+    kinds = page.eval_on_selector_all("select.seat", "els => els.map(e => e.value)")
+    assert kinds == ["human", "greedy", "greedy", "greedy"]
+    page.click("#start")
+    page.wait_for_url("**/play/**")
+    clicks = 0
+    shot_taken = False
+    while True:
+        page.wait_for_selector("#final, #request[data-decision] button.option")
+        if page.query_selector("#final"):
+            break
+        decision = page.get_attribute("#request", "data-decision")
+        if clicks == 12 and not shot_taken:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / "table.png"), full_page=True)
+            page.locator(".farm-box").first.screenshot(path=str(SHOTS / "farm.png"))
+            shot_taken = True
+        buttons = page.query_selector_all("#options button.option")
+        buttons[-1 if len(buttons) < 8 else 0].click()
+        clicks += 1
+        page.wait_for_function("d => !document.querySelector('#request[data-decision=\"' + d + '\"]')", arg=decision)
+    assert clicks > 30
+    assert page.inner_text("#scores h2") == "Final scores"
+    totals = page.eval_on_selector_all("#scores tr.total th.n", "els => els.map(e => e.textContent)")
+    assert len(totals) == 4
+    game_id = page.url.split("/play/")[1].split("/")[0]
+    state = httpx.get(f"{server.url}/api/games/{game_id}").json()
+    assert state["finished"] and [str(t) for t in state["score_table"]["totals"]] == totals
+    assert page.locator("#farms svg.farm").count() == 4
+    page.screenshot(path=str(SHOTS / "final.png"), full_page=True)
+    assert shot_taken and not errors, errors
+
+
+def test_a_save_is_uploaded_and_watched_to_its_end(browser, server, tmp_path, build_root):
+    save = tmp_path / "game.json"
+    subprocess.run([sys.executable, "-m", "compiler.cli", "--build", str(server.build), "play", "--agents",
+                    "random,greedy", "--seed", "8", "--save", str(save)], cwd=str(ROOT), check=True,
+                   capture_output=True)
+    doc = json.loads(save.read_text())
+    page, errors = _open(browser, server.url + "/")
+    page.wait_for_selector("#upload")
+    page.set_input_files("#upload", str(save))
+    page.wait_for_url("**/game/**")
+    game_id = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector("#final")
+    page.goto(f"{server.url}/watch/{game_id}")
+    page.wait_for_selector("#position")
+    assert page.inner_text("#position") == f"Decision 0 of {len(doc['decisions'])}"
+    page.click("#next")
+    page.wait_for_function("() => document.querySelector('#position').textContent.startsWith('Decision 1 ')")
+    page.click("#back")
+    page.wait_for_function("() => document.querySelector('#position').textContent.startsWith('Decision 0 ')")
+    # round 14, then the next decision until the end
+    rounds = page.eval_on_selector_all("#round option", "els => els.map(e => e.textContent)")
+    assert rounds[-1] == "round 14"
+    page.select_option("#round", label="round 14")
+    page.wait_for_function("() => document.querySelector('#board h2').textContent.startsWith('Round 14 ')")
+    steps = 0
+    while "the game is over" not in page.inner_text("#position"):
+        before = page.inner_text("#position")
+        page.click("#next")
+        page.wait_for_function("b => document.querySelector('#position').textContent !== b", arg=before)
+        steps += 1
+    assert 0 < steps < len(doc["decisions"])
+    assert page.inner_text("#position") == (f"Decision {len(doc['decisions'])} of {len(doc['decisions'])} — "
+                                            "the game is over")
+    assert page.inner_text("#scores h2") == "Final scores"
+    shown = page.eval_on_selector_all("#scores tr.total th.n", "els => els.map(e => Number(e.textContent))")
+    assert shown == [s["total"] for s in doc["final"]["scores"]]
+    assert not errors, errors
+
+
+def test_hot_reload_of_a_card_with_a_mistake(browser, tmp_path):
+    root = tmp_path / "workspace"
+    shutil.copytree(TINY, root)
+    live = LiveServer(tmp_path / "build", tmp_path / "games.sqlite3", root=root).start(timeout=300)
+    try:
+        page, errors = _open(browser, live.url + "/")
+        page.wait_for_selector("#new-game")
+        # a game first, so that the pack is compiled and watched
+        made = httpx.post(live.url + "/api/games", json={"pack": "tiny", "seats": ["random"], "seed": 1}).json()
+        assert made["id"]
+        card = root / "cards" / "tiny" / "A" / "tiny_tool.yaml"
+        text = card.read_text()
+        card.write_text(text.replace("gain 1 food", "gain 1 reeds"))
+        page.wait_for_selector("pre.diagnostics", timeout=60_000)
+        shown = page.inner_text("pre.diagnostics")
+        assert shown.startswith("cards/tiny/A/tiny_tool.yaml:8:19: error[E203]: unknown good 'reeds' "
+                                "(did you mean 'reed'?)")
+        assert shown.endswith("1 problem found")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "hot-reload-diagnostics.png"), full_page=True)
+        card.write_text(text.replace("name: Tiny Tool", "name: Tiny Shovel"))
+        page.wait_for_selector("pre.diagnostics", state="detached", timeout=60_000)
+        page.select_option("#pack", "tiny")
+        page.fill("#players", "1")
+        page.dispatch_event("#players", "change")
+        page.click("#start")
+        page.wait_for_url("**/play/**")
+        page.wait_for_selector(".hand")
+        assert "Tiny Shovel" in page.inner_text(".hand")
+        assert not errors, errors
+    finally:
+        live.stop()
