@@ -9,7 +9,10 @@ Measured, each as the median of several runs on one core:
 - time to generate the HTML reference (``agricola docs``, no PDF) of the biggest pack, every card included;
 - wall time of ``agricola play --json`` in a new process with a current build, and the first game of a
   process against later ones (``play_process``);
-- peak memory (max resident set size) of the process that plays the games.
+- peak memory (max resident set size) of the process that plays the games;
+- the web playtest server under load (``web_load``): 50 games at once over HTTP on this machine, a
+  person's seat answered at random, the server killed and restarted once; p50 and p95 answer times in ms
+  (each answer is stored with a synchronous SQLite commit before it is acknowledged).
 Numbers depend on the machine; the report records which one.
 """
 from __future__ import annotations
@@ -262,6 +265,9 @@ def main(argv=None) -> int:
         five_pack = str(cfg.get("five_player_games") or "")
         if five_pack:
             report["random_games_5p"] = bench_five_players(five_pack, build, args.games, args.runs)
+        print(f"50 games at once over HTTP against agricola serve ({games_pack}), one restart …", file=sys.stderr)
+        from .web.load import run_load
+        report["web_load"] = run_load(build, build / "web-load.sqlite3", games=50, pack=games_pack)
     finally:
         shutil.rmtree(build, ignore_errors=True)
     report["targets"] = {"random_2p_games_per_s": 100, "cards_2p_games_per_s": 50, "cards_4p_games_per_s": 15,

@@ -13,7 +13,7 @@ import pytest
 from compiler import cli
 from compiler.web.app import create_app
 from tests.conftest import ROOT
-from tests.webserver import LiveServer
+from compiler.web.live import LiveServer
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

@@ -15,7 +15,7 @@ import pytest
 
 from compiler import docs
 from tests.conftest import ROOT
-from tests.webserver import LiveServer
+from compiler.web.live import LiveServer
 
 SHOTS = ROOT / "build" / "web-screenshots"
 TINY = ROOT / "tests" / "fixtures" / "tiny"

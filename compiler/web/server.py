@@ -16,6 +16,7 @@ from pathlib import Path
 
 from runtime.engine import IllegalDecision, LogMismatch
 from runtime.pack import load_pack
+from runtime.requests import norm
 from runtime.savegame import MAX_SAVE_BYTES, MAX_SEED, SaveError, read_save
 
 from ..table import HUMAN, Table, agent_specs, explain, readable_labels
@@ -267,8 +268,8 @@ class Server:
                        "kind": request.kind, "prompt": request.prompt, "yours": request.seat == seat}
             if request.seat == seat and at is None:
                 pending["explain"] = explain(request)
-                pending["options"] = [{"index": i, "label": label}
-                                      for i, label in enumerate(readable_labels(request))]
+                pending["options"] = [{"index": i, "label": label, "value": norm(o)}
+                                      for i, (label, o) in enumerate(zip(readable_labels(request), request.options))]
         labels = [label for _, label, _ in game.rules.scoring]
         ids = [cid for cid, _, _ in game.rules.scoring]
         scores = game.scores or [game.score(p) for p in game.players]

@@ -1,4 +1,5 @@
-"""A real `agricola serve` in a subprocess, for the browser and load tests."""
+"""A real ``agricola serve`` in a subprocess on a free port of this machine: for the browser tests, the load
+test and ``make bench`` (compiler/web/load.py)."""
 from __future__ import annotations
 
 import os
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import httpx
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def free_port() -> int:
@@ -24,8 +25,8 @@ class LiveServer:
     """``agricola serve`` on a free port of 127.0.0.1; ``kill()`` stops it at once (SIGKILL), ``start()``
     starts it again on the same SQLite file."""
 
-    def __init__(self, build: Path, db: Path, root: Path = ROOT, port: int | None = None):
-        self.root, self.build, self.db = Path(root), Path(build), Path(db)
+    def __init__(self, build: Path, db: Path, root: Path | None = None, port: int | None = None):
+        self.root, self.build, self.db = (Path(root) if root else None), Path(build), Path(db)
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = None
@@ -37,7 +38,8 @@ class LiveServer:
         self.build.mkdir(parents=True, exist_ok=True)
         log = open(self.output, "ab")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "compiler.cli", "--root", str(self.root), "--build", str(self.build), "serve",
+            [sys.executable, "-m", "compiler.cli", *(["--root", str(self.root)] if self.root else []),
+             "--build", str(self.build), "serve",
              "--port", str(self.port), "--db", str(self.db)], cwd=str(ROOT), env=env, stdout=log, stderr=log)
         log.close()
         deadline = time.monotonic() + timeout
