@@ -394,7 +394,6 @@ def _play_at_the_terminal(args, pack, kinds) -> int:
     from runtime.engine import Game
     from runtime.savegame import SaveError, check_save_target, write_atomic
     from .table import Table, agent_specs
-    from .terminal import TerminalPlay, finish_text
     top = _header(Game(pack, args.players, seed=args.seed), kinds)
     save = Path(args.save) if args.save else None
     try:
@@ -411,6 +410,24 @@ def _play_at_the_terminal(args, pack, kinds) -> int:
         return EXIT_FAIL
     print(top)
     print("Type ? at a prompt for what the request asks and the commands.")
+    return _terminal_loop(args, table, after, args.save)
+
+
+def _resume_at_the_terminal(args, doc, pack) -> int:
+    """``resume`` of a save with people's seats ('open'): the terminal asks them, the save is kept up to date."""
+    from runtime.savegame import LogMismatch, SaveError, write_atomic
+    from .table import Table
+    path = Path(args.file).resolve()  # a symbolic link to a save stays a link
+    try:
+        table = Table.from_save(doc, pack)
+    except (SaveError, LogMismatch) as exc:
+        print(f"error: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    return _terminal_loop(args, table, lambda: write_atomic(path, table.document()), args.file)
+
+
+def _terminal_loop(args, table, after, saved_in) -> int:
+    from .terminal import TerminalPlay, finish_text
 
     def read(prompt):
         try:
@@ -421,8 +438,9 @@ def _play_at_the_terminal(args, pack, kinds) -> int:
     def write(text):
         print(text, flush=True)
     done = TerminalPlay(table, read, write, after=after).run()
+    after()
     if not done:
-        where = f"; saved in {args.save} (agricola resume cannot go on for a person's seat yet)" if save else ""
+        where = f"; saved in {saved_in} (agricola resume {saved_in} goes on from there)" if saved_in else ""
         print(f"stopped at decision {table.game.decisions + 1}{where}")
         return EXIT_OK
     if args.json:
@@ -491,6 +509,8 @@ def cmd_resume(args) -> int:
     pack, err = _load(args, doc["pack"])
     if pack is None:
         return err
+    if any(spec.get("kind") == "open" for spec in doc["agents"]):
+        return _resume_at_the_terminal(args, doc, pack)
     try:
         # a symbolic link to a save stays a link: the file it points to is updated
         game, recorder, pending = restore(doc, pack, log=not args.json, path=Path(args.file).resolve())

@@ -134,3 +134,20 @@ def test_watch_refuses_a_save_that_does_not_fit(family, build_root, tmp_path):
     out = subprocess.run(_cli(build_root, "watch", str(save)), capture_output=True, text=True, cwd=str(ROOT))
     assert out.returncode == 2
     assert out.stderr.startswith(f"error: {save}: the log does not fit this game: decision 1")
+
+
+def test_a_person_stops_and_resume_goes_on_at_the_terminal(family, build_root, tmp_path):
+    save = tmp_path / "game.json"
+    out = subprocess.run(_cli(build_root, "play", "--agents", "random,human", "--seed", "9", "--save", str(save)),
+                         input="1\n1\nq\n", capture_output=True, text=True, cwd=str(ROOT))
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(save.read_text())
+    assert out.stdout.rstrip().endswith(f"stopped at decision {len(doc['decisions']) + 1}; saved in {save} "
+                                        f"(agricola resume {save} goes on from there)")
+    assert [pi for pi, _, _ in doc["decisions"]].count(1) == 2 and not doc["finished"]
+    out = subprocess.run(_cli(build_root, "resume", str(save)), input="1\n" * 400, capture_output=True, text=True,
+                         cwd=str(ROOT))
+    assert out.returncode == 0, out.stderr
+    assert "Final scores" in out.stdout and "P2> " in out.stdout
+    done = json.loads(save.read_text())
+    assert done["finished"] and done["decisions"][:len(doc["decisions"])] == doc["decisions"]
