@@ -612,6 +612,16 @@ def cmd_serve(args) -> int:
         print(f"error: agricola serve needs the web extra ({exc.name} is not installed): "
               "pip install 'agricola-compiler[web]'", file=sys.stderr)
         return EXIT_FAIL
+    if not 0 < args.port < 65536:
+        print(f"error: --port {args.port}: a port is a number from 1 to 65535", file=sys.stderr)
+        return EXIT_USAGE
+    import socket
+    try:
+        with socket.create_server((args.host, args.port)):
+            pass
+    except OSError as exc:
+        print(f"error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAIL
     build = _build_root(args)
     db = Path(args.db) if args.db else build / "playtest.sqlite3"
     if db.exists() and not db.is_file():

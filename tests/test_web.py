@@ -234,3 +234,14 @@ def test_score_draws_the_farm_as_svg(tmp_path, capsys):
     assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" class="farm"')
     assert svg.count('class="cell ') == 15 and "<title>Farm of farm.yaml</title>" in svg
     assert "Total" in capsys.readouterr().out
+
+
+def test_serve_refuses_a_port_it_cannot_listen_on(capsys):
+    import socket
+    assert cli.main(["serve", "--port", "70000"]) == 2
+    assert capsys.readouterr().err == "error: --port 70000: a port is a number from 1 to 65535\n"
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        taken.listen()
+        assert cli.main(["serve", "--port", str(port)]) == 2
+    assert capsys.readouterr().err == f"error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
