@@ -620,7 +620,8 @@ def cmd_serve(args) -> int:
         with socket.create_server((args.host, args.port)):
             pass
     except OSError as exc:
-        print(f"error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        why = os.strerror(exc.errno) if exc.errno else str(exc)
+        print(f"error: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)
         return EXIT_FAIL
     build = _build_root(args)
     db = Path(args.db) if args.db else build / "playtest.sqlite3"
