@@ -126,10 +126,10 @@ def test_a_symlink_inside_the_pack_is_read(tmp_path):
 def test_a_symlink_to_a_device_in_a_pack_is_refused_at_once(target, tmp_path):
     root = _workspace(tmp_path)
     (root / "cards" / "revised" / "X" / "zero.yaml").symlink_to(target)
-    t0 = time.perf_counter()
+    t0 = time.process_time()   # CPU time, not wall time: reading a device forever costs CPU, a loaded machine does not
     status, out, err = run_cli("--root", root, "validate", root / "rules" / "revised")
     assert_refused(status, err, "cards/revised/X/zero.yaml")
-    assert time.perf_counter() - t0 < 10
+    assert time.process_time() - t0 < 10
 
 
 @pytest.mark.parametrize("depth,ok", [(1, True), (6, True), (7, False), (12, False)])
@@ -139,9 +139,9 @@ def test_nesting_for_each_player_is_bounded_at_compile_time(depth, ok, tmp_path)
     effect = "on play: " + "for each player (" * depth + "gain 1 food" + ")" * depth
     card = root / "cards" / "revised" / "X" / "deep.yaml"
     card.write_text(CARD.format(cost="1 wood", effects=effect).replace("loose_card", "deep"))
-    t0 = time.perf_counter()
+    t0 = time.process_time()   # CPU time, not wall time (4^12 calls cost CPU; a loaded machine does not)
     status, out, err = run_cli("--root", root, "validate", card)
-    assert time.perf_counter() - t0 < 10
+    assert time.process_time() - t0 < 10
     if ok:
         assert status == 0, err
         return
