@@ -889,8 +889,8 @@ def cmd_coverage(args) -> int:
     comp = _compiler(args)
     pack_id = args.pack or _default(args, "score")
     from runtime.pack import defaults
-    edition = args.edition or str(defaults(_root(args)).get("edition") or "")
-    text, ok = coverage_report(comp, pack_id, edition, args.reference)
+    text, ok = coverage_report(comp, pack_id, args.edition, args.reference,
+                               default_edition=str(defaults(_root(args)).get("edition") or ""))
     print(text, file=sys.stderr if text.startswith("error:") else sys.stdout)
     return EXIT_OK if ok else EXIT_FAIL
 
@@ -1046,7 +1046,8 @@ def make_parser() -> argparse.ArgumentParser:
     p = _command(sub, "coverage", "how many real cards the pack expresses, and what the missing ones need",
                  cmd_coverage)
     p.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
-    p.add_argument("--edition", default=None, help="edition id in the reference list (default: rules/defaults.yaml)")
+    p.add_argument("--edition", default=None, help="edition id in the reference list (default: the pack's 'edition' in its game.yaml, "
+                        "else 'edition' in rules/defaults.yaml)")
     p.add_argument("--reference", default=None, help="a list of real cards in the format of compiler/reference/cards.json "
                    "(default: that catalogue, shipped with agricola)")
 

@@ -19,6 +19,7 @@ from .diagnostics import Report
 
 KINDS = {"occupation": "occupations", "minor_improvement": "minor improvements",
          "major_improvement": "major improvements"}
+CARD_KINDS = {"occupation": "occupation", "minor": "minor_improvement"}   # a card file's kind -> the catalogue's
 
 
 def default_reference(root: Path | None = None) -> Path:
@@ -31,9 +32,16 @@ def _norm(name: str) -> str:
     return "".join(ch for ch in name.lower() if ch.isalnum())
 
 
-def coverage_report(comp, pack_id: str, edition: str, reference: str | None = None):
-    """The coverage text and whether every card of the edition is expressed."""
+def coverage_report(comp, pack_id: str, edition: str | None, reference: str | None = None,
+                    default_edition: str = ""):
+    """The coverage text and whether every card of the edition is expressed. Without ``edition``, the
+    edition the pack names in its ``game.yaml`` (a variant's is its base's), else ``default_edition``."""
     root = comp.ws.root
+    report = Report()
+    src, checked, report = comp.check(pack_id, report)
+    if src is None:
+        return report.render() + f"\nerror: pack '{pack_id}' cannot be read", False
+    edition = edition or str(src.game.get("edition") or "") or default_edition
     ref_path = Path(reference) if reference else default_reference(root)
     try:
         cards = json.loads(read_regular_bytes(ref_path, 20_000_000).decode("utf-8"))
@@ -54,25 +62,28 @@ def coverage_report(comp, pack_id: str, edition: str, reference: str | None = No
     if not ref:
         editions = sorted({c.get("edition") for c in cards if c.get("edition")})
         return f"error: no cards of edition '{edition}' in {ref_path} (editions: {', '.join(editions)})", False
-    report = Report()
-    src, checked, report = comp.check(pack_id, report)
-    if src is None:
-        return report.render() + f"\nerror: pack '{pack_id}' cannot be read", False
     broken_files = {d.span.file for d in report.errors}
     e300 = {}
     for d in report.errors:
         if d.code == "E300":
             e300.setdefault(d.span.file, d.message)
+    # A file expresses a real card of its own edition and kind only: the 2007 minor improvement Cooking
+    # Hearth is not the major of that name, and a revised card is not the 2007 card of the same name.
+    pack_edition = str(src.game.get("edition") or "")
     by_deck_number, by_name = {}, {}
-    for entry in src.cards + src.majors:
+    entries = [(e, CARD_KINDS.get(str(e.get("kind")))) for e in src.cards] + [(e, "major_improvement")
+                                                                              for e in src.majors]
+    for entry, kind in entries:
+        if str(entry.get("edition") or pack_edition) != edition or kind is None:
+            continue
         file = entry.span.file
         ok = file not in broken_files or (file.endswith(("majors.yaml", "actions.yaml", "rounds.yaml")) and
                                           not any(d.span.file == file and d.span.line >= entry.span.line
                                                   for d in report.errors))
         info = (str(entry.get("id")), ok, e300.get(file))
         if entry.get("deck") is not None and entry.get("number") is not None:
-            by_deck_number[(str(entry["deck"]), int(entry["number"]))] = info
-        by_name.setdefault(_norm(str(entry.get("name", ""))), []).append((entry, info))
+            by_deck_number[(kind, str(entry["deck"]), int(entry["number"]))] = info
+        by_name.setdefault((kind, _norm(str(entry.get("name", "")))), []).append((entry, info))
     missing_notes = {}
     notes_path = root / "cards" / pack_id / "missing.yaml"
     if notes_path.exists():
@@ -84,13 +95,16 @@ def coverage_report(comp, pack_id: str, edition: str, reference: str | None = No
             missing_notes = {}
     shown = "the catalogue shipped with agricola" if reference is None else str(ref_path)
     lines = [f"Coverage of {edition} by pack '{pack_id}' (reference: {shown})"]
+    if pack_edition != edition:
+        lines.append(f"  (the pack is of edition {pack_edition or 'none'}: only its files that say "
+                     f"'edition: {edition}' count)")
     totals: dict = {}
     missing = []
     for c in ref:
         kind = c["type"]
-        info = by_deck_number.get((str(c.get("deck")), int(c.get("number") or -1)))
+        info = by_deck_number.get((kind, str(c.get("deck")), int(c.get("number") or -1)))
         if info is None:
-            matches = by_name.get(_norm(c["name_en"]), [])
+            matches = by_name.get((kind, _norm(c["name_en"])), [])
             if kind == "major_improvement" and len(matches) > 1:
                 cost = c.get("cost") or {}
                 for entry, inf in matches:

@@ -233,6 +233,56 @@ def test_coverage_works_in_a_fresh_clone_with_nothing_beside_it(tmp_path):
     assert "106/106 expressed, 0 missing" in out
 
 
+@pytest.mark.parametrize("pack", ["original", "original-family"])
+def test_coverage_of_a_2007_pack_reports_the_2007_cards(pack, tmp_path):
+    """Without --edition, coverage compares a pack with the cards of its own edition (a variant's is its
+    base's): the 2007 packs with the 308 hand cards of 2007, none expressed yet (hands are dealt empty)."""
+    status, out, err = run_cli("--build", tmp_path / "build", "coverage", "--pack", pack)
+    assert status == 2, err
+    lines = out.splitlines()
+    assert lines[:4] == [f"Coverage of original_2007 by pack '{pack}' (reference: the catalogue shipped with agricola)",
+                         "  minor improvements      0/139 expressed",
+                         "  occupations             0/169 expressed",
+                         "  total                   0/308 expressed, 308 missing"]
+    assert lines[5] == ("  orig-E11 Field (minor improvement, E11): no card file yet (and no note in "
+                        "cards/<pack>/missing.yaml)")
+
+
+def test_coverage_counts_a_card_for_its_own_edition_and_kind_only(tmp_path):
+    """--edition names another edition; a revised card does not express the 2007 card of the same name,
+    and the major improvement Cooking Hearth is not the 2007 minor improvement of that name (K128)."""
+    status, out, err = run_cli("--build", tmp_path / "build", "coverage", "--pack", "revised",
+                               "--edition", "original_2007")
+    assert status == 2, err
+    assert out.splitlines()[:5] == [
+        "Coverage of original_2007 by pack 'revised' (reference: the catalogue shipped with agricola)",
+        "  (the pack is of edition revised_2016: only its files that say 'edition: original_2007' count)",
+        "  minor improvements      0/139 expressed",
+        "  occupations             0/169 expressed",
+        "  total                   0/308 expressed, 308 missing"]
+    assert "  orig-K128 Cooking Hearth (minor improvement, K128): no card file yet" in out
+    # a card file of the 2007 edition counts, matched by deck and number
+    clone = tmp_path / "clone"
+    shutil.copytree(REPO / "rules", clone / "rules")
+    deck = clone / "cards" / "original" / "E"
+    deck.mkdir(parents=True)
+    (deck / "field.yaml").write_text("id: field\nname: Field\nkind: minor\ndeck: E\nnumber: 11\ncost: 1 food\n"
+                                     "effects: 'on play: gain 1 grain'\n")
+    status, out, err = run_cli("--root", clone, "--build", tmp_path / "build2", "coverage", "--pack", "original")
+    assert status == 2, err
+    assert out.splitlines()[1:4] == ["  minor improvements      1/139 expressed",
+                                     "  occupations             0/169 expressed",
+                                     "  total                   1/308 expressed, 307 missing"]
+    assert "orig-E11 " not in out
+
+
+def test_coverage_of_an_edition_the_catalogue_lacks_is_refused(tmp_path):
+    status, out, err = run_cli("--build", tmp_path / "build", "coverage", "--pack", "original", "--edition", "nope")
+    assert (status, out) == (2, "")
+    assert err == (f"error: no cards of edition 'nope' in {catalogue.CATALOGUE} "
+                   "(editions: original_2007, revised_2016)\n")
+
+
 def test_the_catalogue_holds_facts_only():
     cards = catalogue.load()
     assert len(cards) == 414
