@@ -7,6 +7,7 @@ are our own: the project never copies a card's printed text.
 from __future__ import annotations
 
 from runtime import queries as Q
+from runtime.words import plural_of
 
 from . import nodes as N
 
@@ -49,6 +50,8 @@ _PLURAL_WORD = {"person": "people", "child": "children", "wild boar": "wild boar
 
 
 def plural(word: str, n=2) -> str:
+    """``word`` for ``n`` of it: the irregular words of card texts here, the regular rule is the runtime's
+    (runtime/words.py, which the game log uses), so a card text and the log say the same plural."""
     if n == 1:
         return word
     if word in _PLURAL_WORD:
@@ -56,9 +59,7 @@ def plural(word: str, n=2) -> str:
     if " (" in word:
         head, tail = word.split(" (", 1)
         return plural(head) + " (" + tail
-    if word.endswith("y") and not word.endswith("ey"):
-        return word[:-1] + "ies"
-    return word + "s"
+    return plural_of(word)
 
 
 class English:

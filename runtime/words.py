@@ -9,10 +9,17 @@ def plural(n: int, noun: str, many: str | None = None) -> str:
     """
     if n == 1:
         return f"{n} {noun}"
-    if many is None:
-        many = noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else (
-            noun + "es" if noun.endswith(("s", "x", "ch", "sh")) else noun + "s")
-    return f"{n} {many}"
+    return f"{n} {many if many is not None else plural_of(noun)}"
+
+
+def plural_of(noun: str) -> str:
+    """The regular plural of an English noun: "field" -> "fields", "family" -> "families", "day" -> "days",
+    "box" -> "boxes". Irregular words are the caller's to know (compiler/english.py has its table)."""
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return noun[:-1] + "ies"
+    if noun.endswith(("s", "x", "ch", "sh")):
+        return noun + "es"
+    return noun + "s"
 
 
 def goods_words(items, words: dict | None = None) -> str:

@@ -379,3 +379,15 @@ def test_rule_words(rule, words):
 ])
 def test_statement_grouping_words(rule, words):
     assert _english(rule, "rules") == words
+
+
+@pytest.mark.parametrize("word,many", [("field", "fields"), ("family", "families"), ("day", "days"),
+                                       ("box", "boxes"), ("begging card", "begging cards"), ("person", "people"),
+                                       ("sheep", "sheep"), ("pasture (fenced)", "pastures (fenced)")])
+def test_card_texts_and_the_game_log_use_one_plural(word, many):
+    """compiler/english.py's plural is the runtime's (runtime/words.py) plus the irregular words of card
+    texts: "day" is "days" in both (english.py once said "daies")."""
+    from runtime import words
+    assert english.plural(word) == many and english.plural(word, 1) == word
+    if word not in ("person", "sheep") and " (" not in word:
+        assert words.plural(2, word) == f"2 {many}" and words.plural_of(word) == many
