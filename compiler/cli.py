@@ -842,7 +842,7 @@ def cmd_card_new(args) -> int:
             f"      player: {{{'occupations' if args.kind == 'occupation' else 'minors'}: [{args.id}]}}\n")
     problems = _card_file_problems(card, os.path.relpath(card_path))
     if problems:
-        print(problems + f"\nerror: the card file would not be valid (check --name); nothing written",
+        print(problems + "\nerror: the card file would not be valid (check --name); nothing written",
               file=sys.stderr)
         return EXIT_USAGE
     folder.mkdir(parents=True, exist_ok=True)

@@ -280,7 +280,6 @@ def build_model(compiler, pack_id: str) -> dict:
         raise DocsError(f"the pack '{pack_id}' has problems; fix them first:\n{report.render()}\n{report.summary()}")
     eng = english.for_pack(checked)
     s = checked.game["settings"]
-    g = checked.game
     lo, hi = s["players"]
     counts = list(range(lo, hi + 1))
 
