@@ -341,7 +341,7 @@ class Gen:
                     f"return P.play_occupation(g, p, c, {fee})")
         if n == "schedule":
             rounds = self._rounds(v.rounds)
-            return "return True", f"return P.schedule(g, p, {self.goods(v.goods)}, {rounds}, c)"
+            return "return True", f"return P.schedule(g, p, {self.goods(v.goods)}, {rounds}, c, {self.card_id!r})"
         if n == "bonus":
             return "return True", f"return P.bonus(g, p, {self.expr(v.expr)}, c, {self.card_id!r})"
         if n == "convert_bonus":
@@ -354,7 +354,8 @@ class Gen:
             a, b = self.stmt(v.body)
             rs = v.rounds
             rounds = self._rounds(rs)
-            return "return True", f"return P.schedule_action(g, p, {a}, {b}, {rounds}, {textgen.stmt(v.body)!r}, c)"
+            return "return True", (f"return P.schedule_action(g, p, {a}, {b}, {rounds}, {textgen.stmt(v.body)!r}, c, "
+                                   f"{self.card_id!r})")
         if n == "for_each_player":
             a, b = self.stmt(v.body)
             return "return True", f"return P.for_each_player(g, p, c, {a}, {b})"

@@ -564,7 +564,7 @@ def _check_expect(game, agent, expect: LDict):
         sched = expect["scheduled"]
         for rnd, goods in sched.items():
             got = {}
-            for pi, items in game.schedule.get(int(rnd), ()):
+            for pi, items, _source in game.schedule.get(int(rnd), ()):
                 if pi == 0 and not isinstance(items, P.ScheduledAction):
                     for g, n in items:
                         got[g] = got.get(g, 0) + n

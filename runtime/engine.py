@@ -488,13 +488,17 @@ class Game:
 
     def collect_scheduled(self, r):
         """Players take what lies for them on this round's space (goods, or an action to take)."""
-        for pi, items in self.schedule.pop(r, ()):
+        for pi, items, source in self.schedule.pop(r, ()):
             p = self.players[pi]
             if isinstance(items, P.ScheduledAction):
                 if items.can(self, p, None):
-                    items.do(self, p, Ctx(actor=p))
+                    if self.log is None:
+                        items.do(self, p, Ctx(actor=p))
+                    else:
+                        gamelog.from_card(self, source, items.do, p, Ctx(actor=p))
             else:
-                P.gain(self, p, items)
+                P.gain(self, p, items, quiet=True)
+                gamelog.gained(self, p, items, source)
 
     def turn_order(self):
         n = self.nplayers

@@ -55,10 +55,16 @@ def _say_from(g, text, via):
 
 def run_card_effect(g, handler, p, ctx):
     """Run a card's effect; the log lines it writes end with the card's name ("P4 gets 2 food (<card>)")."""
+    return from_card(g, _card_of_handler(g, handler), handler, p, ctx)
+
+
+def from_card(g, source, handler, p, ctx):
+    """Run ``handler`` (an effect of the card ``source``, or of the pack's rules when None); the log
+    lines it writes end with the card's name."""
     start = len(g.log)
     result = handler(g, p, ctx)
     if len(g.log) > start:
-        name = source_name(g, _card_of_handler(g, handler))
+        name = source_name(g, source)
         marked = g.__dict__.setdefault("_log_sourced", set())
         for i in range(start, len(g.log)):
             if i not in marked and name:
@@ -87,9 +93,16 @@ def paid(g, p, items):
         g.say(f"{p.name} pays {goods(g, items)}")
 
 
-def gained(g, p, items):
+def gained(g, p, items, source=None):
+    """``P1 gets 1 food``, ``P1 gets 1 food (<card>)`` when a card gives it outside the card's effect (goods
+    a card laid on a round's space)."""
     if g.log is not None and any(n > 0 for good, n in items):
-        g.say(f"{p.name} gets {goods(g, items)}")
+        _say_from(g, f"{p.name} gets {goods(g, items)}", source_name(g, source))
+
+
+def rounds_words(rounds) -> str:
+    """``round 5`` or ``rounds 5, 6, 7``."""
+    return ("round " if len(rounds) == 1 else "rounds ") + ", ".join(map(str, rounds))
 
 
 def exchanged(g, p, give, get, source=None):

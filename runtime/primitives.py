@@ -1098,11 +1098,13 @@ def rounds_remaining(g, parity=None):
     return [r for r in range(g.round + 1, g.last_round + 1) if parity is None or r % 2 == parity]
 
 
-def schedule(g, p, items, rounds, ctx=None):
+def schedule(g, p, items, rounds, ctx=None, source=None):
+    """Goods for ``p`` at the start of each of ``rounds``; ``source`` is the card they come from (the log
+    names it when they are taken)."""
     for r in rounds:
-        g.schedule.setdefault(r, []).append((p.idx, tuple(items)))
+        g.schedule.setdefault(r, []).append((p.idx, tuple(items), source))
     if g.log is not None and rounds:
-        g.say(f"{p.name} will get {', '.join(f'{n} {good}' for good, n in items)} in rounds {', '.join(map(str, rounds))}")
+        g.say(f"{p.name} will get {gamelog.goods(g, items)} in {gamelog.rounds_words(rounds)}")
     return True
 
 
@@ -1156,12 +1158,13 @@ class ScheduledAction:
         self.can, self.do, self.label = can, do, label
 
 
-def schedule_action(g, p, can, do, rounds, label, ctx=None):
+def schedule_action(g, p, can, do, rounds, label, ctx=None, source=None):
+    """An effect for ``p`` to take at the start of each of ``rounds``; ``source`` as for ``schedule``."""
     entry = ScheduledAction(can, do, label)
     for r in rounds:
-        g.schedule.setdefault(r, []).append((p.idx, entry))
+        g.schedule.setdefault(r, []).append((p.idx, entry, source))
     if g.log is not None and rounds:
-        g.say(f"{p.name} will '{label}' in round {', '.join(map(str, rounds))}")
+        g.say(f"{p.name} will '{label}' in {gamelog.rounds_words(rounds)}")
     return True
 
 

@@ -273,3 +273,21 @@ def test_make_run_shows_competent_agents_whose_winner_scores_at_least_20(capsys)
     assert max(totals) >= 20, out[-1500:]
     assert re.search(r"; \d+ players: P1 greedy", out)
     assert "begging card" not in out.split("Final scores")[0] or max(totals) >= 20
+
+
+def test_goods_and_actions_a_card_lays_on_round_spaces_name_the_card_when_taken(revised):
+    """'schedule' and 'schedule action': the line that promises them and each line that gives them name
+    the card (Acorns Basket: 1 wild boar in each of the next 2 rounds; Handplow: a field 5 rounds on)."""
+    game = Game(revised, 2, seed=1, agents=[RandomAgent(0), RandomAgent(1)], log=True)
+    game.round = 3
+    p = game.players[0]
+    for cid in ("acorns_basket", "handplow"):
+        game.acquire_card(p, revised.cards[cid])
+    assert [line.strip() for line in game.log[-2:]] == ["P1 will get 1 wild boar in rounds 4, 5 (Acorns Basket)",
+                                                        "P1 will 'may plow 1 field' in round 8 (Handplow)"]
+    start = len(game.log)
+    game.collect_scheduled(4)
+    assert [line.strip() for line in game.log[start:]] == ["P1 gets 1 wild boar (Acorns Basket)"]
+    assert p.goods["boar"] == 1
+    assert [(pi, source) for pi, _items, source in game.schedule[5] + game.schedule[8]] == [
+        (0, "acorns_basket"), (0, "handplow")]
