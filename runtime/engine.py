@@ -497,8 +497,8 @@ class Game:
                     else:
                         gamelog.from_card(self, source, items.do, p, Ctx(actor=p))
             else:
+                gamelog.gained(self, p, items, source)    # before the gain: animals that do not fit are told after it
                 P.gain(self, p, items, quiet=True)
-                gamelog.gained(self, p, items, source)
 
     def turn_order(self):
         n = self.nplayers
