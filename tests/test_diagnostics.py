@@ -15,6 +15,8 @@ import pytest
 
 from compiler import cli
 
+from test_faults import snapshot
+
 REPO = Path(__file__).resolve().parent.parent
 PACKS = ("revised", "revised-family")
 
@@ -43,10 +45,13 @@ def edit(root: Path, rel: str, old: str, new: str) -> None:
 
 
 def validate(root: Path, capsys, *targets: str):
-    """Run ``agricola --root ROOT validate ROOT/rules/<target>…``; returns (status, stdout, stderr)."""
+    """Run ``agricola --root ROOT validate ROOT/rules/<target>…``; returns (status, stdout, stderr).
+    A refused pack is left as it was: nothing under the root changes (checked on every call)."""
     paths = [str(root / "rules" / t) for t in targets]
+    before = snapshot(root)
     status = cli.main(["--root", str(root), "validate", *paths])
     out = capsys.readouterr()
+    assert snapshot(root) == before, "validate changed files"
     return status, out.out, out.err
 
 

@@ -8,6 +8,7 @@ nesting, a 50 MB file, …) and hostile file names are made here, in temporary f
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import re
 import shutil
@@ -192,7 +193,20 @@ def _card_root(tmp: Path, name: str, data: bytes) -> tuple[Path, Path]:
     return root, path
 
 
+def _files(root: Path) -> dict:
+    """Every file under ``root`` with its digest (a refused file changes nothing on disk)."""
+    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.rglob("*"))
+            if p.is_file() and not p.is_symlink()}
+
+
 def _assert_rejected(root: Path, path: Path, codes: set, tmp: Path, compile_too: bool = False, cli_too: bool = True):
+    before = _files(tmp)   # the workspace and the build folder
+    report = _rejected(root, path, codes, tmp, compile_too, cli_too)
+    assert _files(tmp) == before, "a refused file changed files on disk"
+    return report
+
+
+def _rejected(root: Path, path: Path, codes: set, tmp: Path, compile_too: bool, cli_too: bool):
     t0 = time.process_time()
     _, checked, report = Compiler(root, tmp / "build").check("revised")
     elapsed = time.process_time() - t0

@@ -161,8 +161,10 @@ def test_numbers_of_5000_digits_are_located_errors(where, tmp_path):
             "cost_number": CARD.format(cost=f"{big} wood", effects="on play: gain 1 food")}[where]
     card = root / "cards" / "revised" / "X" / "loose_card.yaml"
     card.write_text(text)
+    before = snapshot(tmp_path)
     status, out, err = run_cli("--root", root, "validate", card)
     assert_refused(status, err, "cards/revised/X/loose_card.yaml:", "error[E107]")
+    assert snapshot(tmp_path) == before
 
 
 # ---------------------------------------------------------------- card new
