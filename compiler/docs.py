@@ -356,7 +356,33 @@ def build_model(compiler, pack_id: str) -> dict:
         "counts": counts, "rules": rules, "stages": stages, "spaces": spaces, "rounds": rounds,
         "majors": majors, "cards": cards, "decks": decks, "sheets": sheets, "matrix": matrix,
         "index": index, "letters": letters, "variant": variant,
+        "example_farm": _example_farm(compiler, pack_id),
     }
+
+
+EXAMPLE_FARM = TEMPLATES / "example-farm.yaml"
+
+
+def _example_farm(compiler, pack_id: str):
+    """The example farm of the rules page: drawn as SVG (the picture of the web playtest page) and scored
+    by the pack's own scoring table; None for a pack whose farmyard cannot hold it."""
+    from runtime.pack import load_pack
+    from .farmfile import FarmFileError, load_farm, score_farm_file
+    from .web.svg import farm_svg
+    if not compiler.compile(pack_id).ok:
+        return None
+    pack = load_pack(pack_id, compiler.build_root)
+    try:
+        game, p = load_farm(EXAMPLE_FARM, pack)
+        scores, _ = score_farm_file(EXAMPLE_FARM, pack)
+    except FarmFileError:
+        return None
+    labels = {cid: label for cid, label, _ in pack.rules.scoring}
+    from runtime.words import plural
+    about = (f"A {p.house} house of {plural(p.room_count, 'room')}, a family of {p.people}, "
+             f"{plural(len(p.fields), 'field')} and {plural(len(p.pastures), 'pasture')}, at the end of the game.")
+    return {"svg": farm_svg(game, p, title="An example farm at the end of a game"), "about": about,
+            "rows": [(labels[c], n) for c, n in scores["categories"].items()], "total": scores["total"]}
 
 
 def _and(items) -> str:

@@ -245,3 +245,16 @@ def test_serve_refuses_a_port_it_cannot_listen_on(capsys):
         taken.listen()
         assert cli.main(["serve", "--port", str(port)]) == 2
     assert capsys.readouterr().err == f"error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+
+
+def test_the_printable_reference_draws_and_scores_an_example_farm(tmp_path, compiler, family):
+    from compiler import docs
+    from compiler.farmfile import score_farm_file
+    out = tmp_path / "site"
+    docs.build_site(compiler, "revised-family", out)
+    html = (out / "rules.html").read_text()
+    assert html.count('<svg xmlns="http://www.w3.org/2000/svg" class="farm"') == 1
+    assert "<title>An example farm at the end of a game</title>" in html
+    result, _ = score_farm_file(docs.EXAMPLE_FARM, family)
+    assert f"<tr><th>Total</th><th>{result['total']}</th></tr>" in html
+    assert "<figcaption>A clay house of 3 rooms, a family of 3, 4 fields and 1 pasture, at the end of the game." in html
