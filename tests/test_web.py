@@ -258,3 +258,25 @@ def test_the_printable_reference_draws_and_scores_an_example_farm(tmp_path, comp
     result, _ = score_farm_file(docs.EXAMPLE_FARM, family)
     assert f"<tr><th>Total</th><th>{result['total']}</th></tr>" in html
     assert "<figcaption>A clay house of 3 rooms, a family of 3, 4 fields and 1 pasture, at the end of the game." in html
+
+
+def test_concurrent_answers_to_one_game_are_serialised(tmp_path, build_root, family):
+    import asyncio
+    app = create_app(ROOT, build_root, tmp_path / "games.sqlite3", hot_reload=False)
+
+    async def race():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+            made = (await c.post("/api/games", json={"pack": "revised-family", "seats": ["human", "random"],
+                                                     "seed": 5})).json()
+            gid, token = made["id"], made["seats"]["0"]
+            p = (await c.get(f"/api/games/{gid}", params={"token": token})).json()["pending"]
+            answers = [c.post(f"/api/games/{gid}/answer", json={"token": token, "decision": p["decision"], "index": i % 2})
+                       for i in range(12)]
+            replies = await asyncio.gather(*answers)
+            doc = (await c.get(f"/api/games/{gid}/save")).json()
+            return p, [r.status_code for r in replies], doc
+    p, statuses, doc = asyncio.run(race())
+    assert statuses.count(200) == 1 and statuses.count(409) == 11
+    assert [d[0] for d in doc["decisions"]].count(0) == 1
+    assert len([d for d in doc["decisions"] if d[0] == 0]) == 1
