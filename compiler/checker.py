@@ -690,6 +690,11 @@ def _game_settings(src: PackSource, report: Report) -> dict | None:
             "housing": {str(k): int(v) for k, v in g["housing"].items()},
             "hand": ({k: int(v) for k, v in g["hand"].items()} if isinstance(g.get("hand"), dict) else None),
             "solo_target": int(g["solo_target"]) if g.get("solo_target") is not None else None,
+            "reverse_passes": sorted({(int(e["round"]), int(e["pass"])) for e in g.get("reverse_passes") or ()}),
+            "arriving_animals": {"cook": bool((g.get("arriving_animals") or {}).get("cook", True)),
+                                 "leftovers": str((g.get("arriving_animals") or {}).get("leftovers", "supply"))},
+            "pastures_per_animal_kind": (int(g["pastures_per_animal_kind"])
+                                         if g.get("pastures_per_animal_kind") is not None else None),
         }
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         # the schema has reported what is missing or wrong; if it has not, say so here (never fail silently)
@@ -727,6 +732,10 @@ def _game_settings(src: PackSource, report: Report) -> dict | None:
         what = (f"round {', '.join(map(str, missing))} is in no stage" if missing else
                 f"round {', '.join(map(str, twice))} is in more than one stage")
         report.error("E131", f"the stages must cover rounds 1 to {rounds} once each: {what}", g.span_of("stages"))
+    for r, _k in settings["reverse_passes"]:
+        if r > rounds:
+            report.error("E131", f"reverse_passes names round {r}, but the game has {rounds} rounds",
+                         g.span_of("reverse_passes"))
     harvest = g["harvest_after_rounds"]
     for i, r in enumerate(settings["harvest_rounds"]):
         if not 1 <= r <= rounds:
@@ -918,7 +927,8 @@ def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> Check
             tags = [str(t) for t in (e.get("tags") or [])]
             out.append(Unit(kind, sid, e, e.span, {"name": str(e.get("name", sid)), "players": counts,
                                                   "stage": int(e["stage"]) if e.get("stage") is not None else None,
-                                                  "tags": tags, "variants": vdata}))
+                                                  "tags": tags, "variants": vdata,
+                                                  "group": str(e["group"]) if e.get("group") is not None else None}))
         return out
 
     spaces = space_units(src.spaces, "space")

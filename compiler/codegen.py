@@ -578,6 +578,8 @@ def space_table(gen: Gen, unit: Unit) -> dict:
            "variants": variants}
     if takes:
         out["takes_goods"] = True
+    if d.get("group"):
+        out["group"] = d["group"]
     return out
 
 
@@ -622,6 +624,9 @@ def game_table(gen: Gen, frame: dict) -> dict:
         "scoring": tuple(scoring), "tie_break": Code(tname), "has_tie_break": tb is not None, "hand": s["hand"],
         "good_words": {good: (english.good_word(good, 1), english.good_word(good, 2)) for good in all_goods},
         "solo_target": s.get("solo_target"),
+        "reverse_passes": tuple(s.get("reverse_passes") or ()),
+        "arriving_animals": dict(s.get("arriving_animals") or {"cook": True, "leftovers": "supply"}),
+        "pastures_per_animal_kind": s.get("pastures_per_animal_kind"),
     }
 
 

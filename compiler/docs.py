@@ -152,7 +152,8 @@ def _space(eng, unit, counts) -> dict:
         groups.append({"players": _players_text(ns), "text": text})
     return {"id": unit.id, "anchor": f"space-{unit.id}", "name": d["name"], "stage": d.get("stage"),
             "players": _players_text(d["players"]), "counts": d["players"], "by_count": by_count,
-            "groups": groups, "varies": len(texts) > 1, "tags": [t.replace("_", " ") for t in d.get("tags") or []],
+            "groups": groups, "varies": len(texts) > 1,
+            "group": english.group_sentence(d["group"]) if d.get("group") else None, "tags": [t.replace("_", " ") for t in d.get("tags") or []],
             "referred_by": []}
 
 
@@ -271,7 +272,41 @@ def rules_words(checked, eng) -> dict:
     rules["scoring_columns"] = max_cells
 
     rules["solo_target"] = s.get("solo_target")
+    rules["special"] = special_rules(s)
     return rules
+
+
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, f"{n}th")
+
+
+# what the usual rules say where a pack gives none of the special rules (for a variant's comparison)
+USUAL_RULES = {
+    "Placement order": "every placement in turn order, the start player first",
+    "Animals without room": "cooked when the player can, else back to the supply",
+    "Pastures per animal kind": "no limit",
+}
+
+
+def special_rules(s: dict) -> list:
+    """The settings a variant may add to the frame (placement order, arriving animals, pastures per
+    kind), as (label, words); empty for a pack that keeps the usual rules."""
+    out = []
+    for r, k in s.get("reverse_passes") or ():
+        out.append(("Placement order", f"in round {r} every player's {_ordinal(k)} person is placed in reverse "
+                                       "turn order, the last player first"))
+    arriving = s.get("arriving_animals") or {}
+    cook, stay = arriving.get("cook", True), arriving.get("leftovers", "supply") == "space"
+    if not cook or stay:
+        words = ("animals that find no room are not turned into food on arrival (only housed animals can be cooked)"
+                 if not cook else "animals that find no room are cooked when the player can")
+        words += ("; those taken from an action space that are neither kept nor cooked stay on it" if stay
+                  else "; the rest go back to the supply")
+        out.append(("Animals without room", words))
+    if s.get("pastures_per_animal_kind"):
+        k = s["pastures_per_animal_kind"]
+        out.append(("Pastures per animal kind", f"animals of one kind live in at most {k} pasture{'s' if k != 1 else ''}"))
+    return out
 
 
 def build_model(compiler, pack_id: str) -> dict:
@@ -436,6 +471,7 @@ def setting_facts(rules: dict, stages) -> list:
     facts.append(("Tie-break", f"the most {r['tie_break']} left" if r["tie_break"] else "none"))
     target = r.get("solo_target")
     facts.append(("Solo target", f"{target} points" if target else "none"))
+    facts += list(r.get("special") or ())
     return facts
 
 
@@ -454,11 +490,11 @@ def _variant(compiler, src, checked, eng, rules, stages) -> dict:
         old = dict(setting_facts(rules_words(base, base_eng), base_stages))
         for label, words in setting_facts(rules, stages):
             if old.get(label) != words:
-                out["game"].append({"key": label, "old": old.get(label, "none"), "new": words})
+                out["game"].append({"key": label, "old": old.get(label, USUAL_RULES.get(label, "none")), "new": words})
         new_labels = {label for label, _ in setting_facts(rules, stages)}
         for label, words in old.items():
             if label not in new_labels:
-                out["game"].append({"key": label, "old": words, "new": "none"})
+                out["game"].append({"key": label, "old": words, "new": USUAL_RULES.get(label, "none")})
     groups = (("spaces", "Action spaces", "spaces", "space"), ("rounds", "Round cards", "rounds", "space"),
               ("majors", "Major improvements", "majors", "card"), ("cards", "Hand cards", "cards", "card"))
     for key, title, attr, what in groups:

@@ -671,8 +671,16 @@ def space_text(eng: English, unit) -> str:
         text = eng.space_effect(effect, acc)
         seen.setdefault(text, []).append(n)
     if len(seen) == 1:
-        return next(iter(seen))
-    return " ".join(f"[{_counts(ns)}] {text}" for text, ns in seen.items())
+        text = next(iter(seen))
+    else:
+        text = " ".join(f"[{_counts(ns)}] {text}" for text, ns in seen.items())
+    group = unit.data.get("group")
+    return text + (f" {group_sentence(group)}" if group else "")
+
+
+def group_sentence(group: str) -> str:
+    """What a space's group means, in words."""
+    return f"(One person a round between the spaces of the {group.replace('_', ' ')}.)"
 
 
 def _counts(ns) -> str:

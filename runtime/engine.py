@@ -66,6 +66,7 @@ class Game:
         self.start_player = 0
         self.spaces: list[Space] = []
         self.space_by_id: dict[str, Space] = {}
+        self.grouped = False        # some space on the board belongs to a group (one person a round)
         self.schedule: dict[int, list] = {}
         self.listeners: dict[str, list] = {}
         self.latches: list = []     # (owner, condition, handler, card id): 'once …' rules not yet fired
@@ -432,6 +433,8 @@ class Game:
 
     def _add_space(self, d):
         s = Space(d, self.nplayers)
+        if s.group is not None:
+            self.grouped = True
         self.spaces.append(s)
         self.space_by_id[s.id] = s
         return s
@@ -510,9 +513,12 @@ class Game:
         for p in self.players:
             p.home = p.people - p.newborns
             p.stats["building_gained"] = 0
+        reverse = self.rules.reverse_passes
+        turn = 0
         while True:
+            turn += 1
             placed = False
-            for p in order:
+            for p in (order[::-1] if (self.round, turn) in reverse else order):
                 if p.home > 0:
                     self.place(p)
                     placed = True
@@ -522,9 +528,12 @@ class Game:
 
     def legal_spaces(self, p, only=None):
         shared = p.mods.get("use_occupied") if p.mods else None
+        taken = self._groups_taken() if self.grouped else None
         out = []
         for s in self.spaces:
             if only is not None and not self._matches(s, only):
+                continue
+            if taken and s.group in taken:
                 continue
             if s.occupants:
                 if not shared or len(s.occupants) != 1 or s.occupants[0] == p.idx or not self._matches(s, shared):
@@ -532,6 +541,16 @@ class Game:
             if s.can(self, p, None):
                 out.append(s.id)
         return out
+
+    def _groups_taken(self):
+        """The space groups somebody has used this round: a group takes one person a round."""
+        taken = None
+        for s in self.spaces:
+            if s.group is not None and s.occupants:
+                if taken is None:
+                    taken = set()
+                taken.add(s.group)
+        return taken
 
     @staticmethod
     def _matches(space, keys) -> bool:
@@ -593,7 +612,7 @@ class Game:
             items = tuple((g, k) for g, k in s.goods.items() if k)
             s.goods.clear()
             if items:
-                P.gain(self, p, items, ctx, quiet=True)  # logged above as "(takes …)"
+                P.gain(self, p, items, ctx, quiet=True, source=s)  # logged above as "(takes …)"
         if s.use is not None:
             s.use(self, p, ctx)
         self.emit("use:" + s.id, p, ctx)

@@ -265,22 +265,48 @@ def fences_of(gr: Grid, pastures) -> int:
 _FRONTIER_CACHE: dict = {}
 
 
-def pasture_frontier(caps: tuple, types: int = 3):
-    """The Pareto-maximal capacities per animal type of the single-type containers alone."""
-    key = (caps, types)
+def pasture_frontier(caps: tuple, types: int = 3, per_kind=None):
+    """The Pareto-maximal capacities per animal type of the single-type containers alone.
+    ``per_kind``: at most this many pastures (containers of any type) hold one kind (None: no limit);
+    a container for one type only (a card's) is not a pasture and is not limited."""
+    key = (caps, types, per_kind)
     hit = _PASTURE_CACHE.get(key)
     if hit is not None:
         return hit
-    states = {(0,) * types}
-    for cap, only in caps:
-        nxt = set()
-        for st in states:
-            kinds = range(types) if only < 0 else (only,)
-            for t in kinds:
-                s = list(st)
-                s[t] += cap
-                nxt.add(tuple(s))
-        states = _pareto(nxt)
+    if per_kind is None:
+        states = {(0,) * types}
+        for cap, only in caps:
+            nxt = set()
+            for st in states:
+                kinds = range(types) if only < 0 else (only,)
+                for t in kinds:
+                    s = list(st)
+                    s[t] += cap
+                    nxt.add(tuple(s))
+            states = _pareto(nxt)
+    else:
+        # a state is (capacities, pastures used per kind); an unused pasture may stay empty
+        states = {((0,) * types, (0,) * types)}
+        for cap, only in caps:
+            nxt = set()
+            for st, used in states:
+                if only < 0:
+                    nxt.add((st, used))
+                    for t in range(types):
+                        if used[t] < per_kind:
+                            s, u = list(st), list(used)
+                            s[t] += cap
+                            u[t] += 1
+                            nxt.add((tuple(s), tuple(u)))
+                else:
+                    s = list(st)
+                    s[only] += cap
+                    nxt.add((tuple(s), used))
+            by_used: dict = {}
+            for st, used in nxt:
+                by_used.setdefault(used, set()).add(st)
+            states = {(st, used) for used, sts in by_used.items() for st in _pareto(sts)}
+        states = _pareto({st for st, _ in states})
     result = tuple(sorted(states))
     if len(_PASTURE_CACHE) > 20_000:
         _PASTURE_CACHE.clear()
@@ -291,9 +317,10 @@ def pasture_frontier(caps: tuple, types: int = 3):
 _PASTURE_CACHE: dict = {}
 
 
-def fits_housing(caps: tuple, singles: int, counts) -> bool:
-    """Whether ``counts`` animals fit: single-type containers first, the rest one per single space."""
-    for cap in pasture_frontier(caps, len(counts)):
+def fits_housing(caps: tuple, singles: int, counts, per_kind=None) -> bool:
+    """Whether ``counts`` animals fit: single-type containers first, the rest one per single space
+    (``per_kind``: at most that many pastures a kind, see pasture_frontier)."""
+    for cap in pasture_frontier(caps, len(counts), per_kind):
         over = 0
         for a, b in zip(counts, cap):
             if a > b:
@@ -303,18 +330,18 @@ def fits_housing(caps: tuple, singles: int, counts) -> bool:
     return False
 
 
-def capacity_frontier(caps: tuple, singles: int, types: int = 3):
+def capacity_frontier(caps: tuple, singles: int, types: int = 3, per_kind=None):
     """The Pareto-maximal housing capacities per animal type.
 
     ``caps`` is a tuple of ``(capacity, only_type)`` containers (pastures: only_type -1 = any one type)
     that each hold a single type; ``singles`` is the number of spaces holding one animal of any type
     (the house, unfenced stables). Returns tuples ``(cap_type0, cap_type1, ...)``.
     """
-    key = (caps, singles, types)
+    key = (caps, singles, types, per_kind)
     hit = _FRONTIER_CACHE.get(key)
     if hit is not None:
         return hit
-    states = set(pasture_frontier(caps, types))
+    states = set(pasture_frontier(caps, types, per_kind))
     if singles:
         nxt = set()
         dists = list(_distributions(singles, types))

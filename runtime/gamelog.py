@@ -130,6 +130,12 @@ def overflow(g, p, animals, food):
         g.say(f"{p.name} has no room for {what}; they return to the supply")
 
 
+def left_on_space(g, p, animals, space):
+    """Animals taken from a space that find no room stay on it (a pack's ``arriving_animals``)."""
+    if g.log is not None:
+        g.say(f"{p.name} has no room for {goods(g, animals)}; they stay on {space.name}")
+
+
 def bred(g, p, born):
     """``P1's animals breed: +1 sheep, +1 wild boar``; ``born`` lists the animals born."""
     if g.log is not None and born:

@@ -63,6 +63,7 @@ class SpaceDef:
         self.src = d.get("src")
         self.variants = {n: Variant(*v) for n, v in d["variants"].items()}
         self.takes_goods = d.get("takes_goods", False)   # its effect says "take the goods"
+        self.group = d.get("group")   # spaces of one group take one person a round between them
 
     def for_players(self, n: int) -> Variant:
         return self.variants[n]
@@ -137,6 +138,11 @@ class Rules:
         self.pass_minors_solo = d.get("solo_removes_passing", True)
         self.good_words = dict(d.get("good_words") or {})   # good -> (one, many), for logs
         self.solo_target = d.get("solo_target")             # points a solo player aims for, or None
+        self.reverse_passes = frozenset(tuple(x) for x in d.get("reverse_passes", ()))  # (round, pass) against the turn order
+        arriving = d.get("arriving_animals") or {}
+        self.cook_arriving = arriving.get("cook", True)     # animals without room are cooked when possible
+        self.leftovers_stay = arriving.get("leftovers", "supply") == "space"  # …or stay on their space
+        self.pastures_per_kind = d.get("pastures_per_animal_kind")  # None: no limit
 
 
 class Pack:

@@ -39,9 +39,10 @@ def pay(g, p, items, ctx=None, quiet=False):
     return True
 
 
-def gain(g, p, items, ctx=None, quiet=False):
+def gain(g, p, items, ctx=None, quiet=False, source=None):
     """Add goods to the player's supply; animals must then fit on the farm (``quiet``: the caller has
-    logged it)."""
+    logged it; ``source``: the action space the goods were collected on, where animals without room may
+    stay, per the pack's ``arriving_animals``)."""
     goods = p.goods
     animal = False
     stats = p.stats
@@ -56,7 +57,7 @@ def gain(g, p, items, ctx=None, quiet=False):
     if not quiet:
         gamelog.gained(g, p, items)
     if animal:
-        settle_animals(g, p)
+        settle_animals(g, p, (source, items) if source is not None else None)
     return True
 
 
@@ -553,7 +554,7 @@ def animal_counts(g, p):
 
 def animals_fit(g, p, counts=None) -> bool:
     caps, singles = housing(g, p)
-    return fits_housing(caps, singles, counts or animal_counts(g, p))
+    return fits_housing(caps, singles, counts or animal_counts(g, p), g.rules.pastures_per_kind)
 
 
 def best_food_rate(g, p, good):
@@ -567,22 +568,36 @@ def best_food_rate(g, p, good):
     return best
 
 
-def settle_animals(g, p):
-    """Keep the animals that fit (the player picks which); cook the rest if possible, else return them."""
+def settle_animals(g, p, source=None):
+    """Keep the animals that fit (the player picks which); cook the rest if possible (and if the pack's
+    ``arriving_animals`` allows it), else return them to the supply, or, when the pack says so, leave
+    those taken from an action space on it (``source``: (space, goods taken from it)), at most as many
+    of each kind as were taken."""
     counts = animal_counts(g, p)
+    rules = g.rules
     caps, singles = housing(g, p)
-    if fits_housing(caps, singles, counts):
+    per_kind = rules.pastures_per_kind
+    if fits_housing(caps, singles, counts, per_kind):
         return
-    opts = best_keeps(capacity_frontier(caps, singles, len(counts)), counts)
+    opts = best_keeps(capacity_frontier(caps, singles, len(counts), per_kind), counts)
     keep = g.decide(p, "keep_animals", opts)
-    for animal, have, kept in zip(g.rules.animals, counts, keep):
+    for animal, have, kept in zip(rules.animals, counts, keep):
         surplus = have - kept
         if surplus <= 0:
             continue
         p.goods[animal] = kept
-        rate = best_food_rate(g, p, animal)
+        rate = best_food_rate(g, p, animal) if rules.cook_arriving else 0
         if rate:
             p.goods["food"] += rate * surplus
+        elif rules.leftovers_stay and source is not None:
+            space, taken = source
+            back = min(surplus, sum(k for good, k in taken if good == animal))
+            if back:
+                space.goods[animal] = space.goods.get(animal, 0) + back
+                gamelog.left_on_space(g, p, ((animal, back),), space)
+                surplus -= back
+                if not surplus:
+                    continue
         gamelog.overflow(g, p, ((animal, surplus),), rate * surplus)
 
 
@@ -592,7 +607,7 @@ def breeding_blocked(g, p) -> bool:
     if not any(n >= 2 for n in counts):
         return False
     caps, singles = housing(g, p)
-    return not fits_housing(caps, singles, [n + 1 if n >= 2 else n for n in counts])
+    return not fits_housing(caps, singles, [n + 1 if n >= 2 else n for n in counts], g.rules.pastures_per_kind)
 
 
 def breed(g, p, only=None):
@@ -608,7 +623,7 @@ def breed(g, p, only=None):
         for k, i in enumerate(cands):
             if mask >> k & 1:
                 trial[i] += 1
-        if fits_housing(caps, singles, trial):
+        if fits_housing(caps, singles, trial, g.rules.pastures_per_kind):
             fitting.append(mask)
     maximal = [m for m in fitting if not any(o != m and (o & m) == m for o in fitting)]
     if not maximal or maximal == [0]:
@@ -666,7 +681,7 @@ def take_goods(g, p, ctx=None):
     space = ctx.space
     items = tuple((good, n) for good, n in space.goods.items() if n)
     space.goods.clear()
-    gain(g, p, items, ctx)
+    gain(g, p, items, ctx, source=space)
     return True
 
 

@@ -111,7 +111,7 @@ class Space:
     """An action space on the board this game (board space or revealed round card)."""
 
     __slots__ = ("id", "name", "defn", "goods", "occupants", "use", "can", "accumulate", "tags", "stage",
-                 "round_revealed", "takes_goods")
+                 "round_revealed", "takes_goods", "group")
 
     def __init__(self, defn, nplayers: int):
         self.id = defn.id
@@ -127,6 +127,7 @@ class Space:
         self.stage = defn.stage
         self.round_revealed = None
         self.takes_goods = defn.takes_goods
+        self.group = defn.group
 
     def clone(self) -> "Space":
         s = Space.__new__(Space)
