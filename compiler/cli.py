@@ -989,7 +989,8 @@ def make_parser() -> argparse.ArgumentParser:
     p = _command(sub, "watch", "step through a saved game (next, back, jump to a round), farms drawn", cmd_watch)
     p.add_argument("file", metavar="FILE", help="a save file (agricola play --save)")
 
-    p = _command(sub, "resume", "continue a saved game with its agents", cmd_resume)
+    p = _command(sub, "resume", "continue a saved game with its agents (a person's seat is asked at this terminal)",
+                 cmd_resume)
     p.add_argument("file", metavar="FILE", help="a save file written by 'agricola play --save'")
     p.add_argument("--json", action="store_true", help="print one JSON object with the scores (default: the log)")
 
