@@ -1018,7 +1018,8 @@ def make_parser() -> argparse.ArgumentParser:
                    help="also list the scenarios that pass (default: only failures)")
     p.add_argument("--packs", action="append", default=[], metavar="DIR",
                    help="another folder of packs (DIR/<pack>/game.yaml, cards in DIR/../cards/<pack>/), "
-                        "e.g. tests/packs/rules (default: only the packs under <root>/rules)")
+                        "or a folder holding one in rules/, e.g. tests/packs (default: only the packs under "
+                        "<root>/rules)")
 
     p = _command(sub, "cards", "list the cards of a pack, or show a card's text (generated from its effects)",
                  cmd_cards)

@@ -64,7 +64,9 @@ class Workspace:
         self.root = Path(root)
         self.rules_dir = self.root / "rules"
         self.cards_dir = self.root / "cards"
-        self.extra = [Path(p) for p in extra_pack_dirs]
+        # a folder of packs, or a workspace holding one in rules/ (``--packs tests/packs`` as well as
+        # ``--packs tests/packs/rules``)
+        self.extra = [Path(p) / "rules" if (Path(p) / "rules").is_dir() else Path(p) for p in extra_pack_dirs]
         self.pinned: dict = {}  # pack id -> folder, found before any other (a pack named by its path)
 
     def pack_dir(self, pack_id: str) -> Path | None:

@@ -273,3 +273,15 @@ def test_validate_finds_test_packs_with_packs_option(tmp_path, capsys, build_roo
     assert "error[E151]: unknown pack 'limit-probes'" in capsys.readouterr().err
     assert cli.main(["--build", str(build_root), "validate", "--packs", str(probes), str(path)]) == 0
     assert capsys.readouterr().out == f"ok: {path} valid (12 scenarios checked)\n"
+    # the folder that holds rules/ and cards/ of the test packs does as well
+    assert cli.main(["--build", str(build_root), "validate", "--packs", str(probes.parent), str(path)]) == 0
+    assert capsys.readouterr().out == f"ok: {path} valid (12 scenarios checked)\n"
+
+
+def test_agricola_test_with_the_test_packs_runs_every_scenario_of_the_project(tmp_path, capsys, build_root):
+    """What a newcomer types: every scenario file under tests/scenarios, the test packs named by the folder
+    that holds them."""
+    folder = cli.REPO_ROOT / "tests" / "scenarios"
+    assert cli.main(["--build", str(build_root), "test", "--packs", str(folder.parent / "packs"), str(folder)]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and out.endswith(" passed, 0 failed\n"), err[:2000]
