@@ -16,6 +16,7 @@ from collections import deque
 from greenlet import error as GreenletError, getcurrent, greenlet
 
 from . import primitives as P
+from .payments import price_cache_for
 from .requests import Request, norm
 from .state import Ctx, Player, Space
 from . import gamelog
@@ -354,6 +355,8 @@ class Game:
             self.listeners.setdefault(key, []).append((p.idx, handler, who))
         for apply in card.modifiers:
             apply(self, p, card)
+        if card.modifiers:  # p.mods changed: prices cached for the old ones are void (payments.cost_options)
+            p.prices = price_cache_for(p)
         for cond, handler in card.latches:
             self.latches.append((p.idx, cond, handler, card.id))
         for window, can, do, label in card.actions:
@@ -382,6 +385,8 @@ class Game:
                 if h[0] == p.idx and h[1] is handler:
                     del hooks[i]
                     break
+            if not hooks:  # self.listeners names only events someone listens to
+                self.listeners.pop(key, None)
 
     # ------------------------------------------------------------------ set-up
     def _setup(self):
@@ -530,6 +535,7 @@ class Game:
         shared = p.mods.get("use_occupied") if p.mods else None
         taken = self._groups_taken() if self.grouped else None
         out = []
+        always = P.always  # most spaces can always be used: not called
         for s in self.spaces:
             if only is not None and not self._matches(s, only):
                 continue
@@ -538,7 +544,8 @@ class Game:
             if s.occupants:
                 if not shared or len(s.occupants) != 1 or s.occupants[0] == p.idx or not self._matches(s, shared):
                     continue
-            if s.can(self, p, None):
+            can = s.can
+            if can is always or can(self, p, None):
                 out.append(s.id)
         return out
 
@@ -604,10 +611,11 @@ class Game:
             self.log.append(f"  {p.name} → {gamelog.space_label(self, s)}" +
                             (f" (takes {gamelog.goods(self, taken)})" if taken else ""))
         ctx = Ctx(space=s, actor=p)
-        tags = s.tags
-        self.emit("before_use:" + s.id, p, ctx)
-        for t in tags:
-            self.emit("before_use:#" + t, p, ctx)
+        before, use, end = _space_events(s)
+        listeners = self.listeners  # an event nobody listens to costs one look-up
+        for key in before:
+            if key in listeners:
+                self.emit(key, p, ctx)
         if s.goods and not s.takes_goods:   # a space that offers 'take the goods' hands them out then
             items = tuple((g, k) for g, k in s.goods.items() if k)
             s.goods.clear()
@@ -615,12 +623,12 @@ class Game:
                 P.gain(self, p, items, ctx, quiet=True, source=s)  # logged above as "(takes …)"
         if s.use is not None:
             s.use(self, p, ctx)
-        self.emit("use:" + s.id, p, ctx)
-        for t in tags:
-            self.emit("use:#" + t, p, ctx)
-        self.emit("turn_end:" + s.id, p, ctx)
-        for t in tags:
-            self.emit("turn_end:#" + t, p, ctx)
+        for key in use:
+            if key in listeners:
+                self.emit(key, p, ctx)
+        for key in end:
+            if key in listeners:
+                self.emit(key, p, ctx)
         self.check_latches()
 
     def returning_home(self):
@@ -732,6 +740,19 @@ class Game:
 
 
 _MISSING = object()
+
+_SPACE_EVENTS: dict = {}  # (space id, tags) -> the names of the events of using it (strings built once)
+
+
+def _space_events(s):
+    """The events of using space ``s``: before_use, use and turn_end, each for the space and its tags."""
+    key = (s.id, s.tags)
+    found = _SPACE_EVENTS.get(key)
+    if found is None:
+        names = (s.id,) + tuple("#" + t for t in s.tags)
+        found = _SPACE_EVENTS[key] = tuple(tuple(f"{when}:{n}" for n in names)
+                                           for when in ("before_use", "use", "turn_end"))
+    return found
 
 
 def _find(options, logged):

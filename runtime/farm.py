@@ -47,6 +47,7 @@ class Grid:
         self._region_bounds = None
         self._by_perimeter = None
         self._boundary_cache: dict[int, int] = {}
+        self._neighbours_cache: dict[int, int] = {}
 
     # ----- naming
     def name(self, i: int) -> str:
@@ -76,10 +77,13 @@ class Grid:
 
     # ----- geometry
     def neighbours_of(self, mask: int) -> int:
-        out = 0
-        for i in iter_bits(mask):
-            out |= self.neighbours[i]
-        return out & ~mask
+        out = self._neighbours_cache.get(mask)
+        if out is None:  # at most 2 ** n masks, asked for at every placement (rooms, fields, pastures)
+            out = 0
+            for i in iter_bits(mask):
+                out |= self.neighbours[i]
+            out = self._neighbours_cache[mask] = out & ~mask
+        return out
 
     def boundary(self, mask: int) -> int:
         b = self._boundary_cache.get(mask)

@@ -17,8 +17,21 @@ MAX_PLANS_SEARCHED = 2000
 # ====================================================================== prices
 
 
+_RESOLVED: dict = {}  # (price, material) -> the price with 'material' replaced; prices are plain data
+
+
 def resolve_material(items, material):
-    return tuple((material if good == "material" else good, n) for good, n in items)
+    """The price ``items`` with the good 'material' standing for ``material``."""
+    key = (items, material)
+    try:
+        found = _RESOLVED.get(key)
+    except TypeError:  # a price given as a list
+        return tuple((material if good == "material" else good, n) for good, n in items)
+    if found is None:
+        if len(_RESOLVED) > 4096:
+            _RESOLVED.clear()
+        found = _RESOLVED[key] = tuple((material if good == "material" else good, n) for good, n in items)
+    return found
 
 
 def _matches(mod_targets, targets, house) -> bool:
@@ -45,8 +58,10 @@ def cost_options(g, p, targets, base, modified=True, material=None) -> list:
     material (``cost of clay rooms``, ``cost of stone renovation``) applies only to it.
     """
     house = material or p.house
-    if any(good == "material" for good, _ in base):
-        base = resolve_material(base, house)
+    for good, _ in base:
+        if good == "material":
+            base = resolve_material(base, house)
+            break
     mods = p.mods
     if not mods:
         return [base]
@@ -54,6 +69,32 @@ def cost_options(g, p, targets, base, modified=True, material=None) -> list:
     subs = mods.get("substitute")
     if not cost_mods and not subs:
         return [base]
+    # The result depends only on the arguments, the house material and p.mods (unless a card's change is
+    # computed from the game, 'delta_fn'): it is kept in p.prices, which install_card replaces whenever a
+    # card changes p.mods (docs/architecture.md, "Speed").
+    cache = p.prices
+    if cache is None:
+        return _modified_price(g, p, targets, base, house, cost_mods, subs)
+    key = (targets, base, house, modified)
+    try:
+        found = cache.get(key)
+    except TypeError:  # a price given as a list (not hashable): not cached
+        return _modified_price(g, p, targets, base, house, cost_mods, subs)
+    if found is None:
+        found = cache[key] = tuple(_modified_price(g, p, targets, base, house, cost_mods, subs))
+    return list(found)
+
+
+def price_cache_for(p):
+    """A fresh p.prices after p.mods changed: None (no caching) when a change of price is computed from
+    the game state ('delta_fn'), otherwise an empty cache."""
+    for kind, _targets, _data in (p.mods.get("cost") or ()):
+        if kind == "delta_fn":
+            return None
+    return {}
+
+
+def _modified_price(g, p, targets, base, house, cost_mods, subs) -> list:
     alternatives = [tuple(base)]
     changed = False
     if cost_mods:
@@ -209,6 +250,12 @@ def can_afford_any(g, p, options) -> bool:
         return _may_make(g, p, options[0]) and bool(_plans(g, p, options, first=True))
     options = [cost for cost in options if _may_make(g, p, cost)]
     return bool(options) and bool(_plans(g, p, options, first=True))
+
+
+def can_pay_with_exchanges(g, p, options) -> bool:
+    """Whether exchanges let ``p`` pay one of ``options``, each of which lacks only goods that some
+    exchange makes (the part of can_afford_any after its cheap tests)."""
+    return bool(_plans(g, p, options, first=True))
 
 
 def _index(g, p):

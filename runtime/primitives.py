@@ -8,8 +8,8 @@ No action space, card or edition is named here.
 from __future__ import annotations
 
 from .farm import best_keeps, capacity_frontier, fencing_options, fits_housing, iter_bits, min_fencing_cost, popcount
-from .payments import (can_afford, can_afford_any, cheapest, cost_options, pay_cost, pay_one_of, producible,
-                       usable_exchanges, window_open)
+from .payments import (can_afford, can_afford_any, can_pay_with_exchanges, cheapest, cost_options, pay_cost,
+                       pay_one_of, producible, resolve_material, usable_exchanges, window_open)
 from .state import Ctx
 from . import gamelog
 from .words import plural
@@ -72,8 +72,6 @@ def scaled(items, factor):
     return tuple((good, n * factor) for good, n in items)
 
 
-def resolve_material(items, material):
-    return tuple((material if good == "material" else good, n) for good, n in items)
 
 
 # ====================================================================== choices
@@ -205,14 +203,22 @@ def renovation_targets(g, p):
     return (mats[level + 1],)
 
 
+_RENOVATION_PRICES: dict = {}  # (rules, target, rooms) -> the printed price of that renovation
+
+
 def renovation_options(g, p, target):
     """The ways to pay for renovating the house to ``target``."""
-    per_room = resolve_material(g.rules.renovation_per_room, target)
-    base = scaled(per_room, p.room_count) + resolve_material(g.rules.renovation_fixed, target)
-    merged: dict = {}
-    for good, n in base:
-        merged[good] = merged.get(good, 0) + n
-    return cost_options(g, p, ("renovation",), tuple(merged.items()), material=target)
+    key = (g.rules, target, p.room_count)
+    base = _RENOVATION_PRICES.get(key)
+    if base is None:
+        per_room = resolve_material(g.rules.renovation_per_room, target)
+        merged: dict = {}
+        for good, n in scaled(per_room, p.room_count) + resolve_material(g.rules.renovation_fixed, target):
+            merged[good] = merged.get(good, 0) + n
+        if len(_RENOVATION_PRICES) > 1024:
+            _RENOVATION_PRICES.clear()
+        base = _RENOVATION_PRICES[key] = tuple(merged.items())
+    return cost_options(g, p, ("renovation",), base, material=target)
 
 
 def can_renovate(g, p, ctx=None):
@@ -394,9 +400,16 @@ def _fence_payments(g, p, per):
 
 
 def _fence_budget(g, p, per, free, free_left=0):
+    """How many fences ``p`` may build now, paid from the supply or by converting goods."""
     left = g.rules.max_fences - popcount(p.fences)
     if free:
         return left
+    afford, options = _fences_from_supply(g, p, per, left)
+    return _fences_with_exchanges(g, p, left, afford, options, free_left)
+
+
+def _fences_from_supply(g, p, per, left):
+    """(fences the supply pays for, at most ``left``; the ways to pay one fence)."""
     afford = 0
     options = _fence_payments(g, p, per)
     if len(options) == 1:
@@ -407,6 +420,10 @@ def _fence_budget(g, p, per, free, free_left=0):
     else:
         for ((good, n),) in options:
             afford += p.goods[good] // n if n > 0 else left
+    return afford, options
+
+
+def _fences_with_exchanges(g, p, left, afford, options, free_left):
     if afford + free_left < left and _made_for(g, p, options):
         while afford + free_left < left and can_afford_any(g, p, _fence_price_options(options, afford + 1)):
             afford += 1
@@ -444,10 +461,19 @@ def fencing_steps(g, p, budget):
 
 def can_build_fences(g, p, ctx=None, free=False):
     per = fence_price_per(g, p)
-    budget = _fence_budget(g, p, per, free, p.mods.get("free_fences", 0))
-    if budget <= 0 and not free:
-        return False
-    return min_fencing_cost(p.grid, p.rooms | p.field_mask, p.pastures, p.fences, budget)
+    free_left = p.mods.get("free_fences", 0)
+    blocked = p.rooms | p.field_mask
+    left = g.rules.max_fences - popcount(p.fences)
+    if free:
+        return min_fencing_cost(p.grid, blocked, p.pastures, p.fences, left)
+    # the fences the supply pays for first; exchanges are tried only when those are not enough (the
+    # answer grows with the budget, so it is the same as with the whole budget)
+    afford, options = _fences_from_supply(g, p, per, left)
+    budget = min(left, afford + free_left)
+    if budget > 0 and min_fencing_cost(p.grid, blocked, p.pastures, p.fences, budget):
+        return True
+    more = _fences_with_exchanges(g, p, left, afford, options, free_left)
+    return more > budget and min_fencing_cost(p.grid, blocked, p.pastures, p.fences, more)
 
 
 def _apply_fence_step(g, p, step, per, free, free_left=0):
@@ -926,12 +952,85 @@ def minor_options(g, p):
     return out
 
 
+# The can_… tests below answer what bool(<kind>_options(…)) would, without building the list: they stop
+# at the first card the player can take, and look at the goods in the supply for every card before trying
+# exchanges for any (the payment search is the dear part). Legality is asked for every space at every
+# placement, so this is the hot path of a game (docs/architecture.md, "Speed").
+
+
+def _has_goods(goods, cost) -> bool:
+    for good, n in cost:
+        if goods[good] < n:
+            return False
+    return True
+
+
+def _convertible(g, p, prices) -> bool:
+    """Whether exchanges let ``p`` pay one of the lists of prices in ``prices``, none of which the supply
+    pays alone (as can_afford_any, for the prices whose missing goods some exchange makes)."""
+    if not prices:
+        return False
+    goods = p.goods
+    made = producible(g, p)
+    for options in prices:
+        left = []
+        for cost in options:
+            for good, n in cost:
+                if goods[good] < n and good not in made:
+                    break
+            else:
+                left.append(cost)
+        if left and can_pay_with_exchanges(g, p, left):
+            return True
+    return False
+
+
 def can_build_major(g, p, ctx=None):
-    return bool(major_options(g, p))
+    cards = g.pack.all_cards
+    owned = p.majors
+    goods = p.goods
+    mods = p.mods
+    modified = mods and ("cost" in mods or "substitute" in mods)
+    prices = []
+    for cid in g.major_supply:
+        card = cards[cid]
+        if owned and card.upgrade_of:
+            for have in owned:
+                hc = cards[have]
+                if any(t in hc.tags or t == have for t in card.upgrade_of):
+                    return True  # an upgrade is offered whatever the goods
+        if modified:
+            options = card_cost_options(g, p, card)
+        else:
+            options = (card.cost_fn(g, p) if card.cost_fn is not None else card.cost,)
+        for cost in options:
+            if _has_goods(goods, cost):
+                return True
+        prices.append(options)
+    return _convertible(g, p, prices)
 
 
 def can_play_minor(g, p, ctx=None):
-    return bool(p.hand_minors) and bool(minor_options(g, p))
+    if not p.hand_minors:
+        return False
+    cards = g.pack.all_cards
+    goods = p.goods
+    mods = p.mods
+    modified = mods and ("cost" in mods or "substitute" in mods)
+    prices = []
+    for cid in p.hand_minors:
+        card = cards[cid]
+        if card.requires is not None and not card.requires(g, p):
+            continue
+        if modified:
+            options = card_cost_options(g, p, card)
+        else:
+            options = (card.cost_fn(g, p) if card.cost_fn is not None else card.cost,)
+        for cost in options:
+            if _has_goods(goods, cost):
+                return True
+        prices.append(options)
+    return _convertible(g, p, prices)
 
 
 def can_build_improvement(g, p, ctx=None):
@@ -1068,7 +1167,37 @@ def _affordable_after_before_rules(g, p, card, fee) -> bool:
 
 
 def can_play_occupation(g, p, ctx=None, fee=()):
-    return bool(p.hand_occupations) and bool(occupation_options(g, p, fee))
+    """bool(occupation_options(g, p, fee)), stopping at the first playable card; the supply alone is
+    tried for every card before exchanges and 'before you play' rules are tried for any."""
+    if not p.hand_occupations:
+        return False
+    cards = g.pack.all_cards
+    mods = p.mods
+    modified = mods and ("cost" in mods or "substitute" in mods)
+    goods = p.goods
+    fee = tuple(fee)
+    rest = []
+    for cid in p.hand_occupations:
+        card = cards[cid]
+        if card.requires is not None and not card.requires(g, p):
+            continue
+        options = occupation_cost_options(g, p, card, fee) if modified else (fee + card.cost if card.cost else fee,)
+        for cost in options:
+            if _has_goods(goods, cost):
+                return True
+        rest.append((card, options))
+    known: dict = {}
+    for card, options in rest:
+        cost = fee + card.cost if card.cost else fee
+        ok = known.get(cost)
+        if ok is None:
+            ok = can_afford_any(g, p, options)
+            if not ok and cost:
+                ok = _affordable_after_before_rules(g, p, card, fee)
+            known[cost] = ok
+        if ok:
+            return True
+    return False
 
 
 def play_occupation(g, p, ctx=None, fee=()):

@@ -14,7 +14,7 @@ class Player:
         "stables", "fences", "people", "newborns", "home", "begging", "bonus", "majors", "minors",
         "occupations", "hand_occupations", "hand_minors", "exchanges", "bake_rates", "mods", "used",
         "card_rooms", "card_state", "extra_capacity", "stats", "actions",
-        "turn_abilities", "producible",
+        "turn_abilities", "producible", "prices",
     )
 
     def __init__(self, idx: int, rules):
@@ -53,6 +53,7 @@ class Player:
         self.actions: list = []     # any-time actions from cards: (window, can, do, label, source id)
         self.turn_abilities = False  # has any-time abilities offered before a placement
         self.producible = None       # goods the player's exchanges make (payments.producible), or None
+        self.prices: dict | None = {}  # payments.cost_options' cache; None: not cached (see there)
 
     def clone(self) -> "Player":
         """An independent copy (functions and immutable parts are shared)."""
