@@ -100,7 +100,7 @@ class Game:
         no decision log. The pack and handlers are shared. For a full copy at a request, see ``clone``."""
         g = Game.__new__(Game)
         g.__dict__.update(self.__dict__)
-        g.rng = random.Random()
+        g.rng = random.Random(0)  # (seeded: a Random() without a seed would read the system's entropy)
         g.rng.setstate(self.rng.getstate())
         g.players = [p.clone() for p in self.players]
         g.spaces = [s.clone() for s in self.spaces]

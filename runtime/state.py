@@ -56,18 +56,25 @@ class Player:
         self.prices: dict | None = {}  # payments.cost_options' cache; None: not cached (see there)
 
     def clone(self) -> "Player":
-        """An independent copy (functions and immutable parts are shared)."""
+        """An independent copy (functions and immutable parts are shared). Every slot is assigned here by
+        name, not in a loop over __slots__: a lookahead agent copies the state for every option it tries,
+        and the loop was most of that time (tests/test_state_clone.py checks that no slot is left out)."""
         q = Player.__new__(Player)
-        for name in Player.__slots__:
-            setattr(q, name, getattr(self, name))
+        q.idx, q.name, q.grid, q.house = self.idx, self.name, self.grid, self.house
         q.goods = dict(self.goods)
+        q.rooms, q.room_count, q.field_mask = self.rooms, self.room_count, self.field_mask
         q.fields = {k: list(v) for k, v in self.fields.items()}
+        q.pastures, q.stables, q.fences = self.pastures, self.stables, self.fences
+        q.people, q.newborns, q.home, q.begging, q.bonus = self.people, self.newborns, self.home, self.begging, self.bonus
         q.majors, q.minors, q.occupations = list(self.majors), list(self.minors), list(self.occupations)
         q.hand_occupations, q.hand_minors = list(self.hand_occupations), list(self.hand_minors)
         q.exchanges, q.bake_rates, q.actions = list(self.exchanges), list(self.bake_rates), list(self.actions)
         q.mods = {k: (list(v) if isinstance(v, list) else v) for k, v in self.mods.items()}
         q.used, q.stats = dict(self.used), dict(self.stats)
+        q.card_rooms, q.extra_capacity = self.card_rooms, self.extra_capacity
         q.card_state = _deep(self.card_state)
+        q.turn_abilities, q.producible = self.turn_abilities, self.producible
+        q.prices = self.prices  # shared: valid for both until one of them changes its mods (cost_options)
         return q
 
     # ----- derived views
@@ -131,9 +138,11 @@ class Space:
         self.group = defn.group
 
     def clone(self) -> "Space":
+        """An independent copy (every slot assigned by name, as in Player.clone)."""
         s = Space.__new__(Space)
-        for name in Space.__slots__:
-            setattr(s, name, getattr(self, name))
+        s.id, s.name, s.defn, s.use, s.can, s.accumulate = self.id, self.name, self.defn, self.use, self.can, self.accumulate
+        s.tags, s.stage, s.round_revealed, s.takes_goods = self.tags, self.stage, self.round_revealed, self.takes_goods
+        s.group = self.group
         s.goods = dict(self.goods)
         s.occupants = list(self.occupants)
         return s
