@@ -534,8 +534,10 @@ class Game:
     def legal_spaces(self, p, only=None):
         shared = p.mods.get("use_occupied") if p.mods else None
         taken = self._groups_taken() if self.grouped else None
-        out = []
         always = P.always  # most spaces can always be used: not called
+        if only is None and not shared and not taken:  # the common case, as one comprehension
+            return [s.id for s in self.spaces if not s.occupants and (s.can is always or s.can(self, p, None))]
+        out = []
         for s in self.spaces:
             if only is not None and not self._matches(s, only):
                 continue
@@ -635,7 +637,8 @@ class Game:
         for p in self.turn_order():
             self.emit("phase:returning_home", p)
         for s in self.spaces:
-            s.occupants.clear()
+            if s.occupants:
+                s.occupants.clear()
         self.emit_round_end()
 
     def emit_round_end(self):

@@ -131,7 +131,10 @@ def optional(g, p, ctx, can, do, label):
 
 
 def _blocked_for_tiles(p) -> int:
-    return p.rooms | p.field_mask | p.stables | p.fenced_mask()
+    m = p.rooms | p.field_mask | p.stables
+    for pm in p.pastures:
+        m |= pm
+    return m
 
 
 def room_options(g, p, cost=None):
@@ -147,7 +150,8 @@ def room_cells(g, p) -> int:
 
 
 def can_build_room(g, p, ctx=None, cost=None):
-    if not room_cells(g, p):
+    gr = p.grid
+    if not gr.full & ~_blocked_for_tiles(p) & gr.neighbours_of(p.rooms):  # room_cells
         return False
     return can_afford_any(g, p, room_options(g, p, cost))
 
@@ -258,7 +262,8 @@ def stable_options(g, p, cost=None):
 
 
 def can_build_stable(g, p, ctx=None, cost=None):
-    if popcount(p.stables) >= g.rules.max_stables or not stable_cells(g, p):
+    stables = p.stables
+    if stables.bit_count() >= g.rules.max_stables or not p.grid.full & ~(p.rooms | p.field_mask | stables):
         return False
     return can_afford_any(g, p, stable_options(g, p, cost))
 
@@ -965,23 +970,21 @@ def _has_goods(goods, cost) -> bool:
     return True
 
 
-def _convertible(g, p, prices) -> bool:
-    """Whether exchanges let ``p`` pay one of the lists of prices in ``prices``, none of which the supply
-    pays alone (as can_afford_any, for the prices whose missing goods some exchange makes)."""
-    if not prices:
-        return False
-    goods = p.goods
-    made = producible(g, p)
-    for options in prices:
-        left = []
-        for cost in options:
-            for good, n in cost:
-                if goods[good] < n and good not in made:
+def _paid_or_kept(goods, made, options, later) -> bool:
+    """True when the goods held pay one of the prices ``options``; otherwise the prices whose missing
+    goods some exchange makes (``made``) are added to ``later``, to be tried with exchanges once every
+    card was looked at (as can_afford_any would try them)."""
+    for cost in options:
+        short = False
+        for good, n in cost:
+            if goods[good] < n:
+                short = True
+                if good not in made:
                     break
-            else:
-                left.append(cost)
-        if left and can_pay_with_exchanges(g, p, left):
-            return True
+        else:
+            if not short:
+                return True
+            later.append(cost)
     return False
 
 
@@ -989,9 +992,10 @@ def can_build_major(g, p, ctx=None):
     cards = g.pack.all_cards
     owned = p.majors
     goods = p.goods
+    made = producible(g, p)
     mods = p.mods
     modified = mods and ("cost" in mods or "substitute" in mods)
-    prices = []
+    later = []
     for cid in g.major_supply:
         card = cards[cid]
         if owned and card.upgrade_of:
@@ -1003,11 +1007,9 @@ def can_build_major(g, p, ctx=None):
             options = card_cost_options(g, p, card)
         else:
             options = (card.cost_fn(g, p) if card.cost_fn is not None else card.cost,)
-        for cost in options:
-            if _has_goods(goods, cost):
-                return True
-        prices.append(options)
-    return _convertible(g, p, prices)
+        if _paid_or_kept(goods, made, options, later):
+            return True
+    return bool(later) and can_pay_with_exchanges(g, p, later)
 
 
 def can_play_minor(g, p, ctx=None):
@@ -1015,9 +1017,10 @@ def can_play_minor(g, p, ctx=None):
         return False
     cards = g.pack.all_cards
     goods = p.goods
+    made = producible(g, p)
     mods = p.mods
     modified = mods and ("cost" in mods or "substitute" in mods)
-    prices = []
+    later = []
     for cid in p.hand_minors:
         card = cards[cid]
         if card.requires is not None and not card.requires(g, p):
@@ -1026,11 +1029,9 @@ def can_play_minor(g, p, ctx=None):
             options = card_cost_options(g, p, card)
         else:
             options = (card.cost_fn(g, p) if card.cost_fn is not None else card.cost,)
-        for cost in options:
-            if _has_goods(goods, cost):
-                return True
-        prices.append(options)
-    return _convertible(g, p, prices)
+        if _paid_or_kept(goods, made, options, later):
+            return True
+    return bool(later) and can_pay_with_exchanges(g, p, later)
 
 
 def can_build_improvement(g, p, ctx=None):
