@@ -10,6 +10,7 @@ Everything here is pure and cached: a fencing option list for a given farm is co
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 
 ROW_LETTERS = "ABCDEFGHIJ"
 
@@ -184,6 +185,7 @@ def grid(rows: int = 3, cols: int = 5) -> Grid:
 
 
 _FENCE_CACHE: dict = {}
+_STEP_ORDER = itemgetter(0, 2, 1)  # fencing steps: fewest new fences, then new pastures first, then by mask
 _FENCE_CACHE_LIMIT = 60_000
 
 
@@ -236,7 +238,8 @@ def fencing_options(gr: Grid, blocked: int, pastures: tuple, fences: int, budget
                 if cost <= budget:
                     out.append((cost, sub, pasture))
             sub = (sub - 1) & rest_bits
-    out.sort(key=lambda t: (t[0], t[2], t[1]))
+    if pastures:  # (without any, the regions came in (fences, region) order already)
+        out.sort(key=_STEP_ORDER)
     if len(_FENCE_CACHE) > _FENCE_CACHE_LIMIT:
         _FENCE_CACHE.clear()
     _FENCE_CACHE[key] = out
