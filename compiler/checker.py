@@ -695,6 +695,13 @@ def _game_settings(src: PackSource, report: Report) -> dict | None:
                                  "leftovers": str((g.get("arriving_animals") or {}).get("leftovers", "supply"))},
             "pastures_per_animal_kind": (int(g["pastures_per_animal_kind"])
                                          if g.get("pastures_per_animal_kind") is not None else None),
+            "draft": [{"kinds": [str(k) for k in e["kinds"]], "deal": None if e["deal"] == "all" else int(e["deal"]),
+                       "picks": [int(x) for x in e["picks"]], "rest": str(e.get("rest", "keep")),
+                       "pass": -1 if e.get("pass") == "right" else 1} for e in g.get("draft") or ()],
+            "redraw": bool(g.get("redraw", False)),
+            "swaps": int(g.get("swaps") or 0),
+            "draw_after_play": bool(g.get("draw_after_play", False)),
+            "round_order": str(g.get("round_order", "shuffled")),
         }
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         # the schema has reported what is missing or wrong; if it has not, say so here (never fail silently)
@@ -732,6 +739,7 @@ def _game_settings(src: PackSource, report: Report) -> dict | None:
         what = (f"round {', '.join(map(str, missing))} is in no stage" if missing else
                 f"round {', '.join(map(str, twice))} is in more than one stage")
         report.error("E131", f"the stages must cover rounds 1 to {rounds} once each: {what}", g.span_of("stages"))
+    _check_draft(settings, g, report)
     for r, _k in settings["reverse_passes"]:
         if r > rounds:
             report.error("E131", f"reverse_passes names round {r}, but the game has {rounds} rounds",
@@ -760,6 +768,25 @@ def _game_settings(src: PackSource, report: Report) -> dict | None:
         report.error("E134", f"the runtime knows no good '{unknown[0]}' (it knows: {', '.join(Q.GOODS_IN_SUPPLY)})",
                      g.span_of("goods"))
     return settings
+
+
+def _check_draft(settings, g, report):
+    """A draft must hand each player the hand size the pack gives for each kind it drafts."""
+    hand = settings["hand"] or {}
+    for i, phase in enumerate(settings["draft"]):
+        span = g["draft"].span_of(i) if hasattr(g["draft"], "span_of") else g.span_of("draft")
+        picked = sum(phase["picks"])
+        if phase["deal"] is not None and picked > phase["deal"]:
+            report.error("E137", f"the draft keeps {picked} cards of {phase['deal']} dealt", span)
+            continue
+        kept = picked + ((phase["deal"] - picked) if phase["rest"] == "keep" and phase["deal"] is not None else 0)
+        if phase["rest"] == "keep" and phase["deal"] is None:
+            report.error("E137", "a draft that deals 'all' cards must remove the rest ('rest: remove')", span)
+            continue
+        for kind in phase["kinds"]:
+            if hand.get(kind) != kept:
+                report.error("E137", f"the draft gives each player {kept} {kind}, but 'hand' says "
+                             f"{hand.get(kind, 0)}", span)
 
 
 def _counts_text(counts) -> str:

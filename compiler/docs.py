@@ -285,6 +285,9 @@ USUAL_RULES = {
     "Placement order": "every placement in turn order, the start player first",
     "Animals without room": "cooked when the player can, else back to the supply",
     "Pastures per animal kind": "no limit",
+    "Draft": "none: the hand is dealt", "Draft 1": "none: the hand is dealt", "Draft 2": "none",
+    "Redrawing": "none", "Swapping": "none", "Drawing": "none",
+    "Round cards": "shuffled within each stage",
 }
 
 
@@ -303,6 +306,33 @@ def special_rules(s: dict) -> list:
         words += ("; those taken from an action space that are neither kept nor cooked stay on it" if stay
                   else "; the rest go back to the supply")
         out.append(("Animals without room", words))
+    words_of = {"occupations": "occupations", "minors": "minor improvements"}
+    phases = s.get("draft") or ()
+    for i, phase in enumerate(phases):
+        kinds = " and ".join(words_of[k] for k in phase["kinds"])
+        dealt = (f"{phase['deal']} {kinds} each" if phase["deal"] is not None
+                 else f"all the {kinds}, shared out evenly")
+        picks = phase["picks"]
+        if len(picks) == 1:
+            how = f"each player keeps {picks[0]} of each kind"
+        elif len(set(picks)) == 1:
+            how = (f"{len(picks)} times each player keeps {picks[0]} card of each packet in front of them and "
+                   f"passes the rest to the {'left' if phase['pass'] == 1 else 'right'}")
+        else:
+            how = ("each player keeps " + ", then ".join(map(str, picks)) + " cards of each packet in front of "
+                   f"them, passing the rest to the {'left' if phase['pass'] == 1 else 'right'} after each pick")
+        rest = "the cards left at the end are kept" if phase["rest"] == "keep" else "the cards left at the end leave the game"
+        out.append((f"Draft {i + 1}" if len(phases) > 1 else "Draft", f"deal {dealt}; {how}; {rest}"))
+    if s.get("redraw"):
+        out.append(("Redrawing", "before the game a player may give back all hand cards of one kind and draw one "
+                                 "card fewer of it, as often as they like"))
+    if s.get("swaps"):
+        out.append(("Swapping", f"before the game a player may give back a hand card and draw one of the same kind, "
+                                f"up to {s['swaps']} times"))
+    if s.get("draw_after_play"):
+        out.append(("Drawing", "after playing a card from the hand, a player draws a card of the kind they choose"))
+    if s.get("round_order") == "chosen":
+        out.append(("Round cards", "the start player lays out each stage's round cards in the order they like"))
     if s.get("pastures_per_animal_kind"):
         k = s["pastures_per_animal_kind"]
         out.append(("Pastures per animal kind", f"animals of one kind live in at most {k} pasture{'s' if k != 1 else ''}"))

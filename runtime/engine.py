@@ -19,7 +19,7 @@ from . import primitives as P
 from .payments import price_cache_for
 from .requests import Request, norm
 from .state import Ctx, Player, Space
-from . import gamelog
+from . import gamelog, pregame
 from .words import plural
 
 
@@ -84,6 +84,8 @@ class Game:
         self.major_supply = list(pack.majors)
         self.major_order = {cid: i for i, cid in enumerate(pack.majors)}
         self.round_order: list[str] = []
+        self.decks: dict = {}           # the shuffled hand cards not dealt, by kind (runtime/pregame.py)
+        self.pregame_done = False
         self.finished = False
         self.scores = None
         self.pending = None         # the Request a held-open game waits for
@@ -109,6 +111,7 @@ class Game:
         g.listeners = {k: list(v) for k, v in self.listeners.items()}
         g.latches = list(self.latches)
         g.major_supply = list(self.major_supply)
+        g.decks = {k: list(v) for k, v in self.decks.items()}
         g.agents = list(agents) if agents is not None else list(self.agents)
         g.log = None
         g.record = None
@@ -218,6 +221,9 @@ class Game:
             self.pending = None
 
     def _loop(self, *_):
+        if self.round == 0 and self.rules.pregame and not self.pregame_done:
+            pregame.run(self)
+            self.pregame_done = True
         while self.round < self.last_round:
             self.play_round()
         self.finish()
@@ -421,13 +427,15 @@ class Game:
         minors = sorted(cid for cid, c in self.pack.cards.items() if c.kind == "minor")
         self.rng.shuffle(occs)
         self.rng.shuffle(minors)
+        drafted = {k for phase in self.rules.draft for k in phase["kinds"]}  # dealt by the draft instead
         for p in self.players:
-            k = hand.get("occupations", 0)
+            k = 0 if "occupations" in drafted else hand.get("occupations", 0)
             p.hand_occupations = occs[:k]
             occs = occs[k:]
-            k = hand.get("minors", 0)
+            k = 0 if "minors" in drafted else hand.get("minors", 0)
             p.hand_minors = minors[:k]
             minors = minors[k:]
+        self.decks = {"occupations": occs, "minors": minors}
 
     @staticmethod
     def mark_round_space(space, r):

@@ -143,6 +143,12 @@ class Rules:
         self.cook_arriving = arriving.get("cook", True)     # animals without room are cooked when possible
         self.leftovers_stay = arriving.get("leftovers", "supply") == "space"  # …or stay on their space
         self.pastures_per_kind = d.get("pastures_per_animal_kind")  # None: no limit
+        self.draft = tuple(d.get("draft", ()))            # pre-game drafts (runtime/pregame.py)
+        self.redraw = d.get("redraw", False)
+        self.swaps = d.get("swaps", 0)
+        self.draw_after_play = d.get("draw_after_play", False)
+        self.round_order = d.get("round_order", "shuffled")
+        self.pregame = bool(self.draft or self.redraw or self.swaps or self.round_order == "chosen")
 
 
 class Pack:

@@ -1095,6 +1095,9 @@ def _play_minor(g, p, cid):
         g.acquire_card(p, card)
     g.emit("event:play_minor", p, Ctx(actor=p, card=card))
     g.emit("event:build_improvement", p, Ctx(actor=p, card=card))
+    if g.rules.draw_after_play:
+        from .pregame import draw_after_play
+        draw_after_play(g, p)
 
 
 def build_improvement(g, p, ctx=None):
@@ -1221,6 +1224,9 @@ def play_occupation(g, p, ctx=None, fee=()):
         g.say(f"{p.name} plays occupation {card.name}")
     g.acquire_card(p, card)
     g.emit("event:play_occupation", p, Ctx(actor=p, card=card))
+    if g.rules.draw_after_play:
+        from .pregame import draw_after_play
+        draw_after_play(g, p)
     return True
 
 

@@ -1,0 +1,134 @@
+"""The pre-game phase: the order of the round cards chosen, drafting, and the hand rules of a pack.
+
+Everything here comes from the pack's ``game.yaml`` (``draft``, ``redraw``, ``swaps``,
+``round_order``, ``draw_after_play``; docs/variants.md) and every decision is a request with
+enumerable options, answered by agents and people alike (``Game.run``, ``pending``, ``answer``):
+
+- ``round_card``: which round card of a stage lies on the next round space (the start player chooses);
+- ``draft``: which card of the packet in front of the player to keep (one card a request; a pick of
+  three cards is three requests);
+- ``redraw``: ``keep`` the hand, or a kind (``occupations``, ``minors``) to give back whole and get one
+  card fewer of, again and again until the player keeps;
+- ``swap``: ``keep``, or a hand card to give back for a new card of the same kind;
+- ``draw``: after a card is played from the hand, the kind of card to draw (``draw_after_play``).
+
+Cards given back leave the game. The decks are the shuffled cards not dealt (``game.decks``).
+"""
+from __future__ import annotations
+
+HAND = {"occupations": "hand_occupations", "minors": "hand_minors"}
+
+
+def hand_of(p, kind) -> list:
+    return getattr(p, HAND[kind])
+
+
+def run(g) -> None:
+    """The whole pre-game phase, in this order: round cards, draft, redraw, swaps."""
+    rules = g.rules
+    if rules.round_order == "chosen":
+        choose_round_order(g)
+    for phase in rules.draft:
+        draft_phase(g, phase)
+    if rules.redraw:
+        for p in g.turn_order():
+            redraw(g, p)
+    if rules.swaps:
+        for p in g.turn_order():
+            swaps(g, p, rules.swaps)
+
+
+def choose_round_order(g) -> None:
+    """The start player lays out the round cards of each stage in the order they like."""
+    p = g.players[g.start_player]
+    order = []
+    stages = []
+    for cid in g.round_order:
+        stage = g.pack.space_defs[cid].stage
+        if not stages or stages[-1][0] != stage:
+            stages.append((stage, []))
+        stages[-1][1].append(cid)
+    for stage, ids in stages:
+        left = sorted(ids)
+        while left:
+            cid = g.decide(p, "round_card", list(left))
+            left.remove(cid)
+            order.append(cid)
+    g.round_order = order
+    if g.log is not None:
+        g.say(f"{p.name} lays out the round cards: " + ", ".join(g.pack.space_defs[c].name for c in order))
+
+
+def deal(g, kind, count) -> list:
+    """``count`` cards from the top of the deck of ``kind`` (fewer when the deck runs out)."""
+    deck = g.decks.get(kind, [])
+    k = min(count, len(deck))
+    out, g.decks[kind] = deck[:k], deck[k:]
+    return out
+
+
+def draft_phase(g, phase) -> None:
+    """One draft: each player gets a packet of each kind of ``phase["kinds"]``; at each pick they keep
+    that many cards of every packet in front of them and pass the rest on (left: to the next seat)."""
+    n = g.nplayers
+    kinds = phase["kinds"]
+    step = phase["pass"]
+    # 'deal: all' shares the whole deck out evenly (alone: every card)
+    sizes = {k: phase["deal"] if phase["deal"] is not None else len(g.decks.get(k, ())) // n for k in kinds}
+    packets = [{k: deal(g, k, sizes[k]) for k in kinds} for _ in range(n)]   # packets[seat]
+    for pick in phase["picks"]:
+        for p in g.turn_order():
+            for k in kinds:
+                packet = packets[p.idx][k]
+                for _ in range(min(pick, len(packet))):
+                    cid = g.decide(p, "draft", list(packet))
+                    packet.remove(cid)
+                    hand_of(p, k).append(cid)
+                    if g.log is not None:
+                        g.say(f"{p.name} drafts {g.card(cid).name}")
+        packets = [packets[(seat - step) % n] for seat in range(n)]   # the packets move on
+    if phase["rest"] == "keep":
+        for p in g.players:
+            for k in kinds:
+                hand_of(p, k).extend(packets[p.idx][k])
+
+
+def redraw(g, p) -> None:
+    """The player may give back every card of one kind and get one card fewer of it, until satisfied."""
+    while True:
+        kinds = [k for k in HAND if hand_of(p, k) and g.decks.get(k)]
+        if not kinds:
+            return
+        pick = g.decide(p, "redraw", ["keep"] + kinds)
+        if pick == "keep":
+            return
+        k = len(hand_of(p, pick))
+        setattr(p, HAND[pick], deal(g, pick, k - 1))
+        if g.log is not None:
+            g.say(f"{p.name} gives back {k} {pick} and draws {k - 1}")
+
+
+def swaps(g, p, most) -> None:
+    """Up to ``most`` times, the player may give back a hand card and draw one of the same kind."""
+    for _ in range(most):
+        cards = [(cid, k) for k in HAND for cid in hand_of(p, k) if g.decks.get(k)]
+        if not cards:
+            return
+        pick = g.decide(p, "swap", ["keep"] + [cid for cid, _ in cards])
+        if pick == "keep":
+            return
+        kind = dict(cards)[pick]
+        hand = hand_of(p, kind)
+        hand.remove(pick)
+        hand.extend(deal(g, kind, 1))
+        if g.log is not None:
+            g.say(f"{p.name} gives back {g.card(pick).name} and draws a new card")
+
+
+def draw_after_play(g, p) -> None:
+    """After a card from the hand was played: the player draws a card of the kind they choose."""
+    kinds = [k for k in HAND if g.decks.get(k)]
+    if not kinds:
+        return
+    kind = g.decide(p, "draw", kinds)
+    hand_of(p, kind).extend(deal(g, kind, 1))
