@@ -43,6 +43,11 @@ EXPLANATIONS = {
     "improvement": "An improvement to take: a major one, or a minor one from your hand.",
     "occupation": "An occupation from your hand to play.",
     "move_crop": "Which field's crop to move, and where.",
+    "round_card": "Before the game: the round card to lay on the next round space of its stage.",
+    "draft": "Before the game: the card to keep from the packet in front of you; the rest is passed on.",
+    "redraw": "Before the game: keep your hand, or give back every card of one kind and draw one card fewer.",
+    "swap": "Before the game: keep your hand, or give back one card and draw a new one of its kind.",
+    "draw": "You played a card from your hand: the kind of card to draw.",
 }
 CARD_KINDS = ("major", "minor", "improvement", "occupation")
 
@@ -65,6 +70,10 @@ def readable_labels(request) -> list[str]:
             space = game.space_by_id[option]
             on = [(g, n) for g, n in space.goods.items() if n]
             out.append(space.name + (f" ({goods_words(on, game.rules.good_words)})" if on else ""))
+        elif (kind in CARD_KINDS or kind in ("draft", "swap")) and isinstance(option, str) and option != "keep":
+            out.append(_card_label(game, option))
+        elif kind == "round_card" and option in game.pack.space_defs:
+            out.append(game.pack.space_defs[option].name)
         elif kind in CARD_KINDS and isinstance(option, str):
             out.append(_card_label(game, option))
         else:
