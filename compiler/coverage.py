@@ -74,7 +74,8 @@ def coverage_report(comp, pack_id: str, edition: str | None, reference: str | No
     entries = [(e, CARD_KINDS.get(str(e.get("kind")))) for e in src.cards] + [(e, "major_improvement")
                                                                               for e in src.majors]
     for entry, kind in entries:
-        if str(entry.get("edition") or pack_edition) != edition or kind is None:
+        own_edition = str(entry.get("edition") or pack_edition)   # a pack that names none: any edition
+        if (own_edition and own_edition != edition) or kind is None:
             continue
         file = entry.span.file
         ok = file not in broken_files or (file.endswith(("majors.yaml", "actions.yaml", "rounds.yaml")) and
@@ -95,8 +96,8 @@ def coverage_report(comp, pack_id: str, edition: str | None, reference: str | No
             missing_notes = {}
     shown = "the catalogue shipped with agricola" if reference is None else str(ref_path)
     lines = [f"Coverage of {edition} by pack '{pack_id}' (reference: {shown})"]
-    if pack_edition != edition:
-        lines.append(f"  (the pack is of edition {pack_edition or 'none'}: only its files that say "
+    if pack_edition and pack_edition != edition:
+        lines.append(f"  (the pack is of edition {pack_edition}: only its files that say "
                      f"'edition: {edition}' count)")
     totals: dict = {}
     missing = []

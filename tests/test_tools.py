@@ -278,6 +278,23 @@ def test_coverage_counts_a_card_for_its_own_edition_and_kind_only(tmp_path):
     assert "orig-E11 " not in out
 
 
+def test_coverage_of_a_pack_that_names_no_edition_uses_the_default_and_counts_its_cards(tmp_path):
+    """A pack without 'edition' is compared with the edition of rules/defaults.yaml, and its cards (which
+    name none either) count for it."""
+    clone = tmp_path / "clone"
+    shutil.copytree(REPO / "rules", clone / "rules")
+    shutil.copytree(REPO / "cards", clone / "cards")
+    game = clone / "rules" / "revised" / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    assert text.count("\nedition: revised_2016\n") == 1
+    game.write_text(text.replace("\nedition: revised_2016\n", "\n"), encoding="utf-8")
+    status, out, err = run_cli("--root", clone, "--build", tmp_path / "build", "coverage", "--pack", "revised")
+    assert status == 0, err
+    assert out.splitlines()[0] == ("Coverage of revised_2016 by pack 'revised' (reference: the catalogue shipped "
+                                   "with agricola)")
+    assert "106/106 expressed, 0 missing" in out
+
+
 def test_coverage_of_an_edition_the_catalogue_lacks_is_refused(tmp_path):
     status, out, err = run_cli("--build", tmp_path / "build", "coverage", "--pack", "original", "--edition", "nope")
     assert (status, out) == (2, "")
