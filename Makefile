@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 	@# setuptools 68 or newer builds wheels by itself (pyproject.toml; tests/test_tools.py installs without isolation)
 	$(BIN)/pip install --quiet --upgrade pip 'setuptools>=68'
 	@# setuptools' notice about editable installs is a UserWarning: not shown
-	PYTHONWARNINGS=ignore::UserWarning $(BIN)/pip install --quiet -e '.[test,rl,web]'
+	PYTHONWARNINGS=ignore::UserWarning $(BIN)/pip install --quiet -e '.[test,rl,web,sim,ray]'
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -49,7 +49,7 @@ MUTATE_BUDGET ?= 3600
 MUTATE_MODULES ?=
 MUTATE_TESTS ?=
 mutate: $(STAMP)
-	@$(BIN)/python -c "import mutmut" 2>/dev/null || PYTHONWARNINGS=ignore::UserWarning $(BIN)/pip install --quiet -e '.[test,rl,web,mutation]'
+	@$(BIN)/python -c "import mutmut" 2>/dev/null || PYTHONWARNINGS=ignore::UserWarning $(BIN)/pip install --quiet -e '.[test,rl,web,sim,ray,mutation]'
 	$(BIN)/python tools/mutate.py --budget $(MUTATE_BUDGET) $(foreach m,$(MUTATE_MODULES),--module $(m)) \
 	  $(foreach t,$(MUTATE_TESTS),--tests $(t))
 

@@ -576,6 +576,65 @@ def game_result(game) -> dict:
     }
 
 
+# ---------------------------------------------------------------- simulate
+
+def cmd_simulate(args) -> int:
+    """Play many seeded games between agents into a run folder (docs/simulation.md); resumable."""
+    try:
+        import pyarrow  # noqa: F401
+        import tqdm  # noqa: F401
+    except ImportError:
+        print("error: agricola simulate needs the 'sim' extra: pip install 'agricola-compiler[sim]'",
+              file=sys.stderr)
+        return EXIT_USAGE
+    from .simulate import DEFAULT_BATCH, Settings, SimulationError, simulate
+    pack, err = _load(args, args.pack or _default(args, "simulate", "score"))
+    if pack is None:
+        return err
+    rules = pack.rules
+    if not rules.min_players <= args.players <= rules.max_players:
+        print(f"error: pack '{pack.id}' is for {rules.min_players} to {rules.max_players} players, "
+              f"not {args.players}", file=sys.stderr)
+        return EXIT_USAGE
+    kinds, problem = _agent_kinds(args.agents, args.players)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    for option in ("games", "workers", "batch"):
+        value = getattr(args, option)
+        if value is not None and value < 1:
+            print(f"error: --{option} {value}: give a whole number of at least 1", file=sys.stderr)
+            return EXIT_USAGE
+    decks = None
+    if args.decks is not None:
+        decks = tuple(sorted({d.strip() for d in args.decks.split(",") if d.strip()}))
+        known = sorted({str(c.deck) for c in pack.cards.values() if c.deck is not None})
+        unknown = [d for d in decks if d not in known]
+        if unknown or not decks:
+            print(f"error: --decks: pack '{pack.id}' has no deck {_shown(','.join(unknown) or args.decks)}; "
+                  f"its decks are {', '.join(known) or 'none'}", file=sys.stderr)
+            return EXIT_USAGE
+    if args.ray is not None and args.workers is not None:
+        print("error: give --workers (a local process pool) or --ray (a Ray cluster), not both", file=sys.stderr)
+        return EXIT_USAGE
+    settings = Settings(pack=pack.id, content_hash=pack.content_hash, players=args.players, agents=tuple(kinds),
+                        decks=decks, seed=args.seed, games=args.games, batch=args.batch or DEFAULT_BATCH)
+    workers = args.workers or (os.cpu_count() or 1)
+    try:
+        result = simulate(Path(args.out), settings, _build_root(args), workers=workers, ray_address=args.ray,
+                          progress=not args.quiet)
+    except SimulationError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    if args.json:
+        print(json.dumps(result, sort_keys=True))
+    else:
+        means = ", ".join(f"P{i + 1} {m}" for i, m in enumerate(result["mean_score_per_seat"]))
+        print(f"{result['games']} games in {args.out} (results hash {result['results_hash'][:16]}); "
+              f"mean score per seat: {means}")
+    return EXIT_OK
+
+
 # ---------------------------------------------------------------- score
 
 def cmd_score(args) -> int:
@@ -988,6 +1047,30 @@ def make_parser() -> argparse.ArgumentParser:
 
     p = _command(sub, "watch", "step through a saved game (next, back, jump to a round), farms drawn", cmd_watch)
     p.add_argument("file", metavar="FILE", help="a save file (agricola play --save)")
+
+    p = _command(sub, "simulate", "play many seeded games between agents into a folder DuckDB reads "
+                 "(resumable; a process pool or Ray)", cmd_simulate)
+    p.add_argument("--pack", default=None, help="pack name (default: 'simulate' in rules/defaults.yaml)")
+    p.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
+    p.add_argument("--games", type=int, default=100, help="number of games (default: 100)")
+    p.add_argument("--agents", default="greedy", metavar="KIND[,KIND…]",
+                   help=f"the agent of each seat, one kind per player, or one kind for all "
+                        f"({', '.join(_playing_agent_kinds())}; default: greedy)")
+    p.add_argument("--decks", default=None, metavar="DECK[,DECK…]",
+                   help="deal hand cards from these decks only (default: every deck of the pack)")
+    p.add_argument("--seed", type=int, default=1, help="base seed: game i has a seed derived from it and i "
+                   "(default: 1)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="processes of the local pool (default: one per core)")
+    p.add_argument("--ray", default=None, metavar="ADDRESS|auto",
+                   help="play on Ray instead: 'auto' joins or starts a local Ray runtime, an address joins "
+                        "that cluster (default: no Ray)")
+    p.add_argument("--out", required=True, metavar="DIR", help="the run's folder, required (an existing run of "
+                   "the same settings is continued)")
+    p.add_argument("--batch", type=int, default=None, help="games per file, the unit a killed run plays again "
+                   "(default: 10)")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object (default: a line)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar (default: a bar on stderr)")
 
     p = _command(sub, "resume", "continue a saved game with its agents (a person's seat is asked at this terminal)",
                  cmd_resume)
