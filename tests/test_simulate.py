@@ -126,3 +126,17 @@ def test_kill_minus_9_then_resume_gives_the_uninterrupted_results(revised, build
     whole = _simulate(capsys, build_root, tmp_path / "whole", "--workers", "1", "--seed", "9", games=games)
     assert resumed["games"] == whole["games"] == games
     assert resumed["results_hash"] == whole["results_hash"]
+
+
+def test_a_local_ray_runtime_gives_the_same_results(revised, build_root, tmp_path, capsys):
+    local = _simulate(capsys, build_root, tmp_path / "local", "--workers", "1")
+    cmd = [sys.executable, "-m", "compiler.cli", "--build", str(build_root), "simulate", "--pack", "revised",
+           "--players", "2", "--games", "20", "--agents", "random", "--seed", "5", "--batch", "5", "--ray", "auto",
+           "--quiet", "--json", "--out", str(tmp_path / "ray")]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+    env["PYTHONPATH"] = str(ROOT)
+    out = subprocess.run(cmd, cwd=str(ROOT), env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    on_ray = json.loads(out.stdout.strip().splitlines()[-1])
+    assert on_ray["games"] == 20
+    assert on_ray["results_hash"] == local["results_hash"]
