@@ -635,6 +635,52 @@ def cmd_simulate(args) -> int:
     return EXIT_OK
 
 
+def cmd_balance(args) -> int:
+    """The balance report of the runs in a folder: a static HTML page (docs/simulation.md)."""
+    try:
+        import duckdb  # noqa: F401
+        import matplotlib  # noqa: F401
+    except ImportError:
+        print("error: agricola balance needs the 'sim' extra: pip install 'agricola-compiler[sim]'",
+              file=sys.stderr)
+        return EXIT_USAGE
+    from .balance import BalanceError, build_report, find_runs
+    folder = Path(args.dir)
+    if not folder.is_dir():
+        print(f"error: {_shown(args.dir)}: no such folder", file=sys.stderr)
+        return EXIT_USAGE
+    if args.min_games < 1:
+        print(f"error: --min-games {args.min_games}: give a whole number of at least 1", file=sys.stderr)
+        return EXIT_USAGE
+    out = Path(args.out) if args.out else folder / "balance.html"
+    if out.is_dir():
+        out = out / "index.html"
+    try:
+        runs = find_runs(folder)
+        pack, err = _load(args, runs[0].settings["pack"])
+        if pack is None:
+            return err
+        texts = None
+        if args.card is not None and args.card in pack.cards:
+            texts = {args.card: _card_text(args, pack.id, args.card)}
+        report = build_report(folder, out, pack, card=args.card, card_text=texts, min_games=args.min_games)
+    except BalanceError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    print(f"wrote {out}: {report.games:,} games, {report.cards} card figures")
+    return EXIT_OK
+
+
+def _card_text(args, pack_id: str, card: str) -> str | None:
+    """A card's text, generated from its effects as 'agricola cards show' prints it."""
+    from . import english
+    src, checked, report = _compiler(args).check(pack_id)
+    if checked is None or report:
+        return None
+    unit = next((u for u in checked.cards if u.id == card), None)
+    return "\n".join(english.card_lines(english.for_pack(checked), unit)) if unit is not None else None
+
+
 # ---------------------------------------------------------------- score
 
 def cmd_score(args) -> int:
@@ -1071,6 +1117,16 @@ def make_parser() -> argparse.ArgumentParser:
                    "(default: 10)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object (default: a line)")
     p.add_argument("--quiet", action="store_true", help="no progress bar (default: a bar on stderr)")
+
+    p = _command(sub, "balance", "write the balance report of simulated games: a static HTML page with plots",
+                 cmd_balance)
+    p.add_argument("dir", metavar="DIR", help="a run folder of 'agricola simulate', or a folder of them")
+    p.add_argument("--out", default=None, metavar="REPORT",
+                   help="the report's file (a folder gets index.html; default: DIR/balance.html)")
+    p.add_argument("--card", default=None, metavar="ID",
+                   help="a designer's view of one hand card against the pack (default: the whole pack)")
+    p.add_argument("--min-games", type=int, default=30,
+                   help="games in each group for a card to be ranked strongest or weakest (default: 30)")
 
     p = _command(sub, "resume", "continue a saved game with its agents (a person's seat is asked at this terminal)",
                  cmd_resume)
