@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-slow bench setup clean compile browser docs mutate
+.PHONY: run test test-slow bench setup clean compile browser docs mutate balance-report
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,15 @@ mutate: $(STAMP)
 	@$(BIN)/python -c "import mutmut" 2>/dev/null || PYTHONWARNINGS=ignore::UserWarning $(BIN)/pip install --quiet -e '.[test,rl,web,sim,ray,mutation]'
 	$(BIN)/python tools/mutate.py --budget $(MUTATE_BUDGET) $(foreach m,$(MUTATE_MODULES),--module $(m)) \
 	  $(foreach t,$(MUTATE_TESTS),--tests $(t))
+
+## make balance-report: 20,000 4-player games of revised between greedy agents (resumable: run it again after
+## a stop), then their balance report in build/balance/revised-4p.html (hours on 2 cores; docs/simulation.md)
+BALANCE_GAMES ?= 20000
+BALANCE_AGENTS ?= greedy
+balance-report: $(STAMP)
+	nice -n 10 $(BIN)/agricola simulate --pack revised --players 4 --games $(BALANCE_GAMES) --agents $(BALANCE_AGENTS) \
+	  --seed 1 --batch 50 --out build/sim/revised-4p-$(BALANCE_AGENTS)
+	$(BIN)/agricola balance build/sim/revised-4p-$(BALANCE_AGENTS) --out build/balance/revised-4p.html
 
 ## make bench: writes build/bench.json
 bench: $(STAMP)

@@ -12,7 +12,10 @@ Measured, each as the median of several runs on one core:
 - peak memory (max resident set size) of the process that plays the games;
 - the web playtest server under load (``web_load``): 50 games at once over HTTP on this machine, a
   person's seat answered at random, the server killed and restarted once; p50 and p95 answer times in ms
-  (each answer is stored with a synchronous SQLite commit before it is acknowledged).
+  (each answer is stored with a synchronous SQLite commit before it is acknowledged);
+- simulation (``simulation``): ``agricola simulate`` on one worker against one per core (the parallel
+  speed-up, target 0.9 x cores), the same games on a local Ray runtime (its start-up and its overhead per
+  game against the local pool), and games/s of each agent kind (2-player games with hand cards, one core).
 Numbers depend on the machine; the report records which one.
 """
 from __future__ import annotations
@@ -224,12 +227,86 @@ def bench_five_players(pack: str, build: Path, games: int, runs: int) -> dict:
     return dict(bench_games(pack, build, 5, count, runs), pack=pack)
 
 
+AGENT_SNIPPET = r"""
+import sys, time, json
+from pathlib import Path
+from runtime.pack import load_pack
+from runtime.engine import Game
+from runtime.savegame import make_agent
+pack = load_pack(sys.argv[1], Path(sys.argv[2]))
+kind, games = sys.argv[3], int(sys.argv[4])
+t = time.perf_counter(); decisions = 0
+for s in range(games):
+    g = Game(pack, 2, seed=s, agents=[make_agent({"kind": kind, "seed": f"{s}:{i}"}) for i in range(2)])
+    g.play(); decisions += g.decisions
+dt = time.perf_counter() - t
+print(json.dumps({"games_per_s": games / dt, "decisions_per_s": decisions / dt}))
+"""
+
+
+def _simulate(pack: str, build: Path, games: int, *how) -> dict:
+    out = Path(tempfile.mkdtemp(prefix="agricola-bench-sim-"))
+    try:
+        cmd = [sys.executable, "-m", "compiler.cli", "--build", str(build), "simulate", "--pack", pack, "--players",
+               "2", "--games", str(games), "--agents", "random", "--batch", "10", "--quiet", "--json",
+               "--out", str(out / "run"), *how]
+        env = dict(os.environ)
+        env["PYTHONPATH"] = str(REPO_ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+        t = time.perf_counter()
+        r = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=str(REPO_ROOT))
+        wall = time.perf_counter() - t
+        if r.returncode != 0:
+            raise SystemExit(f"benchmark step failed:\n{r.stderr}")
+        summary = json.loads(r.stdout.strip().splitlines()[-1])
+        summary["wall_s"] = wall
+        return summary
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def bench_simulation(pack: str, build: Path, games: int, agent_games: int) -> dict:
+    """Parallel speed-up of the local pool, Ray's overhead, games/s of each agent kind."""
+    cores = os.cpu_count() or 1
+    one = _simulate(pack, build, games, "--workers", "1")
+    many = _simulate(pack, build, games, "--workers", str(cores))
+    report = {"pack": pack, "games": games, "cores": cores, "agents": "random",
+              "one_worker_s": one["seconds"], "pool_s": many["seconds"],
+              "speed_up": one["seconds"] / many["seconds"], "target_speed_up": round(0.9 * cores, 2),
+              "same_results": one["results_hash"] == many["results_hash"]}
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        report["ray"] = None
+    else:
+        on_ray = _simulate(pack, build, games, "--ray", "auto")
+        play = on_ray["seconds"] - on_ray["startup_seconds"]
+        report["ray"] = {"startup_s": on_ray["startup_seconds"], "play_s": play,
+                         "overhead_per_game_ms": 1000 * (play - many["seconds"]) / games,
+                         "same_results": on_ray["results_hash"] == one["results_hash"],
+                         "note": "a local Ray runtime started by the command (startup_s), the games as one Ray task "
+                                 "per batch of 10; overhead: its play time minus the local pool's, per game"}
+    kinds = {}
+    from runtime.savegame import AGENT_KINDS
+    for kind, cls in AGENT_KINDS.items():
+        if cls is None:
+            continue
+        count = {"random": agent_games * 20}.get(kind, agent_games if kind == "greedy" else max(2, agent_games // 5))
+        print(f"playing {count} 2-player {pack} games between {kind} agents …", file=sys.stderr)
+        kinds[kind] = dict(_run(AGENT_SNIPPET, pack, build, kind, count), games=count)
+    report["agents_games_per_s"] = kinds
+    return report
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m compiler.bench", description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=str(REPO_ROOT / "build" / "bench.json"))
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--games", type=int, default=200, help="games per run (2 players; scaled for others)")
+    ap.add_argument("--only", choices=["simulation"], default=None,
+                    help="measure only this part, into the same report file (default: everything)")
     args = ap.parse_args(argv)
+    if args.only == "simulation":
+        return _simulation_only(args)
     report = {"machine": _machine(), "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     print("compiling (cold and warm) …", file=sys.stderr)
     from runtime.pack import defaults
@@ -262,6 +339,9 @@ def main(argv=None) -> int:
             report["cards_pack"] = cards_pack
             print(f"timing 'agricola play --json --pack {cards_pack}' in new processes …", file=sys.stderr)
             report["play_process"] = bench_play_process(cards_pack, build, args.runs * 2)
+        if cards_pack:
+            print("simulation: local pool, Ray, each agent …", file=sys.stderr)
+            report["simulation"] = bench_simulation(cards_pack, build, args.games * 2, max(2, args.games // 20))
         five_pack = str(cfg.get("five_player_games") or "")
         if five_pack:
             report["random_games_5p"] = bench_five_players(five_pack, build, args.games, args.runs)
@@ -285,6 +365,25 @@ def main(argv=None) -> int:
     print(f"wrote {out}: 2-player {games_pack} games/s (median) = {g2:.1f}; cold compile: {colds}"
           + (f"; docs of {report['docs']['pack']}: {report['docs']['median_s']:.2f} s" if "docs" in report else ""),
           file=sys.stderr)
+    return 0
+
+
+def _simulation_only(args) -> int:
+    """``--only simulation``: the simulation part, added to (or replacing it in) the report file."""
+    from runtime.pack import defaults
+    pack = str((defaults().get("bench") or {}).get("cards_games") or "revised")
+    build = Path(tempfile.mkdtemp(prefix="agricola-bench-build-"))
+    try:
+        assert _run(COMPILE_SNIPPET, REPO_ROOT, build, pack)["ok"]
+        part = bench_simulation(pack, build, args.games * 2, max(2, args.games // 20))
+    finally:
+        shutil.rmtree(build, ignore_errors=True)
+    out = Path(args.out)
+    report = json.loads(out.read_text(encoding="utf-8")) if out.is_file() else {"machine": _machine()}
+    report["simulation"] = part
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {out}: speed-up {part['speed_up']:.2f} on {part['cores']} cores", file=sys.stderr)
     return 0
 
 

@@ -228,7 +228,7 @@ def results_hash(folder: Path, settings: Settings) -> str:
     return h.hexdigest()
 
 
-def summary(folder: Path, settings: Settings, seconds: float, played: int) -> dict:
+def summary(folder: Path, settings: Settings, seconds: float, played: int, startup: float = 0.0) -> dict:
     """The run in numbers: games, mean score and win rate per seat, the results hash."""
     rows = read_rows(folder, "players", settings)
     n = settings.players
@@ -243,7 +243,7 @@ def summary(folder: Path, settings: Settings, seconds: float, played: int) -> di
             "win_rate_per_seat": [round(w / games, 4) if games else None for w in wins],
             "mean_score_per_position": [mean(t) for t in by_position],
             "results_hash": results_hash(folder, settings), "out": str(folder),
-            "played_now": played, "seconds": round(seconds, 2)}
+            "played_now": played, "seconds": round(seconds, 3), "startup_seconds": round(startup, 3)}
 
 
 # ---------------------------------------------------------------- running
@@ -258,6 +258,7 @@ class Runner:
     ray_address: str | None = None
     progress: bool = True
     on_batch: object = None          # callback(start) after a batch is written (tests)
+    startup: float = 0.0             # seconds spent joining or starting Ray
     _bar: object = field(default=None, repr=False)
 
     def run(self) -> int:
@@ -305,7 +306,9 @@ class Runner:
                 raise
 
     def _run_ray(self, todo):
+        t = time.perf_counter()
         ray = connect_ray(self.ray_address)
+        self.startup = time.perf_counter() - t
         remote = ray.remote(play_batch)
         cfg = self.settings.to_json()
         pending = [remote.remote(cfg, str(self.build_root), s, c) for s, c in todo]
@@ -346,5 +349,6 @@ def simulate(folder: Path, settings: Settings, build_root: Path, workers: int = 
     """Start or continue the run in ``folder``; returns its summary."""
     open_run(folder, settings)
     t = time.perf_counter()
-    played = Runner(folder, settings, build_root, workers, ray_address, progress).run()
-    return summary(folder, settings, time.perf_counter() - t, played)
+    runner = Runner(folder, settings, build_root, workers, ray_address, progress)
+    played = runner.run()
+    return summary(folder, settings, time.perf_counter() - t, played, runner.startup)

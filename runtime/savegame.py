@@ -22,6 +22,7 @@ import stat
 from pathlib import Path
 
 from .agents import GreedyAgent, RandomAgent
+from .search import SearchAgent
 from .engine import Game, LogMismatch  # noqa: F401  (LogMismatch: a log that does not fit the game)
 from .fileio import file_kind, no_space, read_regular_bytes, write_text_atomic
 from .requests import norm  # noqa: F401  (an option as JSON holds it)
@@ -54,7 +55,7 @@ class SaveWriteError(SaveError):
     """A save that cannot be written (full disk, …); the message starts with the file's path."""
 
 
-AGENT_KINDS = {"random": RandomAgent, "greedy": GreedyAgent, "open": None}
+AGENT_KINDS = {"random": RandomAgent, "greedy": GreedyAgent, "search": SearchAgent, "open": None}
 
 # The shape of a save file (a JSON Schema; `agricola schema save` prints it). read_save checks every key
 # against it before anything else reads the document.

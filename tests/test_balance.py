@@ -67,12 +67,18 @@ def test_wilson_interval():
     assert balance.wilson(0, 0) is None
 
 
-def test_the_report_opens_in_chromium_without_errors(runs, build_root, tmp_path, capsys):
+def _a_card(pack):
+    """An occupation of the pack (tests name no card: tests/test_runtime_is_generic.py)."""
+    return sorted(c for c, d in pack.cards.items() if d.kind == "occupation")[0]
+
+
+def test_the_report_opens_in_chromium_without_errors(runs, build_root, revised, tmp_path, capsys):
+    chosen = _a_card(revised)
     report = tmp_path / "report.html"
     assert main(["--build", str(build_root), "balance", str(runs), "--out", str(report), "--min-games", "5"]) == 0
     assert capsys.readouterr().out.startswith(f"wrote {report}: 90 games")
     card = tmp_path / "card.html"
-    assert main(["--build", str(build_root), "balance", str(runs), "--out", str(card), "--card", "scholar",
+    assert main(["--build", str(build_root), "balance", str(runs), "--out", str(card), "--card", chosen,
                  "--min-games", "5"]) == 0
     text = report.read_text(encoding="utf-8")
     assert "60 games of 2 players; 30 games of 4 players" in text
@@ -83,7 +89,9 @@ def test_the_report_opens_in_chromium_without_errors(runs, build_root, tmp_path,
         assert heading in text, heading
     assert "<script" not in text and not re.search(r"(src|href)=[\"']?(https?:)?//", text)
     card_text = card.read_text(encoding="utf-8")
-    assert "Scholar, 2 players" in card_text and "At the start of each round" in card_text
+    name = revised.cards[chosen].name
+    assert f"<h2>{name}, 2 players</h2>" in card_text and f"<pre>{name} (occupation" in card_text
+    assert "Dealt in " in card_text and "score difference of every card of the pack" in card_text
     shots = _browse([(report, "report.png"), (card, "card.png")])
     assert all(p.stat().st_size > 10_000 for p in shots)
 
@@ -119,10 +127,12 @@ def _browse(pages):
     return shots
 
 
-def test_wrong_inputs(runs, build_root, tmp_path, capsys):
-    assert main(["--build", str(build_root), "balance", str(runs), "--card", "scholr",
+def test_wrong_inputs(runs, build_root, revised, tmp_path, capsys):
+    chosen = _a_card(revised)
+    assert main(["--build", str(build_root), "balance", str(runs), "--card", chosen + "x",
                  "--out", str(tmp_path / "x.html")]) == 2
-    assert capsys.readouterr().err == "error: --card: no hand card 'scholr' in pack 'revised' (did you mean 'scholar'?)\n"
+    assert capsys.readouterr().err == (f"error: --card: no hand card '{chosen}x' in pack 'revised' "
+                                       f"(did you mean '{chosen}'?)\n")
     assert not (tmp_path / "x.html").exists()
     assert main(["--build", str(build_root), "balance", str(tmp_path)]) == 2
     assert capsys.readouterr().err == (f"error: {tmp_path}: no simulation here (no run.json with games beside it); "

@@ -113,7 +113,7 @@ SAVE_CASES = {
     "no_players": (lambda d: _replace(d, '"players": 2', '"players": 0'),
                    "error[E115]: 'players' must be at least 1, not 0"),
     "unknown_agent": (lambda d: _replace(d, '"kind": "random"', '"kind": "human"'),
-                      "error[E113]: 'human' is not allowed for 'kind' (use one of: random, greedy, open)"),
+                      "error[E113]: 'human' is not allowed for 'kind' (use one of: random, greedy, search, open)"),
     "agent_seed_mapping": (lambda d: _replace(d, '"seed": "3:0"', '"seed": {"a": 1}'),
                            "error[E112]: 'seed' must be text or a whole number, not a mapping"),
     "empty": (lambda d: "", "the save file is damaged or cut short (not valid JSON"),

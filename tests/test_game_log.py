@@ -234,9 +234,9 @@ def test_play_prints_header_log_farmyards_and_scores(capsys):
 
 
 @pytest.mark.parametrize("agents,message", [
-    ("gredy", "error: --agents: unknown agent kind 'gredy' (did you mean 'greedy'?); the kinds are random, greedy, human\n"),
+    ("gredy", "error: --agents: unknown agent kind 'gredy' (did you mean 'greedy'?); the kinds are random, greedy, search, human\n"),
     ("greedy,random", "error: --agents names 2 agents for 3 players: give one kind per player, or one kind for all\n"),
-    ("greedy,,random", "error: --agents: unknown agent kind ''; the kinds are random, greedy, human\n"),
+    ("greedy,,random", "error: --agents: unknown agent kind ''; the kinds are random, greedy, search, human\n"),
 ])
 def test_bad_agents_are_refused(capsys, agents, message):
     assert cli.main(["play", "--players", "3", "--agents", agents]) == 2
