@@ -316,7 +316,13 @@ class Runner:
             while pending:
                 finished, pending = ray.wait(pending, num_returns=1)
                 for ref in finished:
-                    self._written(*ray.get(ref))
+                    try:
+                        result = ray.get(ref)
+                    except ray.exceptions.RayTaskError as exc:
+                        if isinstance(exc.cause, SimulationError):  # a worker's compiled pack differs
+                            raise exc.cause from None
+                        raise
+                    self._written(*result)
         except BaseException:
             for ref in pending:
                 ray.cancel(ref)

@@ -17,10 +17,11 @@ from .agents import GreedyAgent, RuleAgent, heuristic
 class SearchAgent:
     trusted = True
 
-    def __init__(self, seed=0, width: int = 4, samples: int = 1):
+    def __init__(self, seed=0, width: int = 4, samples: int = 1, horizon: int = 1):
         self.rng = random.Random(f"search-agent:{seed}")
         self.width = width          # action spaces looked at past the others' replies
         self.samples = samples      # deals of the hidden hands per action space
+        self.horizon = horizon      # own placements ahead at which the position is valued (later ones greedy)
         self.rules = RuleAgent()
         self.greedy = GreedyAgent(seed)
         self.spec = {"kind": "search", "seed": seed}  # how a save file names it
@@ -52,14 +53,23 @@ class SearchAgent:
         return [sid for _, _, sid in scored[:self.width]]
 
     def _look(self, game, seat, index) -> float:
-        """Place on option ``index`` in a clone and play on to this seat's next placement; the value there."""
+        """Place on option ``index`` in a clone and play on to this seat's ``horizon``-th placement from now
+        (the ones between by the GreedyAgent); the value there."""
         others = [None if i == seat else GreedyAgent(0) for i in range(game.nplayers)]
         trial = game.clone(agents=others)
         self._deal_hidden(trial, seat)
         request = trial.answer(index)
-        while request is not None and request.kind != "place":
-            choice = self.rules.choose(trial, request.player, request.kind, request.options, request.given_labels,
-                                       request.prompt)
+        ahead = 1
+        while request is not None:
+            if request.kind == "place":
+                if ahead >= self.horizon:
+                    break
+                ahead += 1
+                policy = self.greedy
+            else:
+                policy = self.rules
+            choice = policy.choose(trial, request.player, request.kind, request.options, request.given_labels,
+                                   request.prompt)
             request = trial.answer(_index(request.options, choice))
         me = trial.players[seat]
         if trial.finished:
