@@ -600,6 +600,11 @@ def cmd_simulate(args) -> int:
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return EXIT_USAGE
+    from .table import HUMAN
+    if HUMAN in kinds:
+        print(f"error: --agents: '{HUMAN}' plays at a terminal; simulated games need agents that play on their own "
+              f"({', '.join(_playing_agent_kinds())})", file=sys.stderr)
+        return EXIT_USAGE
     for option in ("games", "workers", "batch"):
         value = getattr(args, option)
         if value is not None and value < 1:

@@ -91,6 +91,8 @@ def test_a_run_of_other_settings_is_refused(revised, build_root, tmp_path, capsy
     (["--games", "0"], "error: --games 0: give a whole number of at least 1\n"),
     (["--decks", "Z"], "error: --decks: pack 'revised' has no deck 'Z'; its decks are A, B\n"),
     (["--players", "7"], "error: pack 'revised' is for 1 to 4 players, not 7\n"),
+    (["--agents", "human,random"], "error: --agents: 'human' plays at a terminal; simulated games need agents that "
+                                   "play on their own (random, greedy, search)\n"),
     (["--workers", "2", "--ray", "auto"], "error: give --workers (a local process pool) or --ray (a Ray cluster), "
                                           "not both\n"),
 ])
