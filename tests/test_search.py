@@ -69,16 +69,19 @@ def test_save_files_name_it():
 
 
 @pytest.mark.slow
-def test_it_beats_the_greedy_agent_in_most_two_player_games(revised):
-    """Seat-swapped seeded 2-player games with hand cards: the search agent wins at least 60% (measured:
-    docs/simulation.md, 'Agents and their strength')."""
-    wins = 0
-    games = 20
-    for s in range(games):
+def test_it_beats_the_greedy_agent_in_seat_swapped_games(revised):
+    """20 seeded 2-player games with hand cards, the search agent in P1's seat for even seeds and P2's for
+    odd ones: it wins at least half and scores more on average. (Measured on these seeds: 14 wins, mean
+    20.8 against 12.9; over 80 games of several seed sets, 56%: docs/simulation.md.)"""
+    wins, mine, theirs = 0, [], []
+    for s in range(20):
         seat = s % 2
         agents = [GreedyAgent(f"{s}:0"), GreedyAgent(f"{s}:1")]
         agents[seat] = SearchAgent(f"{s}:{seat}")
         g = Game(revised, 2, seed=s, agents=agents)
         g.play()
         wins += g.ranking()[0] == seat
-    assert wins >= 0.6 * games
+        mine.append(g.scores[seat]["total"])
+        theirs.append(g.scores[1 - seat]["total"])
+    assert wins >= 10
+    assert sum(mine) > sum(theirs)
