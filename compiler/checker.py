@@ -15,11 +15,13 @@ from .loader import LDict
 from .packs import PackSource
 from .parser import parse
 
-EVENTS_WITH_BEFORE = {"play_occupation"}
+# every verb has 'before' rules except a gain (goods arrive from everywhere, often in the middle of a verb)
+EVENTS_WITH_BEFORE = set(Q.EVENTS) - {"use", "gain"}
+EVENT_TRIGGERS = ("after_use", "before_use", "turn_end_use", "after_event", "before_event")
 COST_TARGETS = {"room", "renovation", "stable", "fence", "improvement", "major", "minor", "occupation"}
 CAPACITY_TARGETS = {"pasture"}
 RULE_SWITCHES = {"allow": {"renovate_skip"}, "forbid": {"renovation"}}
-ARG_KINDS = {"space", "card", "number", "quantity"}
+ARG_KINDS = {"space", "card", "number", "player_value", "goods", "space_or_tag"}
 MAX_WORK = 10_000   # steps one rule may take when it runs once (docs/limits.md)
 
 
@@ -95,6 +97,7 @@ class Checker:
         self.scheduled = 0   # > 0 inside 'schedule action (…)': it runs later, in a round's start
         self.each_player = 0  # > 0 inside 'for each player (…)': it runs for players who do not own the card
         self.nobody_placed = None  # when the rule being checked runs while no person is on any space, in words
+        self.for_other = 0   # > 0 inside 'for actor (…)' or 'for each other player (…)': 'owner' is someone else
 
     def err(self, code, message, span, hint=None):
         self.report.error(code, message, span, hint)
@@ -221,6 +224,11 @@ class Checker:
             self.err("E206", f"{node.name}() takes {len(kinds)} argument{'s' if len(kinds) != 1 else ''}, "
                      f"not {len(node.args)}", node.span)
             return
+        if node.name in Q.EVENT_FUNCTIONS:
+            self.event_function(node, span)
+        if node.name == "owner" and not (self.for_other or self.each_player):
+            self.err("E212", "owner() is the card's owner while a body runs for another player: it belongs inside "
+                     "'for actor (…)', 'for each other player (…)' or 'for each player (…)'", span)
         if "space" in kinds and (self.nobody_placed or self.scheduled):
             when = self.nobody_placed or "at the start of a round (when a scheduled action runs)"
             self.err("E212", f"{node.name}() asks about the people on an action space, and {when} nobody is on "
@@ -250,19 +258,53 @@ class Checker:
                         self.err("E205", f"unknown card '{arg.name}'{did_you_mean(arg.name, self.sym.cards)}", arg.span)
                 else:
                     self.err("E206", f"{node.name}() needs a card id or a #tag", arg.span)
-            elif kind == "quantity":
-                if isinstance(arg, N.Quantity):
-                    arg.name = self.quantity_name(arg.name, arg.span)
-                    if arg.name in Q.CONTEXT_QUANTITIES:
-                        self.err("E206", f"{node.name}() compares players, and '{arg.name}' is no quantity of a "
-                                 "player", arg.span)
-                    elif arg.name in GAME_WIDE_QUANTITIES:
-                        self.err("E206", f"{node.name}() compares players, and '{arg.name}' is the same for "
-                                 "every player", arg.span)
+            elif kind == "player_value":
+                if isinstance(arg, N.TagRef):
+                    self.err("E206", f"{node.name}() needs a quantity or a condition of a player", arg.span)
+                    continue
+                if isinstance(arg, N.Quantity) and Q.ALIASES.get(arg.name, arg.name) in Q.CONTEXT_QUANTITIES:
+                    self.err("E206", f"{node.name}() {_PLAYER_VALUE_WORDS.get(node.name, 'compares players')}, and "
+                             f"'{arg.name}' is no quantity of a player", arg.span)
+                    continue
+                if isinstance(arg, N.Quantity) and arg.name in GAME_WIDE_QUANTITIES and node.name not in (
+                        "actor", "owner", "before", "left", "right"):
+                    self.err("E206", f"{node.name}() compares players, and '{arg.name}' is the same for "
+                             "every player", arg.span)
+                    continue
+                self.expr(arg)
+            elif kind == "goods":
+                if not isinstance(arg, N.Quantity):
+                    self.err("E206", f"{node.name}() needs a good or a group of goods", arg.span)
+                elif arg.name not in self.sym.goods and arg.name not in Q.GOOD_GROUPS:
+                    self.err("E203", f"unknown good '{arg.name}'"
+                             f"{did_you_mean(arg.name, list(self.sym.goods) + list(Q.GOOD_GROUPS))}", arg.span)
+            elif kind == "space_or_tag":
+                if isinstance(arg, N.TagRef):
+                    self.spaces_ref([(arg.name, True, arg.span)])
+                elif isinstance(arg, N.Quantity):
+                    self.spaces_ref([(arg.name, False, arg.span)])
                 else:
-                    self.err("E206", f"{node.name}() needs a quantity name", arg.span)
+                    self.err("E206", f"{node.name}() needs an action space id or a #tag", arg.span)
             else:
                 self.expr(arg)
+
+    def event_function(self, node: N.Call, span):
+        """``actor``, ``before`` and the ``event_…`` functions read the event a rule reacts to."""
+        t = self.trigger
+        if t is None or t.kind not in EVENT_TRIGGERS or self.scheduled:
+            self.err("E212", f"{node.name}() reads the event a rule reacts to: it can only be used in an "
+                     "'after …', 'before …' or 'end of turn after …' rule", span)
+            return
+        event = "use" if t.kind in USE_TRIGGERS else t.event
+        if node.name == "before" and t.kind in ("before_use", "before_event"):
+            self.err("E212", "before() is the state just before the event, and a 'before' rule runs then: "
+                     "write the expression itself", span)
+        field = {"event_goods": "goods", "event_card": "card"}.get(node.name)
+        if field and field not in Q.EVENTS.get(event, {}):
+            words = _event_words(t) if t.kind in ("after_event", "before_event") else "using a space"
+            self.err("E300", f"'{words}' carries no {field} (missing feature: {node.name} for {words})", span)
+        if node.name == "event_goods" and t.kind in ("before_use", "before_event"):
+            self.err("E212", "event_goods() is what the event moved, and a 'before' rule runs before it", span)
 
     def occupation_arg(self, node: N.Call, arg):
         """The argument of ``occupations_after``: an occupation of the pack (or ``this`` on one)."""
@@ -296,6 +338,14 @@ class Checker:
             return
         if isinstance(node, N.MayPay):
             self.goods(node.price)
+            if node.recipient == "owner" and not (self.for_other or self.each_player):
+                self.err("E212", "'pay … to owner' moves goods from another player to the card's owner: it "
+                         "belongs inside 'for actor (…)', 'for each other player (…)' or 'for each player (…)'",
+                         node.span)
+            t = self.trigger
+            if node.recipient == "actor" and (t is None or t.kind not in EVENT_TRIGGERS or self.scheduled):
+                self.err("E212", "'pay … to actor' needs the player who carried out an event: it belongs in an "
+                         "'after …', 'before …' or 'end of turn after …' rule", node.span)
             self.body(node.body, where)
             return
         if isinstance(node, N.Guarded):
@@ -330,12 +380,21 @@ class Checker:
         if v.name == "return_to_space" and not self.scheduled and (
                 where == "space" or self.trigger is None or self.trigger.kind not in USE_TRIGGERS):
             self.err("E212", "'return … to the space' belongs in a card's 'after you use' rule", v.span)
+        if v.name in ("give_actor", "pay_actor", "take_from_actor", "for_actor"):
+            t = self.trigger
+            if t is None or t.kind not in EVENT_TRIGGERS or self.scheduled:
+                self.err("E212", f"'{_VERB_WORDS[v.name]}' needs the player who carried out an event: it belongs "
+                         "in an 'after …', 'before …' or 'end of turn after …' rule", v.span)
+        if v.name == "pay_owner" and not (self.for_other or self.each_player):
+            self.err("E212", "'pay … to owner' moves goods from another player to the card's owner: it belongs "
+                     "inside 'for actor (…)', 'for each other player (…)' or 'for each player (…)'", v.span)
         if v.rounds is not None:
             self.round_spec(v.rounds)
             if where == "scoring":
                 self.err("E212", "nothing can be scheduled at scoring: no round is left", v.span)
         if v.body is not None:
-            nested = {"schedule_action": "scheduled", "for_each_player": "each_player"}.get(v.name)
+            nested = {"schedule_action": "scheduled", "for_each_player": "each_player", "for_actor": "for_other",
+                      "for_each_other": "for_other"}.get(v.name)
             if nested:
                 setattr(self, nested, getattr(self, nested) + 1)
             self.body(v.body, where)
@@ -462,9 +521,14 @@ class Checker:
             if t.kind in ("after_use", "before_use", "turn_end_use"):
                 self.spaces_ref(t.spaces)
             if t.kind == "before_event" and t.event not in EVENTS_WITH_BEFORE:
-                self.err("E300", f"'before you {t.event.replace('_', ' ')}' is not supported yet "
+                self.err("E300", f"'before you {t.event.replace('_', ' ')}' is not supported "
                          f"(missing feature: before-event triggers for {t.event.replace('_', ' ')})", t.span)
-            if t.kind in ("after_event", "before_event"):
+            if t.kind in ("after_event", "before_event") and t.event == "gain":
+                word, span = t.event_args["what"]
+                if word not in self.sym.goods and word not in Q.GOOD_GROUPS:
+                    self.err("E203", f"unknown good '{word}'"
+                             f"{did_you_mean(word, list(self.sym.goods) + list(Q.GOOD_GROUPS))}", span)
+            elif t.kind in ("after_event", "before_event"):
                 for key, (word, span) in t.event_args.items():
                     if word not in self.sym.materials:
                         self.err("E208", f"unknown house material '{word}'{did_you_mean(word, self.sym.materials)}", span)
@@ -585,6 +649,13 @@ PHASES_WITHOUT_PEOPLE_OUT = {
     "harvest_start": "in a harvest", "field_phase_start": "in a harvest", "field_phase": "in a harvest",
     "feeding": "in a harvest", "breeding": "in a harvest", "harvest_end": "in a harvest", "scoring": "at scoring",
 }
+
+
+_PLAYER_VALUE_WORDS = {"actor": "is worked out for the acting player", "owner": "is worked out for the card's owner",
+                       "before": "is worked out for the acting player", "left": "is worked out for a neighbour",
+                       "right": "is worked out for a neighbour"}
+_VERB_WORDS = {"give_actor": "give … to actor", "pay_actor": "pay … to actor", "take_from_actor": "take … from actor",
+               "for_actor": "for actor (…)", "pay_owner": "pay … to owner"}
 
 
 def _event_words(t: N.Trigger) -> str:

@@ -151,12 +151,19 @@ class Gen:
             fn, kinds = RQ.FUNCTIONS[node.name]
             args = []
             for a, kind in zip(node.args, kinds):
-                if kind in ("space", "card"):
+                if kind in ("space", "card", "space_or_tag"):
                     args.append(repr(a.name))
-                elif kind == "quantity":
-                    args.append(f"Q.{a.name}")
+                elif kind == "player_value":
+                    if isinstance(a, N.Quantity) and a.name in RQ.QUANTITIES:
+                        args.append(f"Q.{a.name}")  # a quantity is itself a function of a player
+                    else:
+                        args.append(f"(lambda g, p: {self.expr(a)})")
+                elif kind == "goods":
+                    args.append(pyrepr(tuple(RQ.GOOD_GROUPS.get(a.name, (a.name,)))))
                 else:
                     args.append(self.expr(a))
+            if node.name in RQ.CONTEXT_FUNCTIONS:
+                return f"Q.{fn.__name__}(g, p, c, {', '.join(args)})"
             return f"Q.{fn.__name__}(g, p, {', '.join(args)})"
         if isinstance(node, N.Tier):
             table = tuple((int(k), int(v)) for k, v, *_ in node.entries)
@@ -247,6 +254,12 @@ class Gen:
         if isinstance(node, N.MayPay):
             a, b = self.stmt(node.body)
             price = self.goods(node.price)
+            if node.recipient is not None:  # the price goes to a player (nothing when that is the payer)
+                whom = "P.owner_of(p, c)" if node.recipient == "owner" else "P.actor_of(p, c)"
+                ask = f" and P.may(g, p, {label!r})" if node.optional else ""
+                return (f"return P.can_pay_to(g, p, {whom}, {price}) and {a}(g, p, c)",
+                        f"price, whom = {price}, {whom}\nif P.can_pay_to(g, p, whom, price) and {a}(g, p, c){ask}:\n"
+                        f"    P.pay_to(g, p, whom, price, c)\n    {b}(g, p, c)\n    return True\nreturn False")
             if not node.optional:
                 return (f"return P.can_afford(g, p, {price}) and {a}(g, p, c)",
                         f"price = {price}\nif P.can_afford(g, p, price) and {a}(g, p, c):\n"
@@ -306,6 +319,17 @@ class Gen:
             return f"return P.can_afford(g, p, {give})", f"return P.exchange(g, p, {give}, {get}, c)"
         if n == "give_others":
             return "return True", f"return P.give_others(g, p, {self.goods(v.goods)}, c)"
+        if n == "give_actor":
+            return "return True", f"return P.give_to(g, P.actor_of(p, c), {self.goods(v.goods)}, c)"
+        if n in ("pay_owner", "pay_actor"):
+            goods = self.goods(v.goods)
+            whom = "P.owner_of(p, c)" if n == "pay_owner" else "P.actor_of(p, c)"
+            return (f"return P.can_pay_to(g, p, {whom}, {goods})", f"return P.pay_to(g, p, {whom}, {goods}, c)")
+        if n == "take_from_actor":
+            return "return True", f"return P.take_from(g, p, P.actor_of(p, c), {self.goods(v.goods)}, c)"
+        if n in ("for_actor", "for_each_other"):
+            a, b = self.stmt(v.body)
+            return "return True", f"return P.{n}(g, p, c, {a}, {b})"
         if n == "return_to_space":
             goods = self.goods(v.goods)
             return (f"return c is not None and c.space is not None and P.can_afford(g, p, {goods})",
@@ -417,6 +441,7 @@ def card_table(gen: Gen, unit: Unit) -> dict:
         entry["requires"] = Code(fname)
         entry["requires_text"] = textgen.expr(d["requires"])
     on_play, listeners, exchanges, bake, modifiers, latches, actions = [], [], [], [], [], [], []
+    snapshots = []  # events whose rules read 'before(…)': their verbs copy the actor first
     for i, rule in enumerate(d["rules"]):
         if rule.kind in ("exchanges", "bake"):
             for ex in rule.exchanges:
@@ -455,6 +480,10 @@ def card_table(gen: Gen, unit: Unit) -> dict:
         cond = []
         if rule.guard is not None:
             cond.append(gen.expr(rule.guard))
+        if t.kind in ("after_event", "before_event") and t.event == "gain":
+            import runtime.queries as RQ
+            what = t.event_args["what"][0]
+            cond.append(f"Q.event_goods(g, p, c, {pyrepr(tuple(RQ.GOOD_GROUPS.get(what, (what,))))}) > 0")
         if t.kind in ("after_event", "before_event") and t.event == "renovate" and t.event_args:
             for k, (word, _) in t.event_args.items():
                 cond.append(f"c.data[{0 if k == 'from' else 1}] == {word!r}")
@@ -466,6 +495,8 @@ def card_table(gen: Gen, unit: Unit) -> dict:
         lines.append(f"    return P.fire(g, p, c, {f'{unit.id}:{i}'!r}, {can}, {do}, {_rule_where(rule.span)!r}, "
                      f"{str(d['name'])!r}{limit_args})")
         w.add("\n".join(lines))
+        if any(isinstance(x, N.Call) and x.name == "before" for x in N.walk(rule)):
+            snapshots.append("use" if t.kind in ("after_use", "turn_end_use") else t.event)
         if t.kind == "on_play":
             on_play.append(Code(handler))
         elif t.kind == "once":
@@ -475,6 +506,8 @@ def card_table(gen: Gen, unit: Unit) -> dict:
         else:
             for key in _listener_keys(t):
                 listeners.append((key, Code(handler), t.actor))
+    if snapshots:
+        entry["snapshots"] = tuple(sorted(set(snapshots)))
     entry.update(on_play=tuple(on_play), listeners=tuple(listeners), exchanges=tuple(exchanges),
                  bake=tuple(bake), modifiers=tuple(modifiers), latches=tuple(latches), actions=tuple(actions))
     gen.card_id = None

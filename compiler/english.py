@@ -165,15 +165,41 @@ class English:
             return f"your {plural(_QUANTITY.get(node.name, node.name.replace('_', ' ')))}"
         if isinstance(node, N.Call):
             args = [self.arg(a) for a in node.args]
+            inner = [_their(x) for x in args]
+
+            def of(who):  # a value of another player: "the acting player's rooms"
+                a = node.args[0] if node.args else None
+                if isinstance(a, N.Quantity):
+                    return f"{who}'s {self.quantity_words(a)}"
+                return f"{inner[0]} (for {who})"
             words = {
+                "actor": lambda: of("the acting player"),
+                "owner": lambda: of("the card owner"),
+                "before": lambda: f"{of('the acting player')} just before it",
+                "left": lambda: of("your left neighbour"),
+                "right": lambda: of("your right neighbour"),
+                "others_sum": lambda: f"the total, over the other players, of {inner[0]}",
+                "all_min": lambda: f"the fewest, over all players, of {inner[0]}",
+                "all_max": lambda: f"the most, over all players, of {inner[0]}",
+                "all_sum": lambda: f"the total, over all players, of {inner[0]}",
+                "count_others": lambda: f"the number of other players for whom {inner[0]}",
+                "count_players": lambda: f"the number of players (you included) for whom {inner[0]}",
+                "fewest": lambda: f"nobody has less of {args[0]}",
+                "only_most": lambda: f"every other player has less of {args[0]}",
+                "only_fewest": lambda: f"every other player has more of {args[0]}",
+                "rank": lambda: f"your place in {args[0]} (1 for the most)",
+                "event_goods": lambda: f"the {_GROUP_WORDS.get(node.args[0].name) or self.good(node.args[0].name, 2)} it brought",
+                "event_card": lambda: f"the card is {args[0]}",
+                "event_space": lambda: "it happened on " + (self.space_ref(node.args[0].name, True)
+                                                            if isinstance(node.args[0], N.TagRef) else args[0]),
                 "occupied": lambda: f"{args[0]} is occupied",
                 "yours": lambda: f"one of your people is on {args[0]}",
                 "has": lambda: f"you have {args[0]}",
                 "min": lambda: f"the smaller of {args[0]} and {args[1]}",
                 "max": lambda: f"the larger of {args[0]} and {args[1]}",
                 "most": lambda: f"nobody has more {args[0]}",
-                "others_min": lambda: f"the fewest {args[0]} of any other player",
-                "others_max": lambda: f"the most {args[0]} of any other player",
+                "others_min": lambda: f"the fewest {inner[0]} of any other player",
+                "others_max": lambda: f"the most {inner[0]} of any other player",
                 "occupations_after": lambda: f"the occupations you played after {args[0]}",
                 "roomy_pastures": lambda: f"your pastures holding an animal with room for {args[0]} more",
             }
@@ -296,7 +322,8 @@ class English:
             return f"you may {self.stmt(node.body)}"
         if isinstance(node, N.MayPay):
             may = "you may " if node.optional else ""
-            return f"{may}pay {self.goods(node.price)} to {self.stmt(node.body)}"
+            to = {"owner": "the owner of this card ", "actor": "that player "}.get(node.recipient, "")
+            return f"{may}pay {self.goods(node.price)} {'to ' + to if to else ''}to {self.stmt(node.body)}"
         if isinstance(node, N.Guarded):
             return f"{self.stmt(node.body)} if {self.cond(node.cond)}"
         if isinstance(node, N.Choose):
@@ -331,6 +358,18 @@ class English:
             return f"exchange {self.goods(v.goods)} for {self.goods(v.goods_out)}"
         if n == "give_others":
             return f"every other player gets {self.goods(v.goods)}"
+        if n == "give_actor":
+            return f"that player gets {self.goods(v.goods)} from the general supply"
+        if n == "pay_owner":
+            return f"they give {self.goods(v.goods)} to the owner of this card (nothing when that is them)"
+        if n == "pay_actor":
+            return f"give {self.goods(v.goods)} of yours to that player"
+        if n == "take_from_actor":
+            return f"take {self.goods(v.goods)} from that player (as much of it as they have)"
+        if n == "for_actor":
+            return f"that player may act: {_their(self.stmt(v.body))}"
+        if n == "for_each_other":
+            return f"each other player: {_their(self.stmt(v.body))}"
         if n == "return_to_space":
             return f"put {self.goods(v.goods)} back on that action space"
         if n == "plow":
@@ -424,6 +463,12 @@ class English:
                 "plow": "plow", "sow": "sow", "family_growth": "have a child", "take_start_player": "become the start player",
                 "fence_pasture": "fence a new pasture",
             }.get(t.event, t.event.replace("_", " "))
+            if t.event == "gain":
+                what = t.event_args["what"][0]
+                ev = "get " + (_GROUP_WORDS.get(what) or self.good(what, 2))
+            if t.actor != "you":  # "another player builds", "any player has a child"
+                first, _, rest = ev.partition(" ")
+                ev = {"have": "has", "become": "becomes"}.get(first, first + "s") + (" " + rest if rest else "")
             if t.event == "renovate" and t.event_args:
                 frm = t.event_args.get("from")
                 to = t.event_args.get("to")
@@ -553,6 +598,18 @@ _COMPOUND = (N.Seq, N.Then, N.AndOr, N.Choose)  # statements whose words have th
 
 _EVENT_UNIT = {"build_rooms": "room", "build_stables": "stable", "plow": "field", "bake": "grain",
                "build_fences": "pasture", "family_growth": "child"}  # what 'event_size' counts, one of it
+
+
+_GROUP_WORDS = {"building": "building resources", "animals": "animals", "crops": "crops",
+                "goods": "goods other than food"}
+
+
+def _their(text: str) -> str:
+    """A phrase about you, said about another player."""
+    for mine, theirs in (("your ", "their "), ("you have", "they have"), ("you live", "they live"),
+                         ("you do not", "they do not"), ("you ", "they ")):
+        text = text.replace(mine, theirs)
+    return text
 
 
 def _compared(op: str, n: int, one: str, many: str | None = None) -> str:

@@ -152,6 +152,7 @@ class MayPay(Node):
     price: Goods
     body: Node
     optional: bool = True
+    recipient: str | None = None     # 'owner' or 'actor': the price goes to that player, not the supply
 
 
 @dataclass

@@ -455,6 +455,10 @@ class _Build(Transformer):
     ev_family_growth = _ev("family_growth")
     ev_take_start_player = _ev("take_start_player")
     ev_fence_pasture = _ev("fence_pasture")
+
+    def ev_gain(self, meta, children):
+        word = next(t for t in children if isinstance(t, Token) and t.type == "NAME")
+        return ("gain", {"what": (word.value, self.s.of_token(word))})
     del _ev
 
     # phases
@@ -590,10 +594,16 @@ class _Build(Transformer):
     def pay_to(self, meta, children):
         return N.MayPay(children[0], children[1], optional=False, span=self.sp(meta))
 
+    def pay_owner_to(self, meta, children):
+        return N.MayPay(children[0], children[1], optional=False, recipient="owner", span=self.sp(meta))
+
+    def pay_actor_to(self, meta, children):
+        return N.MayPay(children[0], children[1], optional=False, recipient="actor", span=self.sp(meta))
+
     def may(self, meta, children):
         body = children[0]
         if isinstance(body, N.MayPay) and not body.optional:  # may pay X to a: an optional purchase
-            return N.MayPay(body.price, body.body, span=self.sp(meta))
+            return N.MayPay(body.price, body.body, recipient=body.recipient, span=self.sp(meta))
         return N.May(body, span=self.sp(meta))
 
     def guarded(self, meta, children):
@@ -695,6 +705,24 @@ class _Build(Transformer):
 
     def give_others(self, meta, c):
         return self._verb("give_others", meta, c, goods=c[0])
+
+    def give_actor(self, meta, c):
+        return self._verb("give_actor", meta, c, goods=c[0])
+
+    def pay_owner(self, meta, c):
+        return self._verb("pay_owner", meta, c, goods=c[0])
+
+    def pay_actor(self, meta, c):
+        return self._verb("pay_actor", meta, c, goods=c[0])
+
+    def take_from_actor(self, meta, c):
+        return self._verb("take_from_actor", meta, c, goods=c[0])
+
+    def for_actor(self, meta, c):
+        return self._verb("for_actor", meta, c, body=c[0])
+
+    def for_each_other(self, meta, c):
+        return self._verb("for_each_other", meta, c, body=c[0])
 
     def breed(self, meta, c):
         return self._verb("breed", meta, c, word=c[0].value)
@@ -817,7 +845,8 @@ class _Build(Transformer):
         return node
 
     def args(self, meta, c):
-        return list(c)
+        # an argument is read as a condition (count_others(occupations < 2)); a bare number is not one
+        return [a.value if isinstance(a, N.Truthy) else a for a in c]
 
     def tag_arg(self, meta, c):
         return N.TagRef(c[0].value[1:], span=self.s.of_token(c[0]))

@@ -116,7 +116,8 @@ def stmt(node) -> str:
     if isinstance(node, N.May):
         return f"may {stmt(node.body)}"
     if isinstance(node, N.MayPay):
-        return f"{'may ' if node.optional else ''}pay {goods(node.price)} to {stmt(node.body)}"
+        to = f"to {node.recipient} " if node.recipient else ""
+        return f"{'may ' if node.optional else ''}pay {goods(node.price)} {to}to {stmt(node.body)}"
     if isinstance(node, N.Guarded):
         return f"{stmt(node.body)} if {expr(node.cond)}"
     if isinstance(node, N.Choose):
@@ -157,4 +158,12 @@ def stmt(node) -> str:
         return f"give {goods(v.goods)} to each other player"
     if name == "breed":
         return f"breed {v.word}"
+    if name in ("give_actor", "pay_owner", "pay_actor", "take_from_actor"):
+        verb, word, whom = {"give_actor": ("give", "to", "actor"), "pay_owner": ("pay", "to", "owner"),
+                            "pay_actor": ("pay", "to", "actor"), "take_from_actor": ("take", "from", "actor")}[name]
+        return f"{verb} {goods(v.goods)} {word} {whom}"
+    if name in ("for_actor", "for_each_other", "for_each_player"):
+        head = {"for_actor": "for actor", "for_each_other": "for each other player",
+                "for_each_player": "for each player"}[name]
+        return f"{head} ({stmt(v.body)})"
     return name.replace("_", " ")

@@ -70,6 +70,7 @@ class Game:
         self.grouped = False        # some space on the board belongs to a group (one person a round)
         self.schedule: dict[int, list] = {}
         self.listeners: dict[str, list] = {}
+        self.snapshots: set = set()  # events whose rules in play read 'before(…)': their verbs copy the actor first
         self.latches: list = []     # (owner, condition, handler, card id): 'once …' rules not yet fired
         self.animal_set = frozenset(rules.animals)
         self.building_set = frozenset(rules.building)
@@ -109,6 +110,7 @@ class Game:
         g.space_by_id = {s.id: s for s in g.spaces}
         g.schedule = {r: list(v) for r, v in self.schedule.items()}
         g.listeners = {k: list(v) for k, v in self.listeners.items()}
+        g.snapshots = set(self.snapshots)
         g.latches = list(self.latches)
         g.major_supply = list(self.major_supply)
         g.decks = {k: list(v) for k, v in self.decks.items()}
@@ -295,31 +297,37 @@ class Game:
         return state_view(self, seat, everything)
 
     def emit(self, key: str, actor, ctx=None):
-        """Run the listeners of an event. Listeners added while it runs (a card played by another
-        listener) run too. A listener that could do nothing (it returns None) gets one more chance
-        after the others, so that goods one card gives can pay for what another card offers."""
+        """Run the listeners of an event in the defined order (docs/language.md, 4.1.4): by seat from
+        the actor clockwise, and for one player in the order their cards came into play (a card's rules in
+        line order). Listeners added while it runs (a card played by another listener) run after them. A
+        listener that could do nothing (it returns None) gets one more chance after the others, so that
+        goods one card gives can pay for what another card offers."""
         hooks = self.listeners.get(key)
         if not hooks:
             return
         c = ctx or Ctx(actor=actor)
         retry = []
         fired = False
-        i = 0
-        while i < len(hooks):
-            owner, handler, who = hooks[i]
-            i += 1
-            if who == "you" and owner != actor.idx:
-                continue
-            if who == "other" and owner == actor.idx:
-                continue
-            if self.log is None:
-                result = handler(self, self.players[owner], c)
-            else:
-                result = gamelog.run_card_effect(self, handler, self.players[owner], c)
-            if result is None:
-                retry.append((owner, handler))
-            else:
-                fired = True
+        n, first = self.nplayers, actor.idx
+        done = 0
+        while done < len(hooks):
+            batch = hooks[done:]
+            done = len(hooks)
+            if len(batch) > 1 and n > 1:
+                batch = sorted(batch, key=lambda h: (h[0] - first) % n)  # stable: play order within a seat
+            for owner, handler, who in batch:
+                if who == "you" and owner != actor.idx:
+                    continue
+                if who == "other" and owner == actor.idx:
+                    continue
+                if self.log is None:
+                    result = handler(self, self.players[owner], c)
+                else:
+                    result = gamelog.run_card_effect(self, handler, self.players[owner], c)
+                if result is None:
+                    retry.append((owner, handler))
+                else:
+                    fired = True
         if retry and fired and len(retry) < len(hooks):
             for owner, handler in retry:
                 if self.log is None:
@@ -341,7 +349,8 @@ class Game:
         """Fire every 'once <condition>' rule whose condition now holds (each fires at most once)."""
         if not self.latches:
             return
-        for entry in list(self.latches):
+        n, first = self.nplayers, self.start_player
+        for entry in sorted(self.latches, key=lambda e: (e[0] - first) % n):  # seat order (4.1.4)
             owner, cond, handler, cid = entry
             p = self.players[owner]
             if entry in self.latches and cond(self, p):
@@ -359,6 +368,8 @@ class Game:
             p.bake_rates.append((give, get, at_most, card.id))
         for key, handler, who in card.listeners:
             self.listeners.setdefault(key, []).append((p.idx, handler, who))
+        if card.snapshots:
+            self.snapshots.update(card.snapshots)
         for apply in card.modifiers:
             apply(self, p, card)
         if card.modifiers:  # p.mods changed: prices cached for the old ones are void (payments.cost_options)
@@ -620,7 +631,7 @@ class Game:
             taken = [] if s.takes_goods else [(g, k) for g, k in s.goods.items() if k]
             self.log.append(f"  {p.name} → {gamelog.space_label(self, s)}" +
                             (f" (takes {gamelog.goods(self, taken)})" if taken else ""))
-        ctx = Ctx(space=s, actor=p)
+        ctx = Ctx(space=s, actor=p, before=p.clone() if "use" in self.snapshots else None)
         before, use, end = _space_events(s)
         listeners = self.listeners  # an event nobody listens to costs one look-up
         for key in before:
@@ -630,6 +641,7 @@ class Game:
             items = tuple((g, k) for g, k in s.goods.items() if k)
             s.goods.clear()
             if items:
+                ctx.goods = items
                 P.gain(self, p, items, ctx, quiet=True, source=s)  # logged above as "(takes …)"
         if s.use is not None:
             s.use(self, p, ctx)

@@ -86,6 +86,7 @@ class CardDef:
         self.requires_text = d.get("requires_text")
         self.on_play = tuple(d.get("on_play", ()))
         self.listeners = tuple(d.get("listeners", ()))
+        self.snapshots = frozenset(d.get("snapshots", ()))  # events whose rules read 'before(…)'
         self.exchanges = tuple(d.get("exchanges", ()))
         self.bake = tuple(d.get("bake", ()))
         self.modifiers = tuple(d.get("modifiers", ()))

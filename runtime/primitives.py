@@ -29,6 +29,28 @@ def can_pay(p, items) -> bool:
     return True
 
 
+# ====================================================================== events (docs/language.md, 4.1)
+
+
+def before_event(g, p, event, card=None):
+    """Run the 'before' rules of an event, when a card in play has one: the verb is about to happen."""
+    key = "before:" + event
+    if g.listeners.get(key):
+        g.emit(key, p, Ctx(actor=p, card=card))
+
+
+def snapshot(g, p, event):
+    """A copy of the actor before the verb, only when a rule in play reads ``before(…)`` of this event."""
+    return p.clone() if event in g.snapshots else None
+
+
+def after_event(g, p, event, data=None, card=None, before=None, goods=None):
+    """Run the 'after' rules of an event with its payload; nothing is built when no card listens."""
+    key = "event:" + event
+    if g.listeners.get(key):
+        g.emit(key, p, Ctx(actor=p, card=card, data=data, before=before, goods=goods))
+
+
 def pay(g, p, items, ctx=None, quiet=False):
     """Take goods from the player's supply (``quiet``: the caller logs it)."""
     goods = p.goods
@@ -46,6 +68,8 @@ def gain(g, p, items, ctx=None, quiet=False, source=None):
     goods = p.goods
     animal = False
     stats = p.stats
+    listened = g.listeners.get("event:gain")
+    before = snapshot(g, p, "gain") if listened else None
     for good, n in items:
         if n <= 0:
             continue
@@ -58,6 +82,10 @@ def gain(g, p, items, ctx=None, quiet=False, source=None):
         gamelog.gained(g, p, items)
     if animal:
         settle_animals(g, p, (source, items) if source is not None else None)
+    if listened:
+        got = tuple((good, n) for good, n in items if n > 0)
+        if got:
+            g.emit("event:gain", p, Ctx(actor=p, goods=got, before=before, space=ctx.space if ctx else None))
     return True
 
 
@@ -162,6 +190,12 @@ def build_room(g, p, ctx=None, cost=None, emit=True):
     if not cells or not can_afford_any(g, p, options):
         return False
     opts = list(iter_bits(cells))
+    before = snapshot(g, p, "build_rooms")
+    if emit:
+        before_event(g, p, "build_rooms")
+        options = room_options(g, p, cost)
+        if not can_afford_any(g, p, options):
+            return False
     cell = g.decide(p, "room", opts)
     pay_one_of(g, p, options)
     p.rooms |= 1 << cell
@@ -169,12 +203,15 @@ def build_room(g, p, ctx=None, cost=None, emit=True):
     if g.log is not None:
         g.say(f"{p.name} builds a {p.house} room at {p.grid.name(cell)}")
     if emit:
-        g.emit("event:build_rooms", p, Ctx(actor=p, data=1))
+        after_event(g, p, "build_rooms", 1, before=before)
     return True
 
 
 def build_rooms(g, p, ctx=None):
     built = 0
+    before = snapshot(g, p, "build_rooms")
+    if room_cells(g, p) and can_afford_any(g, p, room_options(g, p)):
+        before_event(g, p, "build_rooms")
     while True:
         cells = room_cells(g, p)
         options = room_options(g, p)
@@ -193,7 +230,7 @@ def build_rooms(g, p, ctx=None):
         if g.log is not None:
             g.say(f"{p.name} builds a {p.house} room at {p.grid.name(cell)}")
     if built:
-        g.emit("event:build_rooms", p, Ctx(actor=p, data=built))
+        after_event(g, p, "build_rooms", built, before=before)
     return built > 0
 
 
@@ -239,11 +276,14 @@ def renovate(g, p, ctx=None, target=None):
         return False
     to = g.decide(p, "renovate", opts)
     old = p.house
-    pay_one_of(g, p, renovation_options(g, p, to))
+    before = snapshot(g, p, "renovate")
+    before_event(g, p, "renovate")
+    if not pay_one_of(g, p, renovation_options(g, p, to)):
+        return False
     p.house = to
     if g.log is not None:
         g.say(f"{p.name} renovates the house from {old} to {to}")
-    g.emit("event:renovate", p, Ctx(actor=p, data=(old, to)))
+    after_event(g, p, "renovate", (old, to), before=before)
     return True
 
 
@@ -277,15 +317,20 @@ def _put_stable(g, p, cell):
 def build_stable(g, p, ctx=None, cost=None):
     if not can_build_stable(g, p, ctx, cost):
         return False
+    before = snapshot(g, p, "build_stables")
+    before_event(g, p, "build_stables")
     cell = g.decide(p, "stable", list(iter_bits(stable_cells(g, p))))
     pay_one_of(g, p, stable_options(g, p, cost))
     _put_stable(g, p, cell)
-    g.emit("event:build_stables", p, Ctx(actor=p, data=1))
+    after_event(g, p, "build_stables", 1, before=before)
     return True
 
 
 def build_stables(g, p, ctx=None):
     built = 0
+    before = snapshot(g, p, "build_stables")
+    if can_build_stable(g, p):
+        before_event(g, p, "build_stables")
     while can_build_stable(g, p):
         opts = list(iter_bits(stable_cells(g, p)))
         if built:
@@ -297,7 +342,7 @@ def build_stables(g, p, ctx=None):
         _put_stable(g, p, cell)
         built += 1
     if built:
-        g.emit("event:build_stables", p, Ctx(actor=p, data=built))
+        after_event(g, p, "build_stables", built, before=before)
     return built > 0
 
 
@@ -318,6 +363,9 @@ def can_plow(g, p, ctx=None):
 
 def plow(g, p, ctx=None, count=1):
     done = 0
+    before = snapshot(g, p, "plow")
+    if plow_cells(g, p):
+        before_event(g, p, "plow")
     for _ in range(count):
         cells = plow_cells(g, p)
         if not cells:
@@ -329,7 +377,7 @@ def plow(g, p, ctx=None, count=1):
         if g.log is not None:
             g.say(f"{p.name} plows a field at {p.grid.name(cell)}")
     if done:
-        g.emit("event:plow", p, Ctx(actor=p, data=done))
+        after_event(g, p, "plow", done, before=before)
     return done > 0
 
 
@@ -347,24 +395,34 @@ def can_sow(g, p, ctx=None):
     return False
 
 
-def sow(g, p, ctx=None):
+def _sow_options(p):
+    """The ways to sow now, (grain fields, vegetable fields), and how cards that are fields limit them."""
     empty = _empty_fields(p)
     grain, veg = p.goods["grain"], p.goods["vegetable"]
     if not empty or not (grain or veg):
-        return False
+        return [], None
     n = len(empty)
     if not p.card_state.get("field_crops"):
-        opts = [(a, b) for a in range(min(grain, n) + 1) for b in range(min(veg, n - a) + 1) if a + b > 0]
-        plan = None
-    else:
-        both = [k for k in empty if _field_allows(p, k, "grain") and _field_allows(p, k, "vegetable")]
-        g_only = [k for k in empty if _field_allows(p, k, "grain") and not _field_allows(p, k, "vegetable")]
-        v_only = [k for k in empty if _field_allows(p, k, "vegetable") and not _field_allows(p, k, "grain")]
-        opts = [(a, b) for a in range(min(grain, n) + 1) for b in range(min(veg, n) + 1)
-                if a + b > 0 and max(0, a - len(g_only)) + max(0, b - len(v_only)) <= len(both)]
-        plan = (both, g_only, v_only)
+        return [(a, b) for a in range(min(grain, n) + 1) for b in range(min(veg, n - a) + 1) if a + b > 0], None
+    both = [k for k in empty if _field_allows(p, k, "grain") and _field_allows(p, k, "vegetable")]
+    g_only = [k for k in empty if _field_allows(p, k, "grain") and not _field_allows(p, k, "vegetable")]
+    v_only = [k for k in empty if _field_allows(p, k, "vegetable") and not _field_allows(p, k, "grain")]
+    opts = [(a, b) for a in range(min(grain, n) + 1) for b in range(min(veg, n) + 1)
+            if a + b > 0 and max(0, a - len(g_only)) + max(0, b - len(v_only)) <= len(both)]
+    return opts, (both, g_only, v_only)
+
+
+def sow(g, p, ctx=None):
+    opts, plan = _sow_options(p)
     if not opts:
         return False
+    before = snapshot(g, p, "sow")
+    if g.listeners.get("before:sow"):
+        before_event(g, p, "sow")
+        opts, plan = _sow_options(p)  # the 'before' rules may have changed the goods or the fields
+        if not opts:
+            return False
+    empty = _empty_fields(p)
     a, b = g.decide(p, "sow", opts)
     yields = g.rules.sowing
     if plan is None:
@@ -383,7 +441,7 @@ def sow(g, p, ctx=None):
     if g.log is not None:
         sown = [plural(n, f"{crop} field") for crop, n in (("grain", a), ("vegetable", b)) if n]
         g.say(f"{p.name} sows {' and '.join(sown)}")
-    g.emit("event:sow", p, Ctx(actor=p, data=(a, b)))
+    after_event(g, p, "sow", a + b, before=before, goods=tuple((c, n) for c, n in (("grain", a), ("vegetable", b)) if n))
     return True
 
 
@@ -484,6 +542,10 @@ def can_build_fences(g, p, ctx=None, free=False):
 def _apply_fence_step(g, p, step, per, free, free_left=0):
     """Build one fencing step; returns how many free fences it used."""
     cost, region, split = step
+    before = None
+    if not split:
+        before = snapshot(g, p, "fence_pasture")
+        before_event(g, p, "fence_pasture")
     used_free = min(cost, free_left)
     if not free and cost - used_free:
         _pay_fences(g, p, per, cost - used_free)
@@ -500,13 +562,15 @@ def _apply_fence_step(g, p, step, per, free, free_left=0):
         what = "divides a pasture into" if split else "fences a pasture of"
         g.say(f"{p.name} {what} {gr.mask_names(region)} with {plural(cost, 'fence')}")
     if not split:
-        g.emit("event:fence_pasture", p, Ctx(actor=p, data=popcount(region)))
+        after_event(g, p, "fence_pasture", popcount(region), before=before)
     return used_free
 
 
 def build_fences(g, p, ctx=None, free=False, max_spaces=None, single=False):
     """Fence pastures one at a time (a new pasture or a division of one) until the player stops."""
     steps = 0
+    before = snapshot(g, p, "build_fences")
+    before_event(g, p, "build_fences")
     per = fence_price_per(g, p)
     free_left = p.mods.get("free_fences", 0)
     while True:
@@ -526,7 +590,7 @@ def build_fences(g, p, ctx=None, free=False, max_spaces=None, single=False):
         if single:
             break
     if steps:
-        g.emit("event:build_fences", p, Ctx(actor=p, data=steps))
+        after_event(g, p, "build_fences", steps, before=before)
         settle_animals(g, p)
     return steps > 0
 
@@ -687,11 +751,13 @@ def family_growth(g, p, ctx=None, need_room=True):
         return False
     if not can_family_growth_without_room(g, p):
         return False
+    before = snapshot(g, p, "family_growth")
+    before_event(g, p, "family_growth")
     p.people += 1
     p.newborns += 1
     if g.log is not None:
         g.say(f"{p.name} has a newborn (family of {p.people})")
-    g.emit("event:family_growth", p, Ctx(actor=p, data=1))
+    after_event(g, p, "family_growth", 1, before=before)
     return True
 
 
@@ -717,10 +783,12 @@ def take_goods(g, p, ctx=None):
 
 
 def take_start_player(g, p, ctx=None):
+    before = snapshot(g, p, "take_start_player")
+    before_event(g, p, "take_start_player")
     g.start_player = p.idx
     if g.log is not None:
         g.say(f"{p.name} takes the start player token")
-    g.emit("event:take_start_player", p, Ctx(actor=p))
+    after_event(g, p, "take_start_player", before=before)
     return True
 
 
@@ -760,6 +828,13 @@ def bake(g, p, ctx=None):
                 nxt.append(alloc + (k,))
         allocations = nxt
     opts = [a for a in allocations if sum(a) > 0]
+    before = snapshot(g, p, "bake")
+    if g.listeners.get("before:bake"):
+        before_event(g, p, "bake")
+        grain = p.goods["grain"]
+        opts = [a for a in opts if sum(a) <= grain]  # the grain a 'before' rule took is no longer there
+        if not opts:
+            return False
     pick = g.decide(p, "bake", opts)
     for (give, get, at_most, source), k in zip(rates, pick):
         if k:
@@ -767,7 +842,8 @@ def bake(g, p, ctx=None):
             gain(g, p, scaled(get, k), quiet=True)
     gamelog.baked(g, p, [(scaled(give, k), scaled(get, k), source)
                          for (give, get, at_most, source), k in zip(rates, pick) if k])
-    g.emit("event:bake", p, Ctx(actor=p, data=sum(pick)))
+    after_event(g, p, "bake", sum(pick), before=before,
+                goods=(("food", sum(get[0][1] * k for (give, get, at_most, source), k in zip(rates, pick))),))
     return True
 
 
@@ -1048,6 +1124,11 @@ def build_major(g, p, ctx=None):
 
 
 def _take_major(g, p, pick):
+    before = p.clone() if ("build_major" in g.snapshots or "build_improvement" in g.snapshots) else None
+    if g.listeners.get("before:build_major") or g.listeners.get("before:build_improvement"):
+        card = g.card(pick.split("<", 1)[0])
+        before_event(g, p, "build_major", card)
+        before_event(g, p, "build_improvement", card)
     if "<" in pick:
         cid, returned = pick.split("<", 1)
         card = g.card(cid)
@@ -1066,8 +1147,8 @@ def _take_major(g, p, pick):
     g.major_supply.remove(cid)
     p.majors.append(cid)
     g.acquire_card(p, card)
-    g.emit("event:build_major", p, Ctx(actor=p, card=card))
-    g.emit("event:build_improvement", p, Ctx(actor=p, card=card))
+    after_event(g, p, "build_major", card=card, before=before)
+    after_event(g, p, "build_improvement", card=card, before=before)
 
 
 def play_minor(g, p, ctx=None):
@@ -1081,7 +1162,11 @@ def play_minor(g, p, ctx=None):
 
 def _play_minor(g, p, cid):
     card = g.card(cid)
-    pay_one_of(g, p, card_cost_options(g, p, card))
+    before = p.clone() if ("play_minor" in g.snapshots or "build_improvement" in g.snapshots) else None
+    before_event(g, p, "play_minor", card)
+    before_event(g, p, "build_improvement", card)
+    if not pay_one_of(g, p, card_cost_options(g, p, card)):
+        return False
     p.hand_minors.remove(cid)
     if g.log is not None:
         g.say(f"{p.name} plays {card.name}")
@@ -1093,8 +1178,8 @@ def _play_minor(g, p, cid):
     else:
         p.minors.append(cid)
         g.acquire_card(p, card)
-    g.emit("event:play_minor", p, Ctx(actor=p, card=card))
-    g.emit("event:build_improvement", p, Ctx(actor=p, card=card))
+    after_event(g, p, "play_minor", card=card, before=before)
+    after_event(g, p, "build_improvement", card=card, before=before)
     if g.rules.draw_after_play:
         from .pregame import draw_after_play
         draw_after_play(g, p)
@@ -1213,7 +1298,8 @@ def play_occupation(g, p, ctx=None, fee=()):
     # the optional effects of 'before' rules are taken without asking when the price needs them
     needed = not can_afford_any(g, p, occupation_cost_options(g, p, card, fee))
     accept, g.accept_optional = g.accept_optional, needed
-    g.emit("before:play_occupation", p, Ctx(actor=p, card=card))
+    before = snapshot(g, p, "play_occupation")
+    before_event(g, p, "play_occupation", card)
     g.accept_optional = accept
     if not pay_one_of(g, p, occupation_cost_options(g, p, card, fee)):
         g.say(f"{p.name} cannot pay for {card.name}")
@@ -1223,7 +1309,7 @@ def play_occupation(g, p, ctx=None, fee=()):
     if g.log is not None:
         g.say(f"{p.name} plays occupation {card.name}")
     g.acquire_card(p, card)
-    g.emit("event:play_occupation", p, Ctx(actor=p, card=card))
+    after_event(g, p, "play_occupation", card=card, before=before)
     if g.rules.draw_after_play:
         from .pregame import draw_after_play
         draw_after_play(g, p)
@@ -1319,11 +1405,83 @@ def schedule_action(g, p, can, do, rounds, label, ctx=None, source=None):
     return True
 
 
+def _for(ctx, owner):
+    """The context of a body run for another player: the same event, and the card's owner."""
+    if ctx is None:
+        return Ctx(actor=owner, owner=owner)
+    return Ctx(space=ctx.space, card=ctx.card, actor=ctx.actor, event=ctx.event, data=ctx.data, goods=ctx.goods,
+               before=ctx.before, owner=owner)
+
+
 def for_each_player(g, p, ctx, can, do):
     """Run an effect for every player in turn order (the owner included)."""
+    c = _for(ctx, p)
     for other in g.turn_order():
-        if can(g, other, ctx):
-            do(g, other, ctx)
+        if can(g, other, c):
+            do(g, other, c)
+    return True
+
+
+def for_each_other(g, p, ctx, can, do):
+    """Run an effect for every other player, in seat order after the owner."""
+    c = _for(ctx, p)
+    n = g.nplayers
+    for i in range(1, n):
+        other = g.players[(p.idx + i) % n]
+        if can(g, other, c):
+            do(g, other, c)
+    return True
+
+
+def for_actor(g, p, ctx, can, do):
+    """Run an effect for the player who carried out the event (their goods, their choices)."""
+    who = actor_of(p, ctx)
+    c = _for(ctx, p)
+    if can(g, who, c):
+        return bool(do(g, who, c))
+    return False
+
+
+def actor_of(p, ctx):
+    return ctx.actor if ctx is not None and ctx.actor is not None else p
+
+
+def owner_of(p, ctx):
+    return ctx.owner if ctx is not None and ctx.owner is not None else p
+
+
+def give_to(g, who, items, ctx=None):
+    """Goods from the general supply to a player."""
+    return gain(g, who, items, ctx)
+
+
+def can_pay_to(g, p, whom, items) -> bool:
+    return whom is p or can_afford(g, p, items)
+
+
+def pay_to(g, p, whom, items, ctx=None):
+    """Goods from ``p`` to another player (nothing moves when they are the same player)."""
+    if whom is p:
+        return True
+    if not pay_cost(g, p, items):
+        return False
+    gain(g, whom, items, ctx)
+    return True
+
+
+def take_from(g, p, whom, items, ctx=None):
+    """Goods from another player to ``p``: as much of each as they have."""
+    if whom is p:
+        return True
+    got = []
+    for good, n in items:
+        k = min(n, whom.goods[good])
+        if k > 0:
+            whom.goods[good] -= k
+            got.append((good, k))
+    if got:
+        gamelog.paid(g, whom, got)
+        gain(g, p, tuple(got), ctx)
     return True
 
 

@@ -219,16 +219,40 @@ def event_size(c):
 
 CONTEXT_QUANTITIES = {"event_size": event_size}
 
-# The events whose listeners get a size (``Ctx.data``, a whole number; see the emits in primitives.py),
-# and what it counts. The compiler refuses ``event_size`` after any other event.
-EVENT_SIZES = {
-    "build_rooms": "rooms built",
-    "build_stables": "stables built",
-    "plow": "fields plowed",
-    "fence_pasture": "farmyard spaces of the new pasture",
-    "build_fences": "pastures fenced (new ones and divisions)",
-    "family_growth": "children born (one a growth)",
-    "bake": "grain baked",
+# The events of the language and the payload each carries to its rules (docs/language.md, 4.1.1):
+# 'size' (``event_size``, ``Ctx.data`` as a whole number), 'goods' (``event_goods``, ``Ctx.goods``) and
+# 'card' (``event_card``, ``Ctx.card``); every event also has its actor (``actor(…)``) and the state
+# before it (``before(…)``). The compiler refuses a payload field an event does not carry (E300), and
+# the generated reference (docs/language.md, section 5) is written from this table.
+EVENTS = {
+    "use": {"what": "a person is placed on an action space and its action carried out",
+            "goods": "goods taken from the space on arrival"},
+    "gain": {"what": "goods are gained, from any source",
+             "goods": "the goods gained"},
+    "build_rooms": {"what": "rooms are built", "size": "rooms built"},
+    "renovate": {"what": "the house is renovated"},
+    "build_stables": {"what": "stables are built", "size": "stables built"},
+    "build_fences": {"what": "a fencing action", "size": "pastures fenced (new ones and divisions)"},
+    "fence_pasture": {"what": "a new pasture is fenced", "size": "farmyard spaces of the new pasture"},
+    "plow": {"what": "fields are plowed", "size": "fields plowed"},
+    "sow": {"what": "fields are sown", "size": "fields sown", "goods": "the crops sown (one per field)"},
+    "bake": {"what": "bread is baked", "size": "grain baked", "goods": "the food made"},
+    "family_growth": {"what": "a child is born", "size": "children born (one a growth)"},
+    "build_major": {"what": "a major improvement is built", "card": "the major built"},
+    "play_minor": {"what": "a minor improvement is played", "card": "the minor played"},
+    "build_improvement": {"what": "a major or minor improvement is built", "card": "the improvement"},
+    "play_occupation": {"what": "an occupation is played", "card": "the occupation played"},
+    "take_start_player": {"what": "the start player token is taken"},
+}
+# The events whose listeners get a size, and what it counts (the compiler refuses ``event_size`` after
+# any other event).
+EVENT_SIZES = {name: fields["size"] for name, fields in EVENTS.items() if "size" in fields}
+# Names that stand for several goods wherever a trigger or a payload function names a good.
+GOOD_GROUPS = {
+    "building": ("wood", "clay", "reed", "stone"),
+    "animals": ("sheep", "boar", "cattle"),
+    "crops": ("grain", "vegetable"),
+    "goods": ("grain", "vegetable", "wood", "clay", "reed", "stone", "sheep", "boar", "cattle"),
 }
 for _name in GOODS_IN_SUPPLY:
     QUANTITIES[_name] = _good(_name)
@@ -296,6 +320,110 @@ def others_max(g, p, quantity_fn):
     return max(vals) if vals else 0
 
 
+def others_sum(g, p, fn):
+    """the total of the value over the other players"""
+    return sum(fn(g, o) for o in g.players if o is not p)
+
+
+def all_min(g, p, fn):
+    """the smallest value over every player"""
+    return min(fn(g, o) for o in g.players)
+
+
+def all_max(g, p, fn):
+    """the largest value over every player"""
+    return max(fn(g, o) for o in g.players)
+
+
+def all_sum(g, p, fn):
+    """the total over every player"""
+    return sum(fn(g, o) for o in g.players)
+
+
+def count_others(g, p, fn):
+    """how many other players the condition holds for"""
+    return sum(1 for o in g.players if o is not p and fn(g, o))
+
+
+def count_players(g, p, fn):
+    """how many players (the owner included) the condition holds for"""
+    return sum(1 for o in g.players if fn(g, o))
+
+
+def fewest(g, p, fn):
+    """whether no other player has less of the value"""
+    mine = fn(g, p)
+    return all(fn(g, o) >= mine for o in g.players)
+
+
+def only_most(g, p, fn):
+    """whether every other player has less of the value"""
+    mine = fn(g, p)
+    return all(fn(g, o) < mine for o in g.players if o is not p)
+
+
+def only_fewest(g, p, fn):
+    """whether every other player has more of the value"""
+    mine = fn(g, p)
+    return all(fn(g, o) > mine for o in g.players if o is not p)
+
+
+def rank(g, p, fn):
+    """1 + the number of players with more of the value"""
+    mine = fn(g, p)
+    return 1 + sum(1 for o in g.players if fn(g, o) > mine)
+
+
+def left(g, p, fn):
+    """the value for the neighbour on the left (the player a passing card goes to)"""
+    return fn(g, g.players[(p.idx + 1) % g.nplayers])
+
+
+def right(g, p, fn):
+    """the value for the neighbour on the right"""
+    return fn(g, g.players[(p.idx - 1) % g.nplayers])
+
+
+# Functions that read the event a rule reacts to (generated code passes the context ``c``).
+def actor(g, p, c, fn):
+    """the value for the player who carried out the event"""
+    who = c.actor if c is not None and c.actor is not None else p
+    return fn(g, who)
+
+
+def owner(g, p, c, fn):
+    """the value for the card's owner (inside 'for actor (…)' or 'for each … player (…)')"""
+    who = c.owner if c is not None and c.owner is not None else p
+    return fn(g, who)
+
+
+def before(g, p, c, fn):
+    """the value for the actor as it was just before the event"""
+    if c is not None and c.before is not None:
+        return fn(g, c.before)
+    return fn(g, c.actor if c is not None and c.actor is not None else p)
+
+
+def event_goods(g, p, c, goods):
+    """how many of the goods the event carries (gained, taken, sown, made)"""
+    items = c.goods if c is not None else None
+    if not items:
+        return 0
+    return sum(n for good, n in items if good in goods)
+
+
+def event_card(g, p, c, card_or_tag):
+    """whether the card the event played or built is that card or has that #tag"""
+    card = c.card if c is not None else None
+    return card is not None and (card.id == card_or_tag or card_or_tag in card.tags)
+
+
+def event_space(g, p, c, space_or_tag):
+    """whether the event happened on that action space (or one with that #tag)"""
+    s = c.space if c is not None else None
+    return s is not None and (s.id == space_or_tag or space_or_tag in s.tags)
+
+
 def occupations_after(g, p, card_id):
     """occupations the player played after the given card"""
     occ = p.occupations
@@ -310,16 +438,38 @@ def roomy_pastures(g, p, free):
 
 FUNCTIONS = {
     "yours": (yours, ("space",)),
-    "others_min": (others_min, ("quantity",)),
-    "others_max": (others_max, ("quantity",)),
+    "others_min": (others_min, ("player_value",)),
+    "others_max": (others_max, ("player_value",)),
+    "others_sum": (others_sum, ("player_value",)),
+    "all_min": (all_min, ("player_value",)),
+    "all_max": (all_max, ("player_value",)),
+    "all_sum": (all_sum, ("player_value",)),
+    "count_others": (count_others, ("player_value",)),
+    "count_players": (count_players, ("player_value",)),
+    "fewest": (fewest, ("player_value",)),
+    "only_most": (only_most, ("player_value",)),
+    "only_fewest": (only_fewest, ("player_value",)),
+    "rank": (rank, ("player_value",)),
+    "left": (left, ("player_value",)),
+    "right": (right, ("player_value",)),
+    "actor": (actor, ("player_value",)),
+    "owner": (owner, ("player_value",)),
+    "before": (before, ("player_value",)),
+    "event_goods": (event_goods, ("goods",)),
+    "event_card": (event_card, ("card",)),
+    "event_space": (event_space, ("space_or_tag",)),
     "occupations_after": (occupations_after, ("card",)),
     "roomy_pastures": (roomy_pastures, ("number",)),
     "occupied": (occupied, ("space",)),
     "has": (has, ("card",)),
     "min": (fn_min, ("number", "number")),
     "max": (fn_max, ("number", "number")),
-    "most": (most, ("quantity",)),
+    "most": (most, ("player_value",)),
 }
+# Functions that read the event a rule reacts to: they take the context and are refused outside such rules.
+EVENT_FUNCTIONS = {"actor", "before", "event_goods", "event_card", "event_space"}
+# Functions that take the context but have a value anywhere (the owner is the rule's player outside 'for …').
+CONTEXT_FUNCTIONS = EVENT_FUNCTIONS | {"owner"}
 
 
 def tier(value, table):

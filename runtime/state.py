@@ -149,13 +149,21 @@ class Space:
 
 
 class Ctx:
-    """What an effect is running for: the space used, the card, the player who caused it."""
+    """What an effect is running for: the space used, the card, the player who caused it (the actor),
+    and the payload of the event a rule reacts to: ``data`` (its size, or the materials of a renovation),
+    ``goods`` (goods it moved to the actor), ``before`` (a copy of the actor taken just before the verb,
+    only when a rule in play reads it) and ``owner`` (the card's owner, while a body runs for another
+    player)."""
 
-    __slots__ = ("space", "card", "actor", "event", "data")
+    __slots__ = ("space", "card", "actor", "event", "data", "goods", "before", "owner")
 
-    def __init__(self, space=None, card=None, actor=None, event=None, data=None):
+    def __init__(self, space=None, card=None, actor=None, event=None, data=None, goods=None, before=None,
+                 owner=None):
         self.space = space
         self.card = card
         self.actor = actor
         self.event = event
         self.data = data
+        self.goods = goods
+        self.before = before
+        self.owner = owner

@@ -167,6 +167,9 @@ this card houses 2 people
 allow renovate_skip
 forbid renovation
 on play: pile 1 wood, 1 grain on this card
+after another player gains building if event_goods(clay) >= 1 and actor(rooms) > rooms: take 1 clay from actor; give 1 wood to actor; pay 1 food to actor
+after any player uses forest: for actor (may pay 1 food to owner to gain 1 wood; pay 1 food to owner); may pay 1 food to actor to gain 1 wood
+after you build stables if before(stables) < 2 and count_others(rank(rooms) == 1) > 0: for each other player (gain 1 food if rooms < owner(rooms))
 on play: gain 1 food if occupied(farmland) or yours(fishing) or most(rooms) or min(rooms, 3) > max(1, people) or others_min(rooms) < others_max(rooms) or occupations_after(this) == 2 or roomy_pastures(2) != 1 or has(fireplace_2) or -rooms <= 3 * people - 1 + newborns or people
 """
 
@@ -254,7 +257,7 @@ def test_quantities_functions_and_phrases_have_words(checked_packs):
                      eng.bonus_amount(N.Quantity(name))):
             assert bad_text(text) is None, (name, text)
     samples = {"space": N.Quantity("fishing"), "card": N.TagRef("fireplace"), "number": N.Num(2),
-               "quantity": N.Quantity("rooms")}
+               "player_value": N.Quantity("rooms"), "goods": N.Quantity("clay"), "space_or_tag": N.TagRef("lessons")}
     for fname, (_fn, kinds) in Q.FUNCTIONS.items():
         text = eng.expr(N.Call(fname, [samples[k] for k in kinds]))
         assert bad_text(text) is None and f"{fname}(" not in text, (fname, text)

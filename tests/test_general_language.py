@@ -1,0 +1,141 @@
+"""The general constructs of the language (docs/language.md, section 4) do what their card text says.
+
+The probe cards of the test pack ``lang-probes`` (tests/packs/) are played in the scenario files
+tests/scenarios/lang/; here their generated text is checked word for word (so that the text the
+scenarios hold the behaviour to cannot drift), the firing order of several players' rules on one
+event, that events nobody listens to do no work, and that what the runtime cannot honour is refused
+by the checker word for word."""
+from __future__ import annotations
+
+import pytest
+
+from test_checker_bounds import _add_rule, _at
+from test_diagnostics import check, root  # noqa: F401  (root is a fixture)
+
+TEXTS = {
+    "gain_probe": "Each time you get clay: get 1 food.",
+    "building_gain_probe": "Each time another player gets building resources, if the building resources it brought "
+                           "is at least 2: get 1 food.",
+    "before_rooms_probe": "Each time before you build at least 1 room: get 1 reed.",
+    "before_sow_probe": "Each time before you sow: get 1 vegetable.",
+    "sow_goods_probe": "Each time you sow: get (the vegetables it brought) food.",
+    "second_stable_probe": "Each time you build stables, if the acting player's stables just before it is less than "
+                           "2 and you have at least 2 stables: get 1 cattle.",
+    "card_probe": 'Each time any player (you included) plays a minor improvement, if the card is "Card Probe": '
+                  "get 1 food.",
+    "space_probe": 'Each time you get wood, if it happened on "Forest", "Grove" or "Copse": get 1 food.',
+    "toll_probe": 'Each time another player uses "Forest": that player may act: they may pay 1 food to the owner '
+                  "of this card to get 1 clay.",
+    "tax_probe": 'Each time another player uses "Clay Pit": take 1 clay from that player (as much of it as they '
+                 "have).",
+    "gift_probe": 'Each time another player uses "Fishing": that player gets 1 wood from the general supply.',
+    "actor_probe": "Each time another player uses \"Forest\", if the acting player's rooms is more than your "
+                   "rooms: get 2 food.",
+    "others_probe": "When you play this card: get (the number of other players for whom they have no occupations) "
+                    "food and each other player: get 1 grain if their rooms is at least the card owner's rooms.",
+    "rank_probe": "During scoring: get bonus points equal to 4 minus your place in rooms (1 for the most).",
+    "order_probe": 'Each time another player uses "Forest", if the most food of any other player is 0: get 1 food.',
+}
+
+
+@pytest.fixture(scope="module")
+def probes(pack_loader):
+    return pack_loader("lang-probes")
+
+
+@pytest.fixture(scope="module")
+def probe_texts(tmp_path_factory):
+    from pathlib import Path
+    from compiler import english
+    from compiler.build import Compiler
+    from compiler.diagnostics import Report
+    root = Path(__file__).resolve().parent.parent
+    comp = Compiler(root, tmp_path_factory.mktemp("langprobes"), extra_pack_dirs=[root / "tests" / "packs" / "rules"])
+    src, checked, report = comp.check("lang-probes", Report())
+    assert checked is not None and not report.errors, report.render()
+    eng = english.for_pack(checked)
+    return {u.id: english.card_lines(eng, u)[-1] for u in checked.cards if u.id in TEXTS}
+
+
+@pytest.mark.parametrize("cid", sorted(TEXTS))
+def test_probe_text(probe_texts, cid):
+    assert probe_texts[cid] == TEXTS[cid]
+
+
+def _game(pack, n):
+    from runtime.engine import Game
+    g = Game(pack, n, seed=1)
+    for p in g.players:
+        for good in p.goods:
+            p.goods[good] = 0
+    return g
+
+
+def test_rules_on_one_event_fire_by_seat_from_the_actor(probes):
+    """P1's card came into play first, but P2 acts: P3 is next in seat order, fires first and takes the
+    food; P1's rule then sees another player with food and does not fire (docs/language.md, 4.1.4)."""
+    g = _game(probes, 3)
+    card = probes.all_cards["order_probe"]
+    for idx in (0, 2):
+        g.players[idx].minors.append(card.id)
+        g.install_card(g.players[idx], card)
+    forest = g.space_by_id["forest"]
+    forest.goods["wood"] = 3
+    g.use_space(g.players[1], forest)
+    assert [p.goods["food"] for p in g.players] == [0, 0, 1]
+
+
+def test_within_one_seat_rules_fire_in_play_order(probes):
+    g = _game(probes, 2)
+    order = []
+    p = g.players[1]
+    for tag in ("first", "second"):
+        g.listeners.setdefault("use:forest", []).append(
+            (p.idx, lambda g, p, c, tag=tag: order.append(tag) or True, "any"))
+    g.use_space(g.players[0], g.space_by_id["forest"])
+    assert order == ["first", "second"]
+
+
+def test_events_nobody_listens_to_do_no_work(probes):
+    """Without cards that listen, no event name has listeners and no verb copies a player."""
+    g = _game(probes, 2)
+    assert not any(k.startswith(("event:", "before:")) for k in g.listeners)
+    assert not g.snapshots
+    card = probes.all_cards["second_stable_probe"]
+    g.install_card(g.players[0], card)
+    assert g.snapshots == {"build_stables"} and "event:build_stables" in g.listeners
+
+
+REFUSED = [
+    ("on play: gain (actor(rooms)) food", "E212",
+     "actor() reads the event a rule reacts to: it can only be used in an 'after …', 'before …' or 'end of turn "
+     "after …' rule", "actor"),
+    ("at harvest start: pay 1 food to owner", "E212",
+     "'pay … to owner' moves goods from another player to the card's owner: it belongs inside 'for actor (…)', "
+     "'for each other player (…)' or 'for each player (…)'", "pay 1 food to owner"),
+    ("at harvest start: take 1 wood from actor", "E212",
+     "'take … from actor' needs the player who carried out an event: it belongs in an 'after …', 'before …' or "
+     "'end of turn after …' rule", "take 1 wood from actor"),
+    ("at harvest start if owner(rooms) > 2: gain 1 food", "E212",
+     "owner() is the card's owner while a body runs for another player: it belongs inside 'for actor (…)', "
+     "'for each other player (…)' or 'for each player (…)'", "owner"),
+    ("after you build rooms: gain (event_goods(wood)) food", "E300",
+     "'after you build rooms' carries no goods (missing feature: event_goods for after you build rooms)",
+     "event_goods"),
+    ("before you gain wood: gain 1 food", "E300",
+     "'before you gain' is not supported (missing feature: before-event triggers for gain)",
+     "before you gain wood"),
+    ("after you gain gold: gain 1 food", "E203", "unknown good 'gold' (did you mean 'goods'?)", "gold"),
+    ("before you sow if before(grain) > 1: gain 1 food", "E212",
+     "before() is the state just before the event, and a 'before' rule runs then: write the expression itself",
+     "before(", 6),
+    ("after you sow if count_others(#oven) > 1: gain 1 food", "E206",
+     "count_others() needs a quantity or a condition of a player", "#oven"),
+]
+
+
+@pytest.mark.parametrize("case", REFUSED, ids=[c[0] for c in REFUSED])
+def test_what_the_runtime_cannot_honour_is_refused(root, capsys, case):  # noqa: F811
+    rule, code, message, start, *rest = case
+    _add_rule(root, rule)
+    check(root, capsys, "revised", _at(rule, code, message, start, *rest))
