@@ -1,6 +1,8 @@
 """runtime/queries.EVENT_SIZES says which events hand their listeners a size (``event_size``); the
 compiler accepts ``event_size`` only after those. Here random games check the table against what the
-runtime really emits: every event in the table carries a whole number, every other event none."""
+runtime really emits: every event in the table carries a whole number, every other event none. The verbs
+hand their payload to ``primitives.after_event``, which emits only when a card listens, so the test
+records there."""
 from __future__ import annotations
 
 import pytest
@@ -11,19 +13,18 @@ from runtime.engine import Game
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_events_carry_a_size_exactly_when_the_table_says(revised, seed):
+def test_events_carry_a_size_exactly_when_the_table_says(revised, seed, monkeypatch):
+    from runtime import primitives as P
     n = 2 + seed % 3
     g = Game(revised, n, seed=seed, agents=[RandomAgent(f"sizes:{seed}:{i}") for i in range(n)])
     seen: dict = {}
-    emit = g.emit
+    after = P.after_event
 
-    def recording(key, actor, ctx=None):
-        if key.startswith("event:"):
-            data = getattr(ctx, "data", None)
-            seen.setdefault(key[6:], set()).add(isinstance(data, int) and not isinstance(data, bool))
-        return emit(key, actor, ctx)
+    def recording(g, p, event, data=None, **payload):
+        seen.setdefault(event, set()).add(isinstance(data, int) and not isinstance(data, bool))
+        return after(g, p, event, data, **payload)
 
-    g.emit = recording
+    monkeypatch.setattr(P, "after_event", recording)
     g.play()
     assert len(seen) >= 8, sorted(seen)  # random games reach most events
     wrong = {event: kinds for event, kinds in seen.items() if kinds != {event in Q.EVENT_SIZES}}
