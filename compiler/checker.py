@@ -16,7 +16,7 @@ from .packs import PackSource
 from .parser import parse
 
 # every verb has 'before' rules except a gain (goods arrive from everywhere, often in the middle of a verb)
-EVENTS_WITH_BEFORE = set(Q.EVENTS) - {"use", "gain"}
+EVENTS_WITH_BEFORE = set(Q.EVENTS) - {"use", "gain", "convert"}
 EVENT_TRIGGERS = ("after_use", "before_use", "turn_end_use", "after_event", "before_event")
 COST_TARGETS = {"room", "renovation", "stable", "fence", "improvement", "major", "minor", "occupation"}
 CAPACITY_TARGETS = {"pasture"}
@@ -299,12 +299,12 @@ class Checker:
         if node.name == "before" and t.kind in ("before_use", "before_event"):
             self.err("E212", "before() is the state just before the event, and a 'before' rule runs then: "
                      "write the expression itself", span)
-        field = {"event_goods": "goods", "event_card": "card"}.get(node.name)
+        field = {"event_goods": "goods", "event_card": "card", "event_paid": "paid", "event_via": "via"}.get(node.name)
         if field and field not in Q.EVENTS.get(event, {}):
             words = _event_words(t) if t.kind in ("after_event", "before_event") else "using a space"
             self.err("E300", f"'{words}' carries no {field} (missing feature: {node.name} for {words})", span)
-        if node.name == "event_goods" and t.kind in ("before_use", "before_event"):
-            self.err("E212", "event_goods() is what the event moved, and a 'before' rule runs before it", span)
+        if node.name in ("event_goods", "event_paid") and t.kind in ("before_use", "before_event"):
+            self.err("E212", f"{node.name}() is what the event moved, and a 'before' rule runs before it", span)
 
     def occupation_arg(self, node: N.Call, arg):
         """The argument of ``occupations_after``: an occupation of the pack (or ``this`` on one)."""

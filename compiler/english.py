@@ -190,6 +190,8 @@ class English:
                 "rank": lambda: f"your place in {args[0]} (1 for the most)",
                 "event_goods": lambda: f"the {_GROUP_WORDS.get(node.args[0].name) or self.good(node.args[0].name, 2)} it brought",
                 "event_card": lambda: f"the card is {args[0]}",
+                "event_paid": lambda: f"the {_GROUP_WORDS.get(node.args[0].name) or self.good(node.args[0].name, 2)} it took",
+                "event_via": lambda: f"it was done with {args[0]}",
                 "event_space": lambda: "it happened on " + (self.space_ref(node.args[0].name, True)
                                                             if isinstance(node.args[0], N.TagRef) else args[0]),
                 "occupied": lambda: f"{args[0]} is occupied",
@@ -461,7 +463,7 @@ class English:
                 "play_minor": "play a minor improvement", "play_occupation": "play an occupation",
                 "bake": "bake bread", "build_fences": "build fences", "build_stables": "build stables",
                 "plow": "plow", "sow": "sow", "family_growth": "have a child", "take_start_player": "become the start player",
-                "fence_pasture": "fence a new pasture",
+                "fence_pasture": "fence a new pasture", "convert": "convert goods with an exchange or by cooking",
             }.get(t.event, t.event.replace("_", " "))
             if t.event == "gain":
                 what = t.event_args["what"][0]

@@ -456,6 +456,8 @@ class _Build(Transformer):
     ev_take_start_player = _ev("take_start_player")
     ev_fence_pasture = _ev("fence_pasture")
 
+    ev_convert = _ev("convert")
+
     def ev_gain(self, meta, children):
         word = next(t for t in children if isinstance(t, Token) and t.type == "NAME")
         return ("gain", {"what": (word.value, self.s.of_token(word))})

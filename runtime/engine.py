@@ -71,6 +71,7 @@ class Game:
         self.schedule: dict[int, list] = {}
         self.listeners: dict[str, list] = {}
         self.snapshots: set = set()  # events whose rules in play read 'before(…)': their verbs copy the actor first
+        self.converted: list = []    # conversions made inside a payment, announced when it is paid
         self.latches: list = []     # (owner, condition, handler, card id): 'once …' rules not yet fired
         self.animal_set = frozenset(rules.animals)
         self.building_set = frozenset(rules.building)

@@ -332,6 +332,8 @@ def pay_one_of(g, p, options) -> bool:
         P.pay(g, p, cost)
     if path:
         P.settle_animals(g, p)
+        if g.converted:
+            P.announce_conversions(g)
     return paid
 
 

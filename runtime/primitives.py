@@ -979,7 +979,25 @@ def use_exchange(g, p, index, convert=False, settle=True):
     else:
         for good, n in got:
             p.goods[good] += n
+    if g.listeners.get("event:convert"):
+        if settle:
+            converted(g, p, give, got, source)
+        else:  # inside a payment: its rules run once the price is paid
+            g.converted.append((p, give, got, source))
     return True
+
+
+def converted(g, p, give, got, source):
+    """The 'after … convert' rules of one conversion (``via``: the card whose exchange it was)."""
+    g.emit("event:convert", p, Ctx(actor=p, goods=tuple(got), paid=tuple(give),
+                                  via=g.card(source) if source else None))
+
+
+def announce_conversions(g):
+    """After a payment: the rules of the conversions it made."""
+    done, g.converted = g.converted, []
+    for p, give, got, source in done:
+        converted(g, p, give, got, source)
 
 
 # ====================================================================== cards

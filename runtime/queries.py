@@ -243,6 +243,8 @@ EVENTS = {
     "build_improvement": {"what": "a major or minor improvement is built", "card": "the improvement"},
     "play_occupation": {"what": "an occupation is played", "card": "the occupation played"},
     "take_start_player": {"what": "the start player token is taken"},
+    "convert": {"what": "goods are converted by an exchange (cooking, a card's rate), also inside a payment",
+                "goods": "the goods made", "paid": "the goods given up", "via": "the card of the exchange"},
 }
 # The events whose listeners get a size, and what it counts (the compiler refuses ``event_size`` after
 # any other event).
@@ -412,6 +414,20 @@ def event_goods(g, p, c, goods):
     return sum(n for good, n in items if good in goods)
 
 
+def event_paid(g, p, c, goods):
+    """how many of the goods the event took from the actor (given up in a conversion)"""
+    items = c.paid if c is not None else None
+    if not items:
+        return 0
+    return sum(n for good, n in items if good in goods)
+
+
+def event_via(g, p, c, card_or_tag):
+    """whether the event was made with that card (or a card with that #tag)"""
+    card = c.via if c is not None else None
+    return card is not None and (card.id == card_or_tag or card_or_tag in card.tags)
+
+
 def event_card(g, p, c, card_or_tag):
     """whether the card the event played or built is that card or has that #tag"""
     card = c.card if c is not None else None
@@ -457,6 +473,8 @@ FUNCTIONS = {
     "before": (before, ("player_value",)),
     "event_goods": (event_goods, ("goods",)),
     "event_card": (event_card, ("card",)),
+    "event_paid": (event_paid, ("goods",)),
+    "event_via": (event_via, ("card",)),
     "event_space": (event_space, ("space_or_tag",)),
     "occupations_after": (occupations_after, ("card",)),
     "roomy_pastures": (roomy_pastures, ("number",)),
@@ -467,7 +485,7 @@ FUNCTIONS = {
     "most": (most, ("player_value",)),
 }
 # Functions that read the event a rule reacts to: they take the context and are refused outside such rules.
-EVENT_FUNCTIONS = {"actor", "before", "event_goods", "event_card", "event_space"}
+EVENT_FUNCTIONS = {"actor", "before", "event_goods", "event_card", "event_space", "event_paid", "event_via"}
 # Functions that take the context but have a value anywhere (the owner is the rule's player outside 'for …').
 CONTEXT_FUNCTIONS = EVENT_FUNCTIONS | {"owner"}
 

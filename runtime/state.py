@@ -153,12 +153,12 @@ class Ctx:
     and the payload of the event a rule reacts to: ``data`` (its size, or the materials of a renovation),
     ``goods`` (goods it moved to the actor), ``before`` (a copy of the actor taken just before the verb,
     only when a rule in play reads it) and ``owner`` (the card's owner, while a body runs for another
-    player)."""
+    player), ``paid`` (goods it took from the actor) and ``via`` (the card it was made with)."""
 
-    __slots__ = ("space", "card", "actor", "event", "data", "goods", "before", "owner")
+    __slots__ = ("space", "card", "actor", "event", "data", "goods", "before", "owner", "paid", "via")
 
     def __init__(self, space=None, card=None, actor=None, event=None, data=None, goods=None, before=None,
-                 owner=None):
+                 owner=None, paid=None, via=None):
         self.space = space
         self.card = card
         self.actor = actor
@@ -167,3 +167,5 @@ class Ctx:
         self.goods = goods
         self.before = before
         self.owner = owner
+        self.paid = paid    # goods the event took from the actor (given up in a conversion)
+        self.via = via      # the card the event was made with (the exchange's card)

@@ -872,8 +872,8 @@ RULE_WORDS = ("'after', 'allow', 'any', 'at', 'bake', 'before', 'capacity', 'cos
     ("on play: gainn 1 food", "gainn", BODY_WORDS),
     ("on play: gain 1 food thenn gain 1 wood", "thenn", "',', ';', 'and/or', 'if', 'per', 'then', end of line"),
     ("after you bakee: gain 1 food", "bakee",
-     "'bake', 'bakes', 'build', 'builds', 'family', 'fence', 'fences', 'play', 'plays', 'plow', 'plows', 'renovate', "
-     "'renovates', 'sow', 'sows', 'take', 'takes', 'use', 'uses'"),
+     "'bake', 'bakes', 'build', 'builds', 'convert', 'converts', 'family', 'fence', 'fences', 'gain', 'gains', "
+     "'play', 'plays', 'plow', 'plows', 'renovate', 'renovates', 'sow', 'sows', 'take', 'takes', 'use', 'uses'"),
     ("after you use forest (once per rund): gain 1 food", "rund", "'action', 'game', 'harvest', 'round', 'turn'"),
     # exactly what the parser accepts at that point, not what its state accepts elsewhere in the grammar
     ("at scoring if rooms => 2: bonus 1", "=",

@@ -169,6 +169,7 @@ forbid renovation
 on play: pile 1 wood, 1 grain on this card
 after another player gains building if event_goods(clay) >= 1 and actor(rooms) > rooms: take 1 clay from actor; give 1 wood to actor; pay 1 food to actor
 after any player uses forest: for actor (may pay 1 food to owner to gain 1 wood; pay 1 food to owner); may pay 1 food to actor to gain 1 wood
+after another player converts if event_via(#fireplace) and event_paid(animals) > 0 and event_goods(food) > 1: gain 1 food
 after you build stables if before(stables) < 2 and count_others(rank(rooms) == 1) > 0: for each other player (gain 1 food if rooms < owner(rooms))
 on play: gain 1 food if occupied(farmland) or yours(fishing) or most(rooms) or min(rooms, 3) > max(1, people) or others_min(rooms) < others_max(rooms) or occupations_after(this) == 2 or roomy_pastures(2) != 1 or has(fireplace_2) or -rooms <= 3 * people - 1 + newborns or people
 """

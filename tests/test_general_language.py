@@ -35,6 +35,8 @@ TEXTS = {
                     "food and each other player: get 1 grain if their rooms is at least the card owner's rooms.",
     "rank_probe": "During scoring: get bonus points equal to 4 minus your place in rooms (1 for the most).",
     "order_probe": 'Each time another player uses "Forest", if the most food of any other player is 0: get 1 food.',
+    "convert_probe": 'Each time you convert goods with an exchange or by cooking, if it was done with "Fireplace" or '
+                     '"Cooking Hearth" and the vegetables it took is at least 1: get 1 food.',
 }
 
 

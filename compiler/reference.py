@@ -1,0 +1,251 @@
+"""The generated reference of the effect language (docs/language.md, section 5).
+
+It is written from the compiler's and the runtime's own tables: the events and their payload
+(``runtime.queries.EVENTS``), the quantities and functions (``QUANTITIES``, ``FUNCTIONS``), the verbs and
+modifiers (the alternatives of the ``atom`` and ``modifier`` rules of compiler/grammar/effects.lark) and
+the modifier targets (``compiler.checker``). Every entry has an example; the examples are ```effects
+blocks, so tests/test_language_doc.py checks each one against the revised pack, and
+tests/test_language_reference.py fails when the document and the tables differ.
+
+``python -m compiler.reference`` rewrites the section in docs/language.md.
+"""
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from runtime import queries as Q
+
+from . import checker
+from .parser import grammar_text
+
+BEGIN = "<!-- generated reference: begin (python -m compiler.reference) -->"
+END = "<!-- generated reference: end -->"
+DOC = Path(__file__).resolve().parent.parent / "docs" / "language.md"
+
+# How a trigger names each event, and an example rule that reads its payload.
+EVENT_WORDS = {
+    "use": "use <space or #tag>", "gain": "gain <good or group>", "build_rooms": "build rooms",
+    "renovate": "renovate [from <material>] [to <material>]", "build_stables": "build stables",
+    "build_fences": "build fences", "fence_pasture": "fence pasture", "plow": "plow", "sow": "sow",
+    "bake": "bake", "family_growth": "family growth", "build_major": "build major", "play_minor": "play minor",
+    "build_improvement": "build improvement", "play_occupation": "play occupation",
+    "take_start_player": "take start player", "convert": "convert",
+}
+EVENT_EXAMPLES = {
+    "use": "after another player uses forest if event_goods(wood) >= 3: gain 1 food",
+    "gain": "after you gain building if event_goods(building) >= 2: gain 1 food",
+    "build_rooms": "after you build rooms if event_size >= 2: gain 1 reed",
+    "renovate": "after you renovate to stone: gain 2 food",
+    "build_stables": "after you build stables if before(stables) < 2 and stables >= 2: gain 1 cattle",
+    "build_fences": "after another player builds fences: gain 1 wood",
+    "fence_pasture": "after you fence pasture if event_size >= 4: gain 2 sheep",
+    "plow": "before you plow: gain 1 food",
+    "sow": "after you sow: gain (event_goods(vegetable)) food",
+    "bake": "after any player bakes: gain (event_size) food",
+    "family_growth": "after you family growth if actor(people) >= 4: gain 2 food",
+    "build_major": "after another player builds major if event_card(#oven): gain 1 food",
+    "play_minor": "before you play minor: may pay 1 food to gain 1 wood",
+    "build_improvement": "after any player builds improvement if actor(improvements) > improvements: gain 1 food",
+    "play_occupation": "after you play occupation if occupations >= 3: gain 1 grain",
+    "take_start_player": "after another player takes start player: for actor (pay 1 food to owner)",
+    "convert": "after you convert if event_via(#cooking) and event_paid(vegetable) >= 1: gain 1 food",
+}
+# Examples of verbs and modifiers, by the alias of their grammar alternative.
+VERB_EXAMPLES = {
+    "gain": "on play: gain 1 wood per room", "pay": "at harvest start: pay 1 food",
+    "exchange_now": "on play: exchange 1 wood -> 2 food", "plow": "on play: plow 2 fields", "sow": "on play: sow",
+    "bake": "on play: bake", "build_rooms": "on play: build rooms", "build_room": "on play: build room for 2 wood, 1 reed",
+    "renovate": "on play: renovate to clay", "build_stables": "on play: build stables",
+    "build_stable": "on play: build stable free", "build_fences": "on play: build fences free",
+    "fence_spaces": "on play: fence 2 spaces free", "family_growth": "on play: family growth",
+    "family_growth_free": "on play: family growth without room", "build_major": "on play: build major",
+    "build_improvement": "on play: build improvement", "play_minor": "on play: play minor",
+    "play_occupation": "on play: play occupation for 1 food", "take_start_player": "on play: take start player",
+    "take_goods": "choose(build room | take the goods)",
+    "schedule": "on play: schedule 1 food on next 3 rounds",
+    "return_to_space": "after you use forest: may (return 1 wood to the space then gain 2 food)",
+    "bonus": "at scoring: bonus rooms // 2", "convert_bonus": "at scoring: convert reed to bonus (2: 1, 4: 2)",
+    "give_others": "on play: give 1 food to each other player",
+    "give_actor": "after another player uses fishing: give 1 wood to actor",
+    "pay_owner": "after another player uses forest: for actor (pay 1 food to owner)",
+    "pay_actor": "after another player uses fishing: pay 1 food to actor",
+    "take_from_actor": "after another player uses clay_pit: take 1 clay from actor",
+    "for_actor": "after another player uses forest: for actor (may pay 1 food to owner to gain 1 clay)",
+    "for_each_other": "on play: for each other player (gain 1 grain if rooms > 2)",
+    "breed": "at end of round 12: breed boar",
+    "schedule_action": "on play: schedule action (may plow 1 field) on rounds +5",
+    "for_each_player": "on play: for each player (gain 1 food)",
+    "harvest_more": "at field phase: harvest 1 more grain from each field",
+    "newborn_acts": "in work phase action: pay 1 food to let newborn act",
+    "pile": "on play: pile wood, grain, reed on this card",
+    "move_crop": "any time action: move 1 crop to an empty field",
+    "choose": "on play: choose(gain 1 wood | gain 1 clay)", "group": "on play: (gain 1 wood; gain 1 clay)",
+}
+MODIFIER_EXAMPLES = {
+    "cost_delta": "cost of improvement, room: -1 stone", "cost_set": "cost of wood room = 2 wood, 2 reed",
+    "cost_substitute": "may pay 1 wood instead of 2 clay for rooms",
+    "cost_substitute_all": "may pay 1 wood instead of all reed for renovation",
+    "free_per_action": "free 3 fences per action", "use_occupied": "may use occupied #wish_for_children",
+    "double_placement": "may place twice if one uses #animal_market", "capacity": "capacity of pasture: +2",
+    "house_holds": "house holds rooms animals", "card_field": "this card is a field for vegetable",
+    "card_room": "this card houses 1 person", "allow_rule": "allow renovate_skip",
+    "forbid_rule": "forbid renovation",
+}
+# Verbs that belong to an action space's effect or to a card file: their examples are shown, not checked
+# as rules here (the action spaces and the card examples of the guide check them).
+IN_CONTEXT = {"take_goods": "in an action space's effect", "pile": "in a card's rules"}
+# Examples of functions whose generic example would not fit.
+FUNCTION_EXAMPLES = {
+    "occupations_after": "at scoring: bonus occupations_after(tutor)",
+    "owner": "on play: for each player (gain 1 food if rooms < owner(rooms))",
+    "event_goods": "after you use forest if event_goods(wood) >= 4: gain 1 food",
+    "event_card": "after you play minor if event_card(#oven): gain 1 food",
+    "event_paid": "after you convert if event_paid(sheep) >= 1: gain 1 food",
+    "event_via": "after you convert if event_via(#cooking): gain 1 food",
+    "event_space": "after you gain wood if event_space(#wood_accumulation): gain 1 food",
+    "actor": "after another player uses forest if actor(rooms) > rooms: gain 1 food",
+    "before": "after you build rooms if before(rooms) == 2: gain 1 food",
+}
+_ARG_SAMPLES = {"space": "fishing", "card": "#oven", "number": "2", "player_value": "rooms", "goods": "wood",
+                "space_or_tag": "#wood_accumulation"}
+
+
+def _alternatives(rule: str) -> list[tuple[str, str]]:
+    """The alternatives of a grammar rule: (pattern as written, alias)."""
+    text = grammar_text()
+    m = re.search(rf"^{rule}:(.*?)(?=^\S|\Z)", text, re.S | re.M)
+    out = []
+    for line in m.group(1).split("\n"):
+        line = line.split("//")[0].strip().lstrip("|").strip()
+        if "->" not in line:
+            continue
+        pattern, alias = (x.strip() for x in line.rsplit("->", 1))
+        out.append((_pattern_words(pattern), alias))
+    return out
+
+
+_PLACEHOLDERS = {"goods_x": "<goods>", "goods": "<goods>", "price": "[for <goods> | free]", "round_spec": "<rounds>",
+                 "seq": "<statements>", "cond": "<condition>", "tier_entries": "<tiers>", "expr": "<expression>",
+                 "targets": "<targets>", "signed_goods": "<changes>", "space_ref": "<space or #tag>", "INT": "<n>",
+                 "NAME": "<name>", "OFFSET": "<+n>"}
+
+
+def _pattern_words(pattern: str) -> str:
+    """A grammar alternative as a reader writes it: ``plow [<n>] field/fields``, ``renovate [to <name>]``."""
+    tokens = re.findall(r'"[^"]*"|\(|\)\??|\||[A-Za-z_]+\??', pattern)
+    out, stack = [], []
+    for tok in tokens:
+        if tok == "(":
+            stack.append(out)
+            out = []
+        elif tok.startswith(")"):
+            inner = " ".join(out).replace(" | ", "/")
+            out = stack.pop()
+            out.append(f"[{inner}]" if tok.endswith("?") else inner)
+        elif tok == "|":
+            out.append("|")
+        elif tok.startswith('"'):
+            out.append(tok.strip('"'))
+        else:
+            word = _PLACEHOLDERS.get(tok.rstrip("?"), f"<{tok.rstrip('?')}>")
+            out.append(f"[{word}]" if tok.endswith("?") and not word.startswith("[") else word)
+    return " ".join(out)
+
+
+def _row(*cells) -> str:
+    return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
+
+
+def _examples(lines) -> list[str]:
+    return ["", "```effects", *lines, "```", ""]
+
+
+def language_reference() -> str:
+    """The generated section, between its markers."""
+    out = [BEGIN, "", "## 5. Generated reference", "",
+           "Written from the compiler's tables by `python -m compiler.reference`; "
+           "tests/test_language_reference.py fails when this section and the tables differ, and every "
+           "example below is checked against the revised pack like the other examples of this guide.", ""]
+    out += ["### 5.1 Events", "",
+            "Every event has its actor (`actor(…)`) and the actor's state just before it (`before(…)`); "
+            "the other payload fields are listed. `before` rules exist for every event but "
+            + ", ".join(f"`{e}`" for e in sorted(set(Q.EVENTS) - checker.EVENTS_WITH_BEFORE)) + ".", "",
+            _row("event", "happens when", "`event_size`", "`event_goods`", "`event_card`", "`event_paid`",
+                 "`event_via`"), "|---|---|---|---|---|---|---|"]
+    for name, fields in Q.EVENTS.items():
+        out.append(_row(f"`{EVENT_WORDS[name]}`", fields["what"], *(fields.get(k, "—") for k in (
+            "size", "goods", "card", "paid", "via"))))
+    out += _examples(EVENT_EXAMPLES[name] for name in Q.EVENTS)
+    out += ["### 5.2 Quantities", "", _row("quantity", "meaning"), "|---|---|"]
+    for name, fn in Q.QUANTITIES.items():
+        out.append(_row(f"`{name}`", (fn.__doc__ or "").strip()))
+    for name, fn in Q.CONTEXT_QUANTITIES.items():
+        out.append(_row(f"`{name}`", (fn.__doc__ or "").strip() + " (in a rule that reacts to an event)"))
+    aliases = ", ".join(f"`{a}`" for a in Q.ALIASES)
+    out += ["", f"Singular forms: {aliases}.", ""]
+    out += _examples(f"on play if {name} >= 1: gain 1 food" for name in Q.QUANTITIES)
+    out += ["### 5.3 Functions", "", _row("function", "arguments", "value"), "|---|---|---|"]
+    examples = []
+    for name, (fn, kinds) in Q.FUNCTIONS.items():
+        out.append(_row(f"`{name}`", ", ".join(kinds), (fn.__doc__ or "").strip()))
+        call = f"{name}({', '.join(_ARG_SAMPLES[k] for k in kinds)})"
+        examples.append(FUNCTION_EXAMPLES.get(name, f"on play if {call} >= 1: gain 1 food"))
+    out += ["", "Argument kinds: `space` an action space id, `card` a card id or `#tag`, `number` an expression, "
+            "`player_value` any expression or condition (worked out for each player), `goods` a good or one of "
+            + ", ".join(f"`{g}`" for g in Q.GOOD_GROUPS) + ", `space_or_tag` an action space id or `#tag`."]
+    out += _examples(examples)
+    out += ["### 5.4 Verbs", "", _row("statement", "grammar name", "note"), "|---|---|---|"]
+    verbs = _alternatives("atom")
+    for pattern, alias in verbs:
+        note = f"{IN_CONTEXT[alias]}: `{VERB_EXAMPLES[alias]}`" if alias in IN_CONTEXT else ""
+        out.append(_row(f"`{pattern}`", alias, note))
+    out += _examples(VERB_EXAMPLES[alias] for _, alias in verbs if alias not in IN_CONTEXT)
+    out += ["### 5.5 Modifiers and their targets", "", _row("modifier", "grammar name"), "|---|---|"]
+    mods = _alternatives("modifier")
+    for pattern, alias in mods:
+        out.append(_row(f"`{pattern}`", alias))
+    out += ["", "Cost targets: " + ", ".join(f"`{t}`" for t in sorted(checker.COST_TARGETS))
+            + " (singular or plural; a house material in front narrows it). Capacity targets: "
+            + ", ".join(f"`{t}`" for t in sorted(checker.CAPACITY_TARGETS)) + ". Rule switches: "
+            + "; ".join(f"`{k}` " + ", ".join(f"`{w}`" for w in sorted(v)) for k, v in checker.RULE_SWITCHES.items())
+            + "."]
+    out += _examples(MODIFIER_EXAMPLES[alias] for _, alias in mods)
+    out.append(END)
+    return "\n".join(out) + "\n"
+
+
+def missing_examples() -> list[str]:
+    """Table entries that have no example (the reference needs one for each)."""
+    missing = [f"event {e}" for e in Q.EVENTS if e not in EVENT_EXAMPLES or e not in EVENT_WORDS]
+    missing += [f"verb {a}" for _, a in _alternatives("atom") if a not in VERB_EXAMPLES]
+    missing += [f"modifier {a}" for _, a in _alternatives("modifier") if a not in MODIFIER_EXAMPLES]
+    missing += [f"argument kind {k}" for _, kinds in Q.FUNCTIONS.values() for k in kinds if k not in _ARG_SAMPLES]
+    return missing
+
+
+def current_section(doc_text: str) -> str | None:
+    """The generated section as it stands in the document (markers included), or None."""
+    if BEGIN not in doc_text or END not in doc_text:
+        return None
+    start = doc_text.index(BEGIN)
+    return doc_text[start:doc_text.index(END, start) + len(END)] + "\n"
+
+
+def write(doc: Path = DOC) -> bool:
+    """Put the generated section into the document (at its end the first time); True if it changed."""
+    text = doc.read_text(encoding="utf-8")
+    new = language_reference()
+    old = current_section(text)
+    if old == new:
+        return False
+    text = text.replace(old, new) if old is not None else text.rstrip("\n") + "\n\n" + new
+    doc.write_text(text, encoding="utf-8")
+    return True
+
+
+if __name__ == "__main__":
+    changed = write()
+    print(f"{DOC}: {'updated' if changed else 'unchanged'}")
+    sys.exit(0)
