@@ -931,8 +931,8 @@ MEANINGLESS = [
     _rule_case("after you build rooms: schedule action (gain (event_size) food) on next 2 rounds", "event_size",
                "E212", "'event_size' is the size of what an event made: it can only be used in a rule that reacts "
                "to one ('after you build rooms if event_size >= 2: …')"),
-    _rule_case("after you sow if event_size > 2: gain 1 food", "event_size", "E300",
-               "'after you sow' gives no event_size (missing feature: event_size for after you sow)"),
+    _rule_case("after you renovate if event_size > 2: gain 1 food", "event_size", "E300",
+               "'after you renovate' gives no event_size (missing feature: event_size for after you renovate)"),
     _rule_case("after another player builds major: gain (event_size) food", "event_size", "E300",
                "'after another player build major' gives no event_size "
                "(missing feature: event_size for after another player build major)"),
