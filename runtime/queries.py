@@ -232,7 +232,7 @@ EVENTS = {
     "build_rooms": {"what": "rooms are built", "size": "rooms built"},
     "renovate": {"what": "the house is renovated"},
     "build_stables": {"what": "stables are built", "size": "stables built"},
-    "build_fences": {"what": "a fencing action", "size": "pastures fenced (new ones and divisions)"},
+    "build_fences": {"what": "fences are built (one action)", "size": "pastures fenced (new ones and divisions)"},
     "fence_pasture": {"what": "a new pasture is fenced", "size": "farmyard spaces of the new pasture"},
     "plow": {"what": "fields are plowed", "size": "fields plowed"},
     "sow": {"what": "fields are sown", "size": "fields sown", "goods": "the crops sown (one per field)"},
