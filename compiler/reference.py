@@ -96,9 +96,11 @@ MODIFIER_EXAMPLES = {
 # Verbs that belong to an action space's effect or to a card file: their examples are shown, not checked
 # as rules here (the action spaces and the card examples of the guide check them).
 IN_CONTEXT = {"take_goods": "in an action space's effect", "pile": "in a card's rules"}
+# Functions about the card whose rule it is ('this', the goods on it): only in a card's rules.
+CARD_RULES_ONLY = {"occupations_after", "stored"}
 # Examples of functions whose generic example would not fit.
 FUNCTION_EXAMPLES = {
-    "occupations_after": "at scoring: bonus occupations_after(tutor)",
+    "occupations_after": "at scoring: bonus occupations_after(this)",  # 'this': in a card's rules
     "owner": "on play: for each player (gain 1 food if rooms < owner(rooms))",
     "event_goods": "after you use forest if event_goods(wood) >= 4: gain 1 food",
     "event_card": "after you play minor if event_card(#oven): gain 1 food",
@@ -189,9 +191,14 @@ def language_reference() -> str:
     out += ["### 5.3 Functions", "", _row("function", "arguments", "value"), "|---|---|---|"]
     examples = []
     for name, (fn, kinds) in Q.FUNCTIONS.items():
-        out.append(_row(f"`{name}`", ", ".join(kinds), (fn.__doc__ or "").strip()))
         call = f"{name}({', '.join(_ARG_SAMPLES[k] for k in kinds)})"
-        examples.append(FUNCTION_EXAMPLES.get(name, f"on play if {call} >= 1: gain 1 food"))
+        example = FUNCTION_EXAMPLES.get(name, f"on play if {call} >= 1: gain 1 food")
+        doc = (fn.__doc__ or "").strip()
+        if name in CARD_RULES_ONLY:  # about the card whose rule it is: shown here, checked with the card examples
+            doc += f" (in a card's rules: `{example}`)"
+        else:
+            examples.append(example)
+        out.append(_row(f"`{name}`", ", ".join(kinds), doc))
     out += ["", "Argument kinds: `space` an action space id, `card` a card id or `#tag`, `number` an expression, "
             "`player_value` any expression or condition (worked out for each player), `goods` a good or one of "
             + ", ".join(f"`{g}`" for g in Q.GOOD_GROUPS) + ", `space_or_tag` an action space id or `#tag`."]
