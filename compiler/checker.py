@@ -860,6 +860,52 @@ def _check_draft(settings, g, report):
                              f"{hand.get(kind, 0)}", span)
 
 
+def _tile_farm_frame(g, settings, goods_text, report) -> dict:
+    """The settings of a farm of tiles (all optional): room prices by material, pasture tiles, the tile a
+    field takes, how many fields a sowing sows, people eating together. Stored in ``settings``; returns
+    the parsed room prices by material."""
+    costs = g.get("costs")
+    by_material = costs.get("room_by_material") if isinstance(costs, dict) else None
+    rooms = {}
+    if isinstance(by_material, dict):
+        for mat in by_material:
+            if mat not in settings["materials"]:
+                report.error("E141", f"room_by_material: '{mat}' is not one of the house materials "
+                             f"({', '.join(settings['materials'])})", by_material.key_span(mat))
+                continue
+            node = goods_text(by_material, mat, constant=True)
+            if node is not None:
+                rooms[str(mat)] = node
+    tiles = []
+    seen = set()
+    for t in g.get("pasture_tiles") or []:
+        if not isinstance(t, dict) or not isinstance(t.get("id"), str):
+            continue  # the schema has reported it
+        if t["id"] in seen:
+            report.error("E138", f"pasture tile '{t['id']}' is listed twice", t.span)
+            continue
+        seen.add(t["id"])
+        node = goods_text(t, "cost", constant=True)
+        if node is not None:
+            tiles.append({"id": t["id"], "name": str(t.get("name", t["id"])), "spaces": int(t.get("spaces", 1)),
+                          "cost": node, "capacity": int(t.get("capacity", 1)), "supply": int(t.get("supply", 1))})
+    settings["pasture_tiles"] = tiles
+    field_tile = g.get("field_tile")
+    if field_tile is not None and field_tile not in seen:
+        report.error("E138", f"field_tile: '{field_tile}' is not one of the pasture tiles"
+                     f"{did_you_mean(str(field_tile), sorted(seen))}", g.span_of("field_tile"))
+        field_tile = None
+    settings["field_tile"] = field_tile
+    settings["fields_next_to"] = str(g.get("fields_next_to") or "field")
+    settings["stables_on"] = str(g.get("stables_on") or "any_space")
+    settings["sowing_fields"] = int(g["sowing_fields"]) if g.get("sowing_fields") is not None else None
+    feeding = g.get("feeding")
+    together = feeding.get("together") if isinstance(feeding, dict) else None
+    settings["feeding_group"] = ((str(together["tag"]), int(together["people"]), int(together["food"]))
+                                 if isinstance(together, dict) and "tag" in together else None)
+    return rooms
+
+
 def _counts_text(counts) -> str:
     counts = sorted(counts)
     if len(counts) > 1 and counts == list(range(counts[0], counts[-1] + 1)):
@@ -922,6 +968,7 @@ def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> Check
     costs = g.get("costs")
     frame["costs"] = {k: goods_text(costs, k, allow_material=True, constant=True)
                       for k in ("room", "renovation_per_room", "renovation", "stable", "fence")}
+    frame["room_by_material"] = _tile_farm_frame(g, settings, goods_text, report)
     exch = []
     if _text(g, "exchanges"):
         rules = parse(g["exchanges"], "rules", report) or []

@@ -300,7 +300,7 @@ class Gen:
             "family_growth": ("P.can_family_growth(g, p, c)", "P.family_growth(g, p, c)"),
             "family_growth_without_room": ("P.can_family_growth_without_room(g, p, c)",
                                            "P.family_growth_without_room(g, p, c)"),
-            "build_major": ("P.can_build_major(g, p, c)", "P.build_major(g, p, c)"),
+            "build_pastures": ("P.can_build_pastures(g, p, c)", "P.build_pastures(g, p, c)"),
             "build_improvement": ("P.can_build_improvement(g, p, c)", "P.build_improvement(g, p, c)"),
             "play_minor": ("P.can_play_minor(g, p, c)", "P.play_minor(g, p, c)"),
             "take_start_player": ("True", "P.take_start_player(g, p, c)"),
@@ -309,6 +309,9 @@ class Gen:
         if n in simple:
             can, do = simple[n]
             return f"return {can}", f"return {do}"
+        if n == "build_major":
+            only = f", {v.word!r}" if v.word else ""
+            return f"return P.can_build_major(g, p, c{only})", f"return P.build_major(g, p, c{only})"
         if n == "gain":
             return "return True", f"return P.gain(g, p, {self.goods(v.goods)}, c)"
         if n == "pay":
@@ -664,7 +667,30 @@ def game_table(gen: Gen, frame: dict) -> dict:
                         "pass": e["pass"]} for e in s.get("draft") or ()),
         "redraw": s.get("redraw", False), "swaps": s.get("swaps", 0),
         "draw_after_play": s.get("draw_after_play", False), "round_order": s.get("round_order", "shuffled"),
+        **_tile_farm_table(frame, s),
     }
+
+
+def _tile_farm_table(frame: dict, s: dict) -> dict:
+    """The settings of a farm of tiles, only where a pack gives them (the other packs' tables stay as
+    they were)."""
+    out = {}
+    if s.get("pasture_tiles"):
+        out["pasture_tiles"] = tuple({**t, "cost": const_goods(t["cost"])} for t in s["pasture_tiles"])
+    if s.get("field_tile"):
+        out["field_tile"] = s["field_tile"]
+    if s.get("fields_next_to", "field") != "field":
+        out["fields_next_to"] = s["fields_next_to"]
+    if s.get("stables_on", "any_space") != "any_space":
+        out["stables_on"] = s["stables_on"]
+    if s.get("sowing_fields") is not None:
+        out["sow_at_most"] = s["sowing_fields"]
+    if s.get("feeding_group") is not None:
+        out["feeding_group"] = tuple(s["feeding_group"])
+    rooms = frame.get("room_by_material") or {}
+    if rooms:
+        out["room_cost_by_material"] = {m: const_goods(n) for m, n in sorted(rooms.items())}
+    return out
 
 
 def render_module(pack: str, key: str, sources: list, doc: str, writer: ModuleWriter, table_name: str,

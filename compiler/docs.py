@@ -273,6 +273,7 @@ def rules_words(checked, eng) -> dict:
 
     rules["solo_target"] = s.get("solo_target")
     rules["special"] = special_rules(s)
+    _tile_farm_words(rules, checked, eng)
     return rules
 
 
@@ -337,6 +338,38 @@ def special_rules(s: dict) -> list:
         k = s["pastures_per_animal_kind"]
         out.append(("Pastures per animal kind", f"animals of one kind live in at most {k} pasture{'s' if k != 1 else ''}"))
     return out
+
+
+def _tile_farm_words(rules: dict, checked, eng) -> None:
+    """The settings of a farm of tiles in words (only where the pack has them): the pasture tiles, room
+    prices by material, where fields and stables go, how many fields a sowing sows, people eating
+    together."""
+    s = checked.game["settings"]
+    g = checked.game
+    rules["tiles"] = [{"id": t["id"], "name": t["name"], "spaces": t["spaces"], "cost": _goods_or_none(eng, t["cost"]),
+                       "capacity": t["capacity"], "supply": t["supply"], "anchor": f"tile-{t['id']}",
+                       "field": t["id"] == s.get("field_tile")} for t in s.get("pasture_tiles", ())]
+    by_material = g.get("room_by_material") or {}
+    if by_material:
+        costs = [(f"A {mat} room", _goods_or_none(eng, by_material[mat])) for mat in s["materials"] if mat in by_material]
+        costs += [c for c in rules["costs"] if c[0] != "A room"]
+        rules["costs"] = costs
+    if g["costs"].get("renovation_per_room") is None:
+        rules["costs"] = [("Renovating", f"{_goods_or_none(eng, g['costs']['renovation'])} for the whole house")
+                          if what == "Renovating" else (what, cost) for what, cost in rules["costs"]]
+    if not s["max_fences"]:
+        rules["costs"] = [c for c in rules["costs"] if c[0] != "A fence"]
+    rules["fields_next_to_farm"] = s.get("fields_next_to") == "farm"
+    rules["stables_on_pastures"] = s.get("stables_on") == "pastures"
+    rules["sow_at_most"] = s.get("sowing_fields")
+    group = s.get("feeding_group")
+    rules["feeding_group"] = None
+    if group is not None:
+        tag, people, food = group
+        members = [u.data["name"] for u in checked.spaces + checked.rounds if tag in (u.data.get("tags") or ())]
+        rules["feeding_group"] = {"people": people, "food": f"{food} {eng.good('food', food)}",
+                                  "spaces": _and(members) if members else f"spaces tagged #{tag}"}
+    rules["fixed_order"] = all(a == b for _, (a, b) in s["stages"])
 
 
 def build_model(compiler, pack_id: str) -> dict:

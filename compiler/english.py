@@ -30,7 +30,8 @@ _QUANTITY = {
     "fields": "field tile", "grain_fields": "grain field", "vegetable_fields": "vegetable field",
     "empty_fields": "empty field", "planted_fields": "planted field", "grain_total": "grain (supply and fields)",
     "vegetable_total": "vegetable (supply and fields)", "pastures": "pasture",
-    "pasture_spaces": "farmyard space in pastures", "stables": "stable", "fenced_stables": "fenced stable",
+    "pasture_spaces": "farmyard space in pastures", "pasture_tiles": "pasture tile", "stables": "stable",
+    "fenced_stables": "fenced stable",
     "unfenced_stables": "unfenced stable", "fences": "fence", "unused_spaces": "unused farmyard space",
     "animals": "animal", "building_resources": "building resource", "begging": "begging card",
     "card_points": "card point", "bonus_points": "bonus point", "round": "round number",
@@ -344,7 +345,8 @@ class English:
             "sow": "sow", "bake": "bake bread", "build_rooms": "build rooms", "build_stables": "build stables",
             "family_growth": "have a child (you need a free room)",
             "family_growth_without_room": "have a child even without a free room",
-            "build_major": "build a major improvement", "build_improvement": "build a major or play a minor improvement",
+            "build_improvement": "build a major or play a minor improvement",
+            "build_pastures": "lay pasture tiles, each next to a tile of your farm, at the cost printed on it",
             "play_minor": "play a minor improvement", "take_start_player": "become the start player",
             "take_goods": "take everything collected on it",
             "newborn_acts": "let this round's newborn take an action this round (it no longer counts as a newborn)",
@@ -352,6 +354,8 @@ class English:
         }
         if n in simple:
             return simple[n]
+        if n == "build_major":
+            return f"build a major improvement with the tag #{v.word}" if v.word else "build a major improvement"
         if n == "gain":
             return f"get {self.goods(v.goods)}"
         if n == "pay":

@@ -8,6 +8,7 @@ The format (see docs/farm-format.md)::
       - "R   G2  P   PS  ."
       - "V1  F   .   .   ."
     pastures: [A3+B3, A4+B4]    # optional: how fenced spaces split into pastures
+    pasture_tiles: {A1: small_pasture}   # where the pack has pasture tiles: which tile lies where (T, TS)
     animals: {sheep: 4, boar: 0, cattle: 1}
     goods: {grain: 1, vegetable: 0, wood: 2, clay: 0, reed: 1, stone: 0, food: 0}
     people: 3
@@ -16,7 +17,8 @@ The format (see docs/farm-format.md)::
     bonus: 0
 
 Spaces: ``R`` room, ``F`` empty field, ``G<n>``/``V<n>`` field with n grain/vegetables, ``P`` pasture
-space, ``PS`` pasture space with a stable, ``S`` stable outside pastures, ``.`` unused.
+space, ``PS`` pasture space with a stable, ``T``/``TS`` a space under a pasture tile (with a stable), ``S``
+stable outside pastures, ``.`` unused.
 """
 from __future__ import annotations
 
@@ -86,7 +88,11 @@ def check_reachable(game, p, data: LDict, report: Report):
     elif not gr.connected(p.rooms):
         report.error("E144", f"the rooms {gr.mask_names(p.rooms)} do not form one house: each new room is built "
                      "next to a room", where)
-    if p.field_mask and not gr.connected(p.field_mask):
+    if rules.fields_next_to_farm:
+        if not gr.connected(p.rooms | p.field_mask | p.pasture_mask()):
+            report.error("E144", "the farm is in pieces: each new tile is laid next to one already on the farm",
+                         where)
+    elif p.field_mask and not gr.connected(p.field_mask):
         report.error("E144", f"the fields {gr.mask_names(p.field_mask)} do not touch each other: each new field is "
                      "plowed next to a field", where)
     improvements = data.get("improvements") or []
@@ -124,8 +130,10 @@ def apply_farm(game, p, data: LDict, report: Report, reset: bool = True):
         p.fields = {}
         p.stables = 0
     pasture_cells = 0
+    tile_cells = 0
     if not rows_given:
         pasture_cells = p.fenced_mask()
+        tile_cells = p.tile_mask()
     elif not isinstance(rows, list) or len(rows) != gr.rows:
         report.error("E142", f"'farmyard' must be a list of {gr.rows} rows", data.span_of("farmyard"))
     else:
@@ -149,12 +157,18 @@ def apply_farm(game, p, data: LDict, report: Report, reset: bool = True):
                 elif t == "PS":
                     pasture_cells |= 1 << cell
                     p.stables |= 1 << cell
+                elif t == "T" and rules.pasture_tiles:
+                    tile_cells |= 1 << cell
+                elif t == "TS" and rules.pasture_tiles:
+                    tile_cells |= 1 << cell
+                    p.stables |= 1 << cell
                 elif t == "S":
                     p.stables |= 1 << cell
                 elif t == ".":
                     pass
                 else:
-                    report.error("E143", f"'{tok}' is not a farmyard space (use R, F, G<n>, V<n>, P, PS, S or .)",
+                    signs = "P, PS, T, TS, S" if rules.pasture_tiles else "P, PS, S"
+                    report.error("E143", f"'{tok}' is not a farmyard space (use R, F, G<n>, V<n>, {signs} or .)",
                                  Span(file, span.line, span.col + 1 + str(row).find(tok), len(tok)))
     p.room_count = popcount(p.rooms)
     p.field_mask = sum(1 << c for c in p.fields)
@@ -197,6 +211,7 @@ def apply_farm(game, p, data: LDict, report: Report, reset: bool = True):
     if popcount(p.fences) > rules.max_fences:
         report.error("E144", f"these pastures need {popcount(p.fences)} fences; a player has {rules.max_fences}",
                      data.span_of("farmyard"))
+    _apply_tiles(game, p, data, tile_cells, rows_given, report)
     for key, allowed in (("animals", rules.animals), ("goods", [g for g in rules.goods if g not in rules.animals])):
         block = data.get(key) or {}
         if not isinstance(block, dict):
@@ -244,6 +259,60 @@ def apply_farm(game, p, data: LDict, report: Report, reset: bool = True):
                      f"{', '.join(str(c) for c, _ in caps) or 'nothing'}; {plural(singles, 'space')} hold{'s' if singles == 1 else ''} one animal each)",
                      data.span_of("animals"))
     return True
+
+
+def _apply_tiles(game, p, data: LDict, tile_cells: int, rows_given: bool, report: Report):
+    """The pasture tiles: ``pasture_tiles`` maps the spaces of each tile (marked T or TS) to its id. Every
+    tile is taken from the game's supply."""
+    rules = game.rules
+    gr = p.grid
+    given = data.get("pasture_tiles")
+    if given is None:
+        if rows_given and tile_cells:
+            report.error("E149", "spaces marked T need 'pasture_tiles' to say which tile lies where",
+                         data.span_of("farmyard"))
+        if rows_given:
+            p.tile_pastures = ()
+        return
+    if not isinstance(given, dict):
+        report.error("E112", "'pasture_tiles' must be a mapping such as {A1+A2: <tile id>}", data.span_of("pasture_tiles"))
+        return
+    for t in p.tile_pastures:   # the tiles the player had go back to the supply
+        game.tile_supply[t[1]] = game.tile_supply.get(t[1], 0) + 1
+    tiles = []
+    seen = 0
+    for spaces, tid in given.items():
+        where = given.key_span(spaces)
+        try:
+            m = gr.mask_from_names(str(spaces))
+        except ValueError as exc:
+            report.error("E149", str(exc), where)
+            continue
+        tile = rules.pasture_tile.get(str(tid))
+        if tile is None:
+            known = sorted(rules.pasture_tile)
+            report.error("E149", f"unknown pasture tile '{tid}'{did_you_mean(str(tid), known)}"
+                         if known else f"the pack has no pasture tiles ('{tid}')", given.span_of(spaces))
+            continue
+        if m & ~tile_cells:
+            report.error("E149", f"pasture tile {spaces} covers spaces not marked T or TS", where)
+        elif popcount(m) != tile["spaces"] or not gr.connected(m):
+            report.error("E149", f"a {tile['name']} covers {plural(tile['spaces'], 'connected space')}, not {spaces}",
+                         where)
+        elif m & seen:
+            report.error("E149", f"pasture tile {spaces} overlaps another tile", where)
+        elif popcount(m & p.stables) > 1:
+            report.error("E149", f"pasture tile {spaces} has more than one stable", where)
+        elif game.tile_supply.get(tile["id"], 0) <= 0:
+            report.error("E149", f"there are only {tile['supply']} tiles '{tile['id']}'", where)
+        else:
+            game.tile_supply[tile["id"]] -= 1
+            tiles.append((m, tile["id"]))
+        seen |= m
+    if seen != tile_cells and not report:
+        report.error("E149", f"spaces {gr.mask_names(tile_cells & ~seen)} are marked T but under no pasture tile",
+                     data.span_of("pasture_tiles"))
+    p.tile_pastures = tuple(sorted(tiles))
 
 
 def score_farm_file(path: Path, pack):

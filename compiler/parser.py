@@ -675,7 +675,11 @@ class _Build(Transformer):
         return self._verb("family_growth_without_room", meta, c)
 
     def build_major(self, meta, c):
-        return self._verb("build_major", meta, c)
+        tags = _tokens(c, "TAG")
+        return self._verb("build_major", meta, c, word=tags[0].value[1:] if tags else None)
+
+    def build_pastures(self, meta, c):
+        return self._verb("build_pastures", meta, c)
 
     def build_improvement(self, meta, c):
         return self._verb("build_improvement", meta, c)

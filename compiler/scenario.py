@@ -596,6 +596,7 @@ def _check_player(game, p, d: LDict):
         "grain_fields": lambda: sorted(gr.name(c) for c, f in p.fields.items() if f[0] == "grain" and f[1]),
         "vegetable_fields": lambda: sorted(gr.name(c) for c, f in p.fields.items() if f[0] == "vegetable" and f[1]),
         "pastures": lambda: sorted(gr.mask_names(m) for m in p.pastures),
+        "pasture_tiles": lambda: {gr.mask_names(m): t for m, t in p.tile_pastures},
         "stables": lambda: sorted(gr.name(c) for c in iter_bits(p.stables)),
         "fences": lambda: popcount(p.fences),
         "people": lambda: p.people,
@@ -617,6 +618,11 @@ def _check_player(game, p, d: LDict):
                 want_cmp = sorted(gr.mask_names(gr.mask_from_names(str(x))) for x in want)
             except ValueError as exc:
                 raise ScenarioError(str(exc), d.span_of(key)) from None
+        elif key == "pasture_tiles":
+            try:
+                want_cmp = {gr.mask_names(gr.mask_from_names(str(k))): str(v) for k, v in (want or {}).items()}
+            except (ValueError, AttributeError) as exc:
+                raise ScenarioError(str(exc), d.span_of(key)) from None
         elif isinstance(want, list):
             want_cmp = sorted(str(x) for x in want)
         elif isinstance(got, int):
@@ -633,9 +639,10 @@ def _check_player(game, p, d: LDict):
 
 
 def farmyard_rows(p) -> list[str]:
-    """The farmyard in farm-file notation (R, F, G<n>, V<n>, P, PS, S, .)."""
+    """The farmyard in farm-file notation (R, F, G<n>, V<n>, P, PS, T, TS, S, .)."""
     gr = p.grid
     fenced = p.fenced_mask()
+    tiles = p.tile_mask()
     rows = []
     for r in range(gr.rows):
         toks = []
@@ -649,6 +656,8 @@ def farmyard_rows(p) -> list[str]:
                 toks.append(("G" if crop == "grain" else "V") + str(n) if n else "F")
             elif fenced & bit:
                 toks.append("PS" if p.stables & bit else "P")
+            elif tiles & bit:
+                toks.append("TS" if p.stables & bit else "T")
             elif p.stables & bit:
                 toks.append("S")
             else:

@@ -82,7 +82,7 @@ def expr(node) -> str:
 _VERB_WORDS = {
     "sow": "sow", "bake": "bake", "build_rooms": "build rooms", "build_stables": "build stables",
     "family_growth": "family growth", "family_growth_without_room": "family growth without room",
-    "build_major": "build major", "build_improvement": "build improvement", "play_minor": "play minor",
+    "build_pastures": "build pastures", "build_improvement": "build improvement", "play_minor": "play minor",
     "take_start_player": "take start player", "newborn_acts": "let newborn act", "take_goods": "take the goods",
 }
 
@@ -128,6 +128,8 @@ def stmt(node) -> str:
     name = v.name
     if name in _VERB_WORDS:
         return _VERB_WORDS[name]
+    if name == "build_major":
+        return "build major" + (f" #{v.word}" if v.word else "")
     if name in ("gain", "pay"):
         return f"{name} {goods(v.goods)}"
     if name == "exchange":

@@ -84,7 +84,7 @@ def heuristic(game, player) -> float:
     goods = player.goods
     left = game.last_round - game.round
     fade = min(1.0, left / w["fade_rounds"])
-    value = total + w["food"] * goods["food"] + w["crop"] * (goods["grain"] + goods["vegetable"])
+    value = total + w["food"] * goods["food"] + w["crop"] * (goods["grain"] + goods.get("vegetable", 0))
     value += w["material"] * fade * sum(goods[g] for g in rules.building)
     value += (len(player.occupations) + len(player.minors)) * w["card"] * left
     value += (player.people - rules.start_people) * w["person"] * left
@@ -93,7 +93,7 @@ def heuristic(game, player) -> float:
         if free > 0:
             value += min(free, rules.max_people - player.people) * (w["free_room"] + w["free_room_round"] * left)
         price = {}
-        for good, k in rules.room_cost:
+        for good, k in rules.room_cost_by_material.get(player.house, rules.room_cost):
             good = player.house if good == "material" else good
             price[good] = price.get(good, 0) + k
         for good, k in price.items():
@@ -101,7 +101,7 @@ def heuristic(game, player) -> float:
     upcoming = [r for r in sorted(rules.harvest_rounds) if r >= game.round]
     if upcoming:
         need = game.feeding_need(player)
-        reserve = goods["food"] + goods["grain"] + goods["vegetable"]
+        reserve = goods["food"] + goods["grain"] + goods.get("vegetable", 0)
         for give, get, window, at_most, source, key in game.exchanges_of(player):
             if window == "any_time" and len(give) == 1 and give[0][0] in rules.animals and get[0][0] == "food":
                 reserve += min(goods[give[0][0]], 2) * get[0][1]
@@ -144,6 +144,10 @@ class RuleAgent:
             if "stop" in options and player.goods.get("wood", 0) < 4:
                 return "stop"
             return max(real, key=lambda o: (o[1].bit_count() * 2 - o[0], -o[1]))
+        if kind == "pasture_tile":
+            real = [o for o in options if o != "stop"]
+            tiles = game.rules.pasture_tile
+            return max(real, key=lambda o: (tiles[o[0]]["capacity"], -o[1])) if real else options[0]
         if kind == "sow":
             return max(options, key=lambda o: (o[0] * 3 + o[1] * 2, o[1]))
         if kind == "bake":

@@ -84,6 +84,7 @@ class Game:
         self.after_decision = None  # callback(game) after every recorded decision (saving)
         self.on_step = None         # callback(game) before every decision (invariant checks)
         self.major_supply = list(pack.majors)
+        self.tile_supply = {t["id"]: t["supply"] for t in rules.pasture_tiles}  # tiles left, shared
         self.major_order = {cid: i for i, cid in enumerate(pack.majors)}
         self.round_order: list[str] = []
         self.decks: dict = {}           # the shuffled hand cards not dealt, by kind (runtime/pregame.py)
@@ -115,6 +116,7 @@ class Game:
         g.latches = list(self.latches)
         g.major_supply = list(self.major_supply)
         g.decks = {k: list(v) for k, v in self.decks.items()}
+        g.tile_supply = dict(self.tile_supply)
         g.agents = list(agents) if agents is not None else list(self.agents)
         g.log = None
         g.record = None
@@ -513,6 +515,8 @@ class Game:
         for p in self.players:
             p.newborns = 0
             p.stats["building_gained"] = 0
+            if "group_meal" in p.stats:
+                p.stats["group_meal"] = 0
 
     def collect_scheduled(self, r):
         """Players take what lies for them on this round's space (goods, or an action to take)."""
@@ -633,6 +637,9 @@ class Game:
             self.log.append(f"  {p.name} → {gamelog.space_label(self, s)}" +
                             (f" (takes {gamelog.goods(self, taken)})" if taken else ""))
         ctx = Ctx(space=s, actor=p, before=p.clone() if "use" in self.snapshots else None)
+        group = self.rules.feeding_group
+        if group is not None and group[0] in s.tags:
+            p.stats["group_meal"] = p.stats.get("group_meal", 0) + 1
         before, use, end = _space_events(s)
         listeners = self.listeners  # an event nobody listens to costs one look-up
         for key in before:
@@ -712,7 +719,15 @@ class Game:
         per_person, per_newborn = self.rules.feeding
         adult = sum(k for g, k in per_person(self, p) if g == "food")
         baby = sum(k for g, k in per_newborn(self, p) if g == "food")
-        return adult * (p.people - p.newborns) + baby * p.newborns
+        need = adult * (p.people - p.newborns) + baby * p.newborns
+        group = self.rules.feeding_group
+        if group is not None:
+            # every `people` of the player's people who used a space tagged `tag` this round eat `food`
+            # together instead of `people` times the food of one
+            tag, people, food = group
+            groups = min(p.stats.get("group_meal", 0), p.people) // people
+            need -= groups * max(0, people * adult - food)
+        return max(0, need)
 
     def feed(self, p):
         """Feeding: the player may use exchanges and abilities first (primitives.feeding_options), then

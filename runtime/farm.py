@@ -168,6 +168,23 @@ class Grid:
         self._region_bounds = [(m, found[m][1]) for m in self._regions]
 
 
+def shapes(gr: Grid, free: int, size: int, touch: int) -> list[int]:
+    """Every connected set of ``size`` spaces within ``free`` that meets ``touch`` (where a tile of that
+    size can be laid next to the farm), lowest masks first. Grown space by space from single spaces, so
+    it stays cheap for the small tiles it is used for (unlike ``regions``, which lists every region)."""
+    layer = {1 << i for i in iter_bits(free)}
+    for _ in range(size - 1):
+        grown = set()
+        for m in layer:
+            rest = gr.neighbours_of(m) & free
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                grown.add(m | low)
+        layer = grown
+    return sorted(m for m in layer if m & touch)
+
+
 def popcount(m: int) -> int:
     return m.bit_count()
 

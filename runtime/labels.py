@@ -16,6 +16,11 @@ def label_of(game, player, kind, option, given=None) -> str:
     gr = player.grid
     if kind in ("room", "stable", "plow"):
         return gr.name(option)
+    if kind == "move_stable":
+        return gr.name(option) if isinstance(option, int) else str(option)
+    if kind == "pasture_tile":
+        tid, mask = option
+        return f"{tid} {gr.mask_names(mask)}"
     if kind == "fence":
         cost, region, split = option
         if split:

@@ -150,6 +150,16 @@ class Rules:
         self.draw_after_play = d.get("draw_after_play", False)
         self.round_order = d.get("round_order", "shuffled")
         self.pregame = bool(self.draft or self.redraw or self.swaps or self.round_order == "chosen")
+        # A farm of tiles (all optional; without them the farmyard is a grid fenced into pastures): pasture
+        # tiles with a printed cost and capacity, shared by all players in a supply
+        self.pasture_tiles = tuple(d.get("pasture_tiles", ()))   # dicts: id, name, spaces, cost, capacity, supply
+        self.pasture_tile = {t["id"]: t for t in self.pasture_tiles}
+        self.fields_next_to_farm = d.get("fields_next_to") == "farm"  # else: next to a field (the first anywhere)
+        self.stables_near_pastures = d.get("stables_on") == "pastures"  # on a pasture (one each) or next to one
+        self.field_tile = d.get("field_tile")                    # the tile a plowed field takes from the supply
+        self.room_cost_by_material = dict(d.get("room_cost_by_material") or {})  # material -> price of a room
+        self.sow_at_most = d.get("sow_at_most")                  # fields sown in one action, or None
+        self.feeding_group = d.get("feeding_group")              # (space tag, people, food) or None
 
 
 class Pack:

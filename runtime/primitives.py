@@ -7,7 +7,8 @@ No action space, card or edition is named here.
 """
 from __future__ import annotations
 
-from .farm import best_keeps, capacity_frontier, fencing_options, fits_housing, iter_bits, min_fencing_cost, popcount
+from .farm import (best_keeps, capacity_frontier, fencing_options, fits_housing, iter_bits, min_fencing_cost, popcount,
+                   shapes)
 from .payments import (can_afford, can_afford_any, can_pay_with_exchanges, cheapest, cost_options, pay_cost,
                        pay_one_of, producible, resolve_material, usable_exchanges, window_open)
 from .state import Ctx
@@ -162,13 +163,24 @@ def _blocked_for_tiles(p) -> int:
     m = p.rooms | p.field_mask | p.stables
     for pm in p.pastures:
         m |= pm
+    for pm, _ in p.tile_pastures:
+        m |= pm
     return m
+
+
+def _tiles_of_farm(p) -> int:
+    """The spaces a new tile may be laid next to: rooms, fields and pastures (a stable is a piece standing
+    on the farm, not a tile of it)."""
+    return p.rooms | p.field_mask | p.fenced_mask() | p.tile_mask()
 
 
 def room_options(g, p, cost=None):
     """The ways to pay for one room: the pack's price as the cards change it, or a price a card states."""
     if cost is not None:
         return cost_options(g, p, ("room",), cost, modified=False)
+    by_material = g.rules.room_cost_by_material.get(p.house)
+    if by_material is not None:
+        return cost_options(g, p, ("room",), by_material)
     return cost_options(g, p, ("room",), resolve_material(g.rules.room_cost, p.house))
 
 
@@ -291,7 +303,25 @@ def renovate(g, p, ctx=None, target=None):
 
 
 def stable_cells(g, p) -> int:
+    if g.rules.stables_near_pastures:
+        return _stable_cells_near_pastures(p)
     return p.grid.full & ~(p.rooms | p.field_mask | p.stables)
+
+
+def _stable_cells_near_pastures(p) -> int:
+    """A stable on a pasture without one (on the pasture's first space), or on an empty space next to a
+    pasture."""
+    gr = p.grid
+    out = 0
+    pastures = [m for m in p.pastures] + [m for m, _ in p.tile_pastures]
+    every = 0
+    for m in pastures:
+        every |= m
+        if not m & p.stables:
+            out |= m & -m
+    if every:
+        out |= gr.neighbours_of(every) & ~_blocked_for_tiles(p)
+    return out
 
 
 def stable_options(g, p, cost=None):
@@ -303,7 +333,12 @@ def stable_options(g, p, cost=None):
 
 def can_build_stable(g, p, ctx=None, cost=None):
     stables = p.stables
-    if stables.bit_count() >= g.rules.max_stables or not p.grid.full & ~(p.rooms | p.field_mask | stables):
+    if stables.bit_count() >= g.rules.max_stables:
+        return False
+    if g.rules.stables_near_pastures:
+        if not _stable_cells_near_pastures(p):
+            return False
+    elif not p.grid.full & ~(p.rooms | p.field_mask | stables):   # stable_cells
         return False
     return can_afford_any(g, p, stable_options(g, p, cost))
 
@@ -351,8 +386,13 @@ def build_stables(g, p, ctx=None):
 
 def plow_cells(g, p) -> int:
     gr = p.grid
+    rules = g.rules
+    if rules.field_tile is not None and g.tile_supply.get(rules.field_tile, 0) <= 0:
+        return 0
     free = gr.full & ~_blocked_for_tiles(p)
-    if p.field_mask:
+    if rules.fields_next_to_farm:
+        free &= gr.neighbours_of(_tiles_of_farm(p))
+    elif p.field_mask:
         free &= gr.neighbours_of(p.field_mask)
     return free
 
@@ -371,6 +411,8 @@ def plow(g, p, ctx=None, count=1):
         if not cells:
             break
         cell = g.decide(p, "plow", list(iter_bits(cells)))
+        if g.rules.field_tile is not None:
+            g.tile_supply[g.rules.field_tile] -= 1
         p.fields[cell] = [None, 0]
         p.field_mask |= 1 << cell
         done += 1
@@ -386,7 +428,7 @@ def _empty_fields(p):
 
 
 def can_sow(g, p, ctx=None):
-    grain, veg = p.goods["grain"], p.goods["vegetable"]
+    grain, veg = p.goods["grain"], p.goods.get("vegetable", 0)
     if not (grain or veg):
         return False
     for key, f in p.fields.items():
@@ -398,7 +440,7 @@ def can_sow(g, p, ctx=None):
 def _sow_options(p):
     """The ways to sow now, (grain fields, vegetable fields), and how cards that are fields limit them."""
     empty = _empty_fields(p)
-    grain, veg = p.goods["grain"], p.goods["vegetable"]
+    grain, veg = p.goods["grain"], p.goods.get("vegetable", 0)
     if not empty or not (grain or veg):
         return [], None
     n = len(empty)
@@ -414,12 +456,17 @@ def _sow_options(p):
 
 def sow(g, p, ctx=None):
     opts, plan = _sow_options(p)
+    most = g.rules.sow_at_most
+    if most is not None:
+        opts = [o for o in opts if o[0] + o[1] <= most]
     if not opts:
         return False
     before = snapshot(g, p, "sow")
     if g.listeners.get("before:sow"):
         before_event(g, p, "sow")
         opts, plan = _sow_options(p)  # the 'before' rules may have changed the goods or the fields
+        if most is not None:
+            opts = [o for o in opts if o[0] + o[1] <= most]
         if not opts:
             return False
     empty = _empty_fields(p)
@@ -613,6 +660,73 @@ def fence_spaces(g, p, ctx=None, n=1, free=True):
     return True
 
 
+# ====================================================================== pasture tiles
+
+
+def tile_cost_options(g, p, tile):
+    """The ways to pay for one pasture tile: its printed cost, as the cards change the price of pastures."""
+    return cost_options(g, p, ("pasture",), tuple(tile["cost"]))
+
+
+def pasture_tile_options(g, p):
+    """Every (tile id, spaces) the player can lay now: a tile left in the supply, affordable, on free
+    spaces next to a tile already on the farm."""
+    gr = p.grid
+    free = gr.full & ~_blocked_for_tiles(p)
+    touch = gr.neighbours_of(_tiles_of_farm(p))
+    out = []
+    for tile in g.rules.pasture_tiles:
+        if g.tile_supply.get(tile["id"], 0) <= 0 or not can_afford_any(g, p, tile_cost_options(g, p, tile)):
+            continue
+        for m in shapes(gr, free, tile["spaces"], touch):
+            out.append((tile["id"], m))
+    return out
+
+
+def can_build_pastures(g, p, ctx=None):
+    return bool(pasture_tile_options(g, p))
+
+
+def build_pastures(g, p, ctx=None):
+    """Lay pasture tiles one at a time until the player stops; after each, a stable standing on no
+    pasture may be moved onto the new tile."""
+    built = 0
+    while True:
+        opts = pasture_tile_options(g, p)
+        if not opts:
+            break
+        if built:
+            opts.append(STOP)
+        pick = g.decide(p, "pasture_tile", opts)
+        if pick == STOP:
+            break
+        tid, mask = pick
+        tile = g.rules.pasture_tile[tid]
+        pay_one_of(g, p, tile_cost_options(g, p, tile))
+        g.tile_supply[tid] -= 1
+        p.tile_pastures = tuple(sorted(p.tile_pastures + ((mask, tid),)))
+        built += 1
+        if g.log is not None:
+            g.say(f"{p.name} lays a {tile['name']} at {p.grid.mask_names(mask)}")
+        _offer_stable_move(g, p, mask)
+    if built:
+        settle_animals(g, p)
+    return built > 0
+
+
+def _offer_stable_move(g, p, mask):
+    loose = p.stables & ~p.pasture_mask()
+    if not loose or mask & p.stables:
+        return
+    opts = list(iter_bits(loose)) + [NO]
+    cell = g.decide(p, "move_stable", opts)
+    if cell == NO:
+        return
+    p.stables = (p.stables & ~(1 << cell)) | (mask & -mask)
+    if g.log is not None:
+        g.say(f"{p.name} moves the stable at {p.grid.name(cell)} onto the new pasture")
+
+
 # ====================================================================== animals
 
 
@@ -634,6 +748,14 @@ def housing(g, p):
         for _ in range(popcount(m & p.stables)):
             cap *= factor
         caps.append((cap + extra, -1))
+    if p.tile_pastures:
+        tiles = g.rules.pasture_tile
+        for m, tid in p.tile_pastures:
+            fenced |= m
+            cap = tiles[tid]["capacity"]
+            for _ in range(popcount(m & p.stables)):
+                cap *= factor
+            caps.append((cap + extra, -1))
     for cap, only in p.card_state.get("animal_slots", ()):
         caps.append((cap, only))
     unfenced = popcount(p.stables & ~fenced) * h["unfenced_stable"]
@@ -1019,13 +1141,16 @@ def card_cost_options(g, p, card):
     return cost_options(g, p, kinds, base)
 
 
-def major_options(g, p):
+def major_options(g, p, only=None):
+    """The majors the player can build now (``only``: those with this tag)."""
     opts = []
     owned = p.majors
     mods = p.mods
     modified = mods and ("cost" in mods or "substitute" in mods)
     for cid in g.major_supply:
         card = g.card(cid)
+        if only is not None and only not in card.tags:
+            continue
         if modified:
             ok = can_afford_any(g, p, card_cost_options(g, p, card))
         else:
@@ -1082,7 +1207,8 @@ def _paid_or_kept(goods, made, options, later) -> bool:
     return False
 
 
-def can_build_major(g, p, ctx=None):
+def can_build_major(g, p, ctx=None, only=None):
+    """Whether some major (``only``: with this tag) can be built now: bool(major_options(g, p, only))."""
     cards = g.pack.all_cards
     owned = p.majors
     goods = p.goods
@@ -1092,6 +1218,8 @@ def can_build_major(g, p, ctx=None):
     later = []
     for cid in g.major_supply:
         card = cards[cid]
+        if only is not None and only not in card.tags:
+            continue
         if owned and card.upgrade_of:
             for have in owned:
                 hc = cards[have]
@@ -1132,8 +1260,8 @@ def can_build_improvement(g, p, ctx=None):
     return can_build_major(g, p) or can_play_minor(g, p)
 
 
-def build_major(g, p, ctx=None):
-    opts = major_options(g, p)
+def build_major(g, p, ctx=None, only=None):
+    opts = major_options(g, p, only)
     if not opts:
         return False
     pick = g.decide(p, "major", opts)

@@ -85,7 +85,7 @@ def grain_total(g, p):
 
 def vegetable_total(g, p):
     """vegetables in the supply and on fields"""
-    return p.goods["vegetable"] + sum(f[1] for f in p.fields.values() if f[0] == "vegetable")
+    return p.goods.get("vegetable", 0) + sum(f[1] for f in p.fields.values() if f[0] == "vegetable")
 
 
 def pastures(g, p):
@@ -101,25 +101,24 @@ def pasture_spaces(g, p):
     return popcount(m)
 
 
+def pasture_tiles(g, p):
+    """pasture tiles laid"""
+    return len(p.tile_pastures)
+
+
 def stables(g, p):
     """stables built"""
     return popcount(p.stables)
 
 
 def fenced_stables(g, p):
-    """stables inside pastures"""
-    m = 0
-    for pm in p.pastures:
-        m |= pm
-    return popcount(p.stables & m)
+    """stables inside pastures (fenced ones or pasture tiles)"""
+    return popcount(p.stables & p.pasture_mask())
 
 
 def unfenced_stables(g, p):
     """stables outside pastures"""
-    m = 0
-    for pm in p.pastures:
-        m |= pm
-    return popcount(p.stables & ~m)
+    return popcount(p.stables & ~p.pasture_mask())
 
 
 def fences(g, p):
@@ -129,10 +128,7 @@ def fences(g, p):
 
 def unused_spaces(g, p):
     """farmyard spaces with no room, field, stable and outside every pasture"""
-    used = p.rooms | p.stables | p.field_mask
-    for pm in p.pastures:
-        used |= pm
-    return p.grid.n - popcount(used)
+    return p.grid.n - popcount(p.used_mask())
 
 
 def animals(g, p):
@@ -144,7 +140,7 @@ def animals(g, p):
 def building_resources(g, p):
     """wood, clay, reed and stone in the supply"""
     gd = p.goods
-    return gd["wood"] + gd["clay"] + gd["reed"] + gd["stone"]
+    return gd["wood"] + gd["clay"] + gd["reed"] + gd.get("stone", 0)
 
 
 def begging(g, p):
@@ -205,7 +201,7 @@ def house_level(g, p):
 QUANTITIES = {f.__name__: f for f in (
     rooms, people, newborns, occupations, minors, majors, improvements, fields, grain_fields,
     vegetable_fields, empty_fields, planted_fields, grain_total, vegetable_total, pastures, pasture_spaces,
-    stables, fenced_stables, unfenced_stables, fences, unused_spaces, animals, building_resources, begging,
+    pasture_tiles, stables, fenced_stables, unfenced_stables, fences, unused_spaces, animals, building_resources, begging,
     card_points, bonus_points, round, rounds_left, players, rooms_built, house_level, building_gained,
     after_harvest, harvest_round,
 )}

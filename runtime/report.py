@@ -80,6 +80,7 @@ def farmyard(game, p) -> str:
     h_count = (rows + 1) * cols
     fences = p.fences
     fenced = p.fenced_mask()
+    tiles = p.tile_mask()
 
     def h(r, c):  # the fence above row r, column c
         return 0 <= c < cols and fences >> (r * cols + c) & 1
@@ -101,6 +102,8 @@ def farmyard(game, p) -> str:
             return "stable"
         if fenced & bit:
             return ""
+        if tiles & bit:
+            return "pasture"
         return "."
 
     cells = [content(i) for i in range(rows * cols)]
@@ -118,6 +121,8 @@ def farmyard(game, p) -> str:
     others = [(good, n) for good, n in p.goods.items() if n and good not in game.rules.animals]
     about = [f"{p.house} house with {plural(p.room_count, 'room')}", f"family of {p.people}",
              f"{plural(len(p.pastures), 'pasture')}, {plural(popcount(p.stables), 'stable')}"]
+    if p.tile_pastures:
+        about[-1] = f"{plural(len(p.tile_pastures), 'pasture tile')}, {plural(popcount(p.stables), 'stable')}"
     lines.append("   " + "; ".join(about))
     lines.append(f"   animals: {goods(game, animals)}; supply: {goods(game, others)}")
     card_fields = [(k, f) for k, f in sorted(p.fields.items()) if k < 0]

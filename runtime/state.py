@@ -11,7 +11,7 @@ from .farm import grid, iter_bits, popcount
 class Player:
     __slots__ = (
         "idx", "name", "goods", "grid", "house", "rooms", "room_count", "fields", "field_mask", "pastures",
-        "stables", "fences", "people", "newborns", "home", "begging", "bonus", "majors", "minors",
+        "stables", "fences", "tile_pastures", "people", "newborns", "home", "begging", "bonus", "majors", "minors",
         "occupations", "hand_occupations", "hand_minors", "exchanges", "bake_rates", "mods", "used",
         "card_rooms", "card_state", "extra_capacity", "stats", "actions",
         "turn_abilities", "producible", "prices",
@@ -32,6 +32,7 @@ class Player:
         self.pastures: tuple = ()             # sorted tuple of space masks
         self.stables = 0
         self.fences = 0                       # edge mask
+        self.tile_pastures: tuple = ()        # pasture tiles laid: sorted (space mask, tile id) pairs
         self.people = rules.start_people
         self.newborns = 0
         self.home = 0
@@ -64,7 +65,7 @@ class Player:
         q.goods = dict(self.goods)
         q.rooms, q.room_count, q.field_mask = self.rooms, self.room_count, self.field_mask
         q.fields = {k: list(v) for k, v in self.fields.items()}
-        q.pastures, q.stables, q.fences = self.pastures, self.stables, self.fences
+        q.pastures, q.stables, q.fences, q.tile_pastures = self.pastures, self.stables, self.fences, self.tile_pastures
         q.people, q.newborns, q.home, q.begging, q.bonus = self.people, self.newborns, self.home, self.begging, self.bonus
         q.majors, q.minors, q.occupations = list(self.majors), list(self.minors), list(self.occupations)
         q.hand_occupations, q.hand_minors = list(self.hand_occupations), list(self.hand_minors)
@@ -84,8 +85,19 @@ class Player:
             m |= pm
         return m
 
+    def tile_mask(self) -> int:
+        """The spaces under pasture tiles."""
+        m = 0
+        for pm, _ in self.tile_pastures:
+            m |= pm
+        return m
+
+    def pasture_mask(self) -> int:
+        """The spaces of every pasture, fenced or a tile."""
+        return self.fenced_mask() | self.tile_mask()
+
     def used_mask(self) -> int:
-        return self.rooms | self.stables | self.field_mask | self.fenced_mask()
+        return self.rooms | self.stables | self.field_mask | self.fenced_mask() | self.tile_mask()
 
     def to_dict(self) -> dict:
         gr = self.grid
@@ -98,6 +110,7 @@ class Player:
             "pastures": [gr.mask_names(m) for m in self.pastures],
             "stables": [gr.name(i) for i in iter_bits(self.stables)],
             "fences": popcount(self.fences),
+            **({"pasture_tiles": {gr.mask_names(m): t for m, t in self.tile_pastures}} if self.tile_pastures else {}),
             "people": self.people,
             "begging": self.begging,
             "bonus": self.bonus,

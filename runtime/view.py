@@ -54,7 +54,7 @@ def _player(game, p, own: bool) -> dict:
     gr = p.grid
     animals = set(rules.animals)
     pasture_of = {}
-    for k, mask in enumerate(p.pastures):
+    for k, mask in enumerate(list(p.pastures) + [m for m, _ in p.tile_pastures]):   # fenced ones first
         for c in iter_bits(mask):
             pasture_of[c] = k
     cells = []
@@ -78,7 +78,9 @@ def _player(game, p, own: bool) -> dict:
         "house": p.house, "rooms": p.room_count,
         "farmyard": {"rows": gr.rows, "cols": gr.cols, "cells": cells},
         "pastures": [{"cells": [gr.name(c) for c in iter_bits(m)], "stables": popcount(m & p.stables)}
-                     for m in p.pastures],
+                     for m in p.pastures]
+        + [{"cells": [gr.name(c) for c in iter_bits(m)], "stables": popcount(m & p.stables), "tile": tid}
+           for m, tid in p.tile_pastures],
         "fences": popcount(p.fences), "fences_left": rules.max_fences - popcount(p.fences),
         "stables_left": rules.max_stables - popcount(p.stables),
         "goods": {g: k for g, k in p.goods.items() if g not in animals},

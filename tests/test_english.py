@@ -181,7 +181,7 @@ SYNTHETIC_BODIES = [
     "build room; build room for 2 wood; renovate; renovate to stone",
     "build stables; build stable free; build fences; build fences free; fence 2 spaces for 1 wood",
     "family growth then family growth without room",
-    "build major; build improvement; play minor; play occupation; play occupation for 1 food; take start player",
+    "build major; build major #cooking; build pastures; build improvement; play minor; play occupation; play occupation for 1 food; take start player",
     "schedule 1 food on next 3 rounds; schedule 1 wood on rounds 5, 8; schedule 1 grain on rounds +2, +4",
     "schedule 1 food on remaining rounds; schedule 1 food on remaining even rounds; schedule 1 food on remaining odd rounds",
     "schedule 1 food on next 1 round",
