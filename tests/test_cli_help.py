@@ -157,7 +157,9 @@ def test_packs_table(capsys):
     assert "revised-family: Agricola (revised edition), family game without hand cards (1–4 players, extends revised)\n" \
            "    The revised edition without hand cards; the Meeting Place collects food and the Side Job joins the board.\n" \
            in out
-    assert out.startswith("original: Agricola (original edition, 2007) (1–5 players)\n")   # by id
+    assert out.startswith("family-2012: Agricola Family Edition (2012) (1–4 players)\n"
+                          "    The 2012 Family Edition for 1 to 4 players")   # by id
+    assert "\noriginal: Agricola (original edition, 2007) (1–5 players)\n" in out
     assert "\nrevised: Agricola (revised edition) (1–4 players)\n" in out
 
 
@@ -181,7 +183,7 @@ def test_packs_reports_a_broken_pack_and_lists_the_others(tmp_path, capsys):
     root = _variant_root(tmp_path, "extends: revised\nid: mine\nname: Mine\ndescription: [a, list]\n")
     assert cli.main(["--root", str(root), "packs"]) == 2
     out, err = capsys.readouterr()
-    assert out.startswith("original: ") and "\nrevised: " in out and "mine" not in out
+    assert out.startswith("family-2012: ") and "\noriginal: " in out and "\nrevised: " in out and "mine" not in out
     assert err.startswith("rules/mine/game.yaml:4:14: error") and err.endswith("1 problem found\n"), err
 
 

@@ -1,5 +1,6 @@
 """The reference site in a real browser (headless Chromium via Playwright), and its PDF, for the revised
-pack and for the two packs of the 2007 edition (which have five player counts and no hand cards yet).
+pack, for the two packs of the 2007 edition (which have five player counts and no hand cards yet) and for
+the 2012 Family Edition (a farm of tiles: its rules page lists the pasture tiles).
 
 Needs Debian's Chromium at /usr/bin/chromium (or AGRICOLA_CHROMIUM): `make browser` installs it and
 `make test` depends on that target. These tests fail (not skip) when it is missing.
@@ -32,8 +33,8 @@ def chromium_path():
     return path
 
 
-PACKS = ("revised", "original", "original-family")
-PLAYER_COUNTS = {"revised": 4, "original": 5, "original-family": 5}
+PACKS = ("revised", "original", "original-family", "family-2012")
+PLAYER_COUNTS = {"revised": 4, "original": 5, "original-family": 5, "family-2012": 4}
 
 
 @pytest.fixture(scope="module")
@@ -171,4 +172,6 @@ def test_pdf_pages_and_text(site):
     rules_text = " ".join(texts[:first_sheet])
     for u in checked.spaces + checked.rounds + checked.majors:
         assert u.data["name"] in rules_text, u.data["name"]
+    for tile in checked.game["settings"].get("pasture_tiles", ()):   # a farm of tiles: every pasture tile
+        assert f"{tile['name']} {tile['spaces']} " in rules_text, tile["name"]
     shutil.copyfile(result.pdf, SHOTS / f"{result.pack}.pdf") if SHOTS.is_dir() else None
