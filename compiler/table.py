@@ -30,6 +30,9 @@ EXPLANATIONS = {
     "plow": "Which farmyard space to plow into a field (next to your fields, when you have some).",
     "fence": "A pasture to fence in (the fences it costs are paid in wood), the division of a pasture, or "
              "'stop' to end fencing.",
+    "pasture_tile": "A pasture tile to lay (its printed cost is paid; it goes next to a tile of your farm), "
+                    "or 'stop' to end laying tiles.",
+    "move_stable": "A stable of yours stands on no pasture: move it onto the new pasture tile, or 'no'.",
     "renovate": "The material to renovate your house to.",
     "sow": "How many grain and vegetable fields to sow (a sown field holds its crop until the harvests take it).",
     "bake": "How much grain to bake into food with each baking improvement.",

@@ -32,9 +32,9 @@ def farm_svg(game, p, title: str | None = None) -> str:
     width = MARGIN + cols * step + GAP
     animals = [(a, p.goods[a]) for a in rules.animals if p.goods[a]]
     height = MARGIN + rows * step + GAP + 34
-    fenced = p.fenced_mask()
+    fenced = p.pasture_mask()      # fenced pastures and pasture tiles (packs that have them)
     pasture_of = {}
-    for k, mask in enumerate(p.pastures):
+    for k, mask in enumerate(list(p.pastures) + [m for m, _ in p.tile_pastures]):
         for c in range(gr.n):
             if mask >> c & 1:
                 pasture_of[c] = k
