@@ -664,7 +664,7 @@ def fence_spaces(g, p, ctx=None, n=1, free=True):
 
 
 def tile_cost_options(g, p, tile):
-    """The ways to pay for one pasture tile: its printed cost, as the cards change the price of pastures."""
+    """The ways to pay for one pasture tile: its printed cost (cost_options for the thing 'pasture')."""
     return cost_options(g, p, ("pasture",), tuple(tile["cost"]))
 
 
