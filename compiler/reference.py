@@ -61,6 +61,7 @@ VERB_EXAMPLES = {
     "build_stable": "on play: build stable free", "build_fences": "on play: build fences free",
     "fence_spaces": "on play: fence 2 spaces free", "family_growth": "on play: family growth",
     "family_growth_free": "on play: family growth without room", "build_major": "on play: build major",
+    "build_pastures": "on play: build pastures",
     "build_improvement": "on play: build improvement", "play_minor": "on play: play minor",
     "play_occupation": "on play: play occupation for 1 food", "take_start_player": "on play: take start player",
     "take_goods": "choose(build room | take the goods)",
