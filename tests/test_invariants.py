@@ -161,12 +161,21 @@ class CheckedGame(Game):
     def __init__(self, *a, **kw):
         super().__init__(*a, **kw)
         self.pending = None
+        self.fencing = set()        # players inside their own fencing action (between its requests)
         self.before_scoring = None
         self.steps_checked = 0
         self.on_step = self._check
 
     def decide(self, p, kind, options, labels=None, prompt=None):
         self.pending = (p, kind)
+        # A fencing action asks for its steps, the payment of a step and at its end which animals to
+        # keep; any other request (of anyone) comes after the action, when its animals are settled.
+        if kind == "fence":
+            self.fencing = {p}
+        elif kind not in ("pay", "keep_animals"):
+            self.fencing = set()
+        else:
+            self.fencing &= {p}
         return super().decide(p, kind, options, labels, prompt)
 
     def emit(self, key, actor, ctx=None):
@@ -178,10 +187,12 @@ class CheckedGame(Game):
     def _check(self, g):
         asking, kind = self.pending
         for p in self.players:
-            # Animals must be housed except for the asking player in two requests: choosing which animals
-            # to keep (they have more than fit, that is why they are asked) and the next step of their own
-            # fencing, where a division may have shrunk a pasture; the surplus is settled when they stop.
-            check_player(g, p, animals_must_fit=not (p is asking and kind in ("keep_animals", "fence")))
+            # Animals must be housed except for the asking player while choosing which animals to keep
+            # (they have more than fit, that is why they are asked) and inside their own fencing action
+            # (its next step or the payment of a step), where a division may have shrunk a pasture (with
+            # one pasture per kind, any division can); the surplus is settled when the action ends.
+            in_fencing = p is asking and (kind == "keep_animals" or (kind in ("fence", "pay") and p in self.fencing))
+            check_player(g, p, animals_must_fit=not in_fencing)
         self.steps_checked += 1
 
 
