@@ -350,6 +350,20 @@ def _playing_agent_kinds() -> list:
     return [k for k, cls in AGENT_KINDS.items() if cls is not None]
 
 
+def _seat_kinds(args, pack):
+    """The agent kind of each seat for ``--players`` and ``--agents``, or None after printing why not."""
+    rules = pack.rules
+    if not rules.min_players <= args.players <= rules.max_players:
+        print(f"error: pack '{pack.id}' is for {rules.min_players} to {rules.max_players} players, "
+              f"not {args.players}", file=sys.stderr)
+        return None
+    kinds, problem = _agent_kinds(args.agents, args.players)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return None
+    return kinds
+
+
 def cmd_play(args) -> int:
     from runtime.engine import Game
     from runtime.savegame import make_agent
@@ -357,14 +371,8 @@ def cmd_play(args) -> int:
     pack, err = _load(args, args.pack or _default(args, "play"))
     if pack is None:
         return err
-    rules = pack.rules
-    if not rules.min_players <= args.players <= rules.max_players:
-        print(f"error: pack '{pack.id}' is for {rules.min_players} to {rules.max_players} players, "
-              f"not {args.players}", file=sys.stderr)
-        return EXIT_USAGE
-    kinds, problem = _agent_kinds(args.agents, args.players)
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
+    kinds = _seat_kinds(args, pack)
+    if kinds is None:
         return EXIT_USAGE
     from .table import HUMAN
     if HUMAN in kinds:
@@ -591,14 +599,8 @@ def cmd_simulate(args) -> int:
     pack, err = _load(args, args.pack or _default(args, "simulate", "score"))
     if pack is None:
         return err
-    rules = pack.rules
-    if not rules.min_players <= args.players <= rules.max_players:
-        print(f"error: pack '{pack.id}' is for {rules.min_players} to {rules.max_players} players, "
-              f"not {args.players}", file=sys.stderr)
-        return EXIT_USAGE
-    kinds, problem = _agent_kinds(args.agents, args.players)
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
+    kinds = _seat_kinds(args, pack)
+    if kinds is None:
         return EXIT_USAGE
     from .table import HUMAN
     if HUMAN in kinds:
