@@ -760,6 +760,7 @@ def _game_settings(src: PackSource, report: Report) -> dict | None:
             "sowing": {str(k): int(v) for k, v in g["sowing"].items()},
             "housing": {str(k): int(v) for k, v in g["housing"].items()},
             "hand": ({k: int(v) for k, v in g["hand"].items()} if isinstance(g.get("hand"), dict) else None),
+            "decks": [str(d) for d in g.get("decks") or ()],
             "solo_target": int(g["solo_target"]) if g.get("solo_target") is not None else None,
             "reverse_passes": sorted({(int(e["round"]), int(e["pass"])) for e in g.get("reverse_passes") or ()}),
             "arriving_animals": {"cook": bool((g.get("arriving_animals") or {}).get("cook", True)),

@@ -380,6 +380,7 @@ def cmd_play(args) -> int:
     specs = [{"kind": kind, "seed": f"{args.seed}:{i}"} for i, kind in enumerate(kinds)]
     agents = [make_agent(spec) for spec in specs]
     game = Game(pack, args.players, seed=args.seed, agents=agents, log=not args.json)
+    _print_deal_note(game)
     top = _header(game, kinds)
     recorder = None
     from runtime.savegame import Recorder, SaveError, check_save_target
@@ -402,7 +403,9 @@ def _play_at_the_terminal(args, pack, kinds) -> int:
     from runtime.engine import Game
     from runtime.savegame import SaveError, check_save_target, write_atomic
     from .table import Table, agent_specs
-    top = _header(Game(pack, args.players, seed=args.seed), kinds)
+    first = Game(pack, args.players, seed=args.seed)
+    _print_deal_note(first)
+    top = _header(first, kinds)
     save = Path(args.save) if args.save else None
     try:
         if save is not None:
@@ -482,6 +485,14 @@ def cmd_watch(args) -> int:
             return None
     Watch(doc, pack, read, lambda text: print(text, flush=True)).run()
     return EXIT_OK
+
+
+def _print_deal_note(game) -> None:
+    """When the decks hold too few cards for full hands, say once (on stderr) what each player is dealt."""
+    from runtime.report import deal_note
+    note = deal_note(game)
+    if note:
+        print(note, file=sys.stderr)
 
 
 def _header(game, agent_kinds) -> str:

@@ -658,6 +658,7 @@ def game_table(gen: Gen, frame: dict) -> dict:
         "renovation_fixed": costs["renovation"], "stable_cost": costs["stable"], "fence_cost": costs["fence"],
         "sowing": s["sowing"], "housing": s["housing"], "exchanges": tuple(exchanges),
         "scoring": tuple(scoring), "tie_break": Code(tname), "has_tie_break": tb is not None, "hand": s["hand"],
+        "decks": tuple(s.get("decks") or ()),
         "good_words": {good: (english.good_word(good, 1), english.good_word(good, 2)) for good in all_goods},
         "solo_target": s.get("solo_target"),
         "reverse_passes": tuple(s.get("reverse_passes") or ()),

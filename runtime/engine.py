@@ -48,10 +48,18 @@ _PAUSE = object()  # in a replay queue: hold the game at the next request
 
 
 class Game:
-    def __init__(self, pack, nplayers: int, seed: int = 0, agents=None, log: bool = False):
+    def __init__(self, pack, nplayers: int, seed: int = 0, agents=None, log: bool = False, decks=None):
         rules = pack.rules
         if not rules.min_players <= nplayers <= rules.max_players:
             raise ValueError(f"pack '{pack.id}' is for {rules.min_players} to {rules.max_players} players, not {nplayers}")
+        if decks is not None:
+            decks = tuple(sorted(set(decks)))
+            unknown = [d for d in decks if d not in pack.decks]
+            if unknown or not decks:
+                raise ValueError(f"pack '{pack.id}' has no deck {', '.join(map(repr, unknown)) or '(none named)'}; "
+                                 f"its decks are {', '.join(pack.decks) or 'none'}")
+        self.chosen_decks = decks   # the decks hand cards are dealt from; None: every deck of the pack
+        self.short_hands: dict = {}  # kind -> (dealt each, full hand, cards in the decks) when the decks are short
         self.pack = pack
         self.rules = rules
         self.nplayers = nplayers
@@ -136,7 +144,8 @@ class Game:
         by default deep copies of this game's agents in their current state. Only for games played from
         their start through decisions (not for states set up by hand, as scenario files do)."""
         mine = [copy.deepcopy(a) for a in self.agents] if agents is SAME else list(agents)
-        g = Game(self.pack, self.nplayers, seed=self.seed, agents=mine, log=self.log is not None)
+        g = Game(self.pack, self.nplayers, seed=self.seed, agents=mine, log=self.log is not None,
+                 decks=self.chosen_decks)
         if self.decisions or self._engine is not None:
             g.replay(self.record).append(_PAUSE)  # stop at the next request, even a seat with an agent's
             g.run()
@@ -432,21 +441,39 @@ class Game:
                 p.goods[good] += k
         self._deal()
 
+    def dealable(self, kind: str) -> list:
+        """The hand cards of ``kind`` ('occupations' or 'minors') this game deals from, sorted by id: the
+        cards of the chosen decks (every deck of the pack by default); occupations only of those whose
+        player filter (1+, 3+, 4+) admits the number of players."""
+        decks = self.chosen_decks
+        if kind == "occupations":
+            return sorted(cid for cid, c in self.pack.cards.items() if c.kind == "occupation"
+                          and (c.players or 1) <= self.nplayers and (decks is None or c.deck in decks))
+        return sorted(cid for cid, c in self.pack.cards.items()
+                      if c.kind == "minor" and (decks is None or c.deck in decks))
+
     def _deal(self):
+        """Each player gets the pack's hand of each kind from the shuffled dealable cards. When the decks
+        hold fewer cards than every player's full hand, everyone gets an equal share of what there is
+        (the rest stays in the deck); ``short_hands`` records it as {kind: (dealt each, full hand, cards)}."""
         hand = self.rules.hand
         if not hand:
             return
-        occs = sorted(cid for cid, c in self.pack.cards.items()
-                      if c.kind == "occupation" and (c.players or 1) <= self.nplayers)
-        minors = sorted(cid for cid, c in self.pack.cards.items() if c.kind == "minor")
+        drafted = {k for phase in self.rules.draft for k in phase["kinds"]}  # dealt by the draft instead
+        occs, minors = self.dealable("occupations"), self.dealable("minors")
         self.rng.shuffle(occs)
         self.rng.shuffle(minors)
-        drafted = {k for phase in self.rules.draft for k in phase["kinds"]}  # dealt by the draft instead
+        sizes = {}
+        for kind, deck in (("occupations", occs), ("minors", minors)):
+            full = 0 if kind in drafted else hand.get(kind, 0)
+            sizes[kind] = min(full, len(deck) // self.nplayers)
+            if sizes[kind] < full:
+                self.short_hands[kind] = (sizes[kind], full, len(deck))
         for p in self.players:
-            k = 0 if "occupations" in drafted else hand.get("occupations", 0)
+            k = sizes["occupations"]
             p.hand_occupations = occs[:k]
             occs = occs[k:]
-            k = 0 if "minors" in drafted else hand.get("minors", 0)
+            k = sizes["minors"]
             p.hand_minors = minors[:k]
             minors = minors[k:]
         self.decks = {"occupations": occs, "minors": minors}

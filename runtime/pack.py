@@ -136,6 +136,7 @@ class Rules:
         self.tie_break = d["tie_break"]
         self.has_tie_break = d.get("has_tie_break", True)   # without one, equal totals share the win
         self.hand = d.get("hand")
+        self.decks = tuple(d.get("decks") or ())           # decks named in game.yaml (some may have no cards yet)
         self.pass_minors_solo = d.get("solo_removes_passing", True)
         self.good_words = dict(d.get("good_words") or {})   # good -> (one, many), for logs
         self.solo_target = d.get("solo_target")             # points a solo player aims for, or None
@@ -176,6 +177,8 @@ class Pack:
         self.cards = {d["id"]: CardDef(d) for d in module.CARDS}
         self.all_cards = dict(self.majors)
         self.all_cards.update(self.cards)
+        # the decks players may choose to deal from: those game.yaml names and those of the hand cards
+        self.decks = tuple(sorted(set(self.rules.decks) | {str(c.deck) for c in self.cards.values() if c.deck}))
         self.space_defs = {s.id: s for s in self.spaces + self.round_cards}
 
 

@@ -19,6 +19,29 @@ def header(game, agent_kinds) -> str:
     ])
 
 
+KIND_WORDS = {"occupations": "occupations", "minors": "minor improvements"}
+
+
+def deal_note(game) -> str | None:
+    """One line saying that the decks hold too few hand cards for every player's full hand and what each
+    player is dealt instead (None when the hands are full): 'note: decks E, I hold too few cards for full
+    hands of 3 players: each player is dealt 4 of 7 occupations (12 in the decks) and 0 of 7 minor
+    improvements (none in the decks)'."""
+    short = game.short_hands
+    if not short:
+        return None
+    decks = game.chosen_decks if game.chosen_decks is not None else game.pack.decks
+    where = (f"deck {decks[0]} holds" if len(decks) == 1 else f"decks {', '.join(decks)} hold" if decks
+             else f"pack '{game.pack.id}' holds")
+    parts = []
+    for kind in ("occupations", "minors"):
+        if kind in short:
+            dealt, full, cards = short[kind]
+            parts.append(f"{dealt} of {full} {KIND_WORDS[kind]} ({cards or 'none'} in the decks)")
+    return (f"note: {where} too few cards for full hands of {plural(game.nplayers, 'player')}: each player is "
+            f"dealt {' and '.join(parts)}")
+
+
 def score_table(game) -> str:
     scores = game.scores or [game.score(p) for p in game.players]
     names = [s["player"] for s in scores]

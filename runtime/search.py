@@ -88,10 +88,8 @@ class SearchAgent:
         for p in trial.players:
             seen.update(p.occupations)
             seen.update(p.minors)
-        cards = trial.pack.cards
-        occs = sorted(c for c, d in cards.items() if d.kind == "occupation" and c not in seen
-                      and (d.players or 1) <= trial.nplayers)
-        minors = sorted(c for c, d in cards.items() if d.kind == "minor" and c not in seen)
+        occs = [c for c in trial.dealable("occupations") if c not in seen]
+        minors = [c for c in trial.dealable("minors") if c not in seen]
         self.rng.shuffle(occs)
         self.rng.shuffle(minors)
         for p in others:

@@ -70,11 +70,25 @@ def test_start_goods(original, n):
             assert sum(k for good, k in p.goods.items() if good != "food") == 0
 
 
-def test_hands_are_dealt_empty_until_the_2007_cards_exist(original, original_family):
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
+def test_hands_are_dealt_from_the_2007_cards_there_are(original, original_family, n):
+    """7 + 7 from decks E, I and K as they are encoded: full hands once the decks hold enough, an equal
+    share of what there is until then; occupations only of those whose filter admits n players."""
     assert original.rules.hand == {"occupations": 7, "minors": 7}
-    assert not original.cards
     assert original_family.rules.hand is None
-    for p in game(original, 5).players:
+    assert set(original.decks) >= {"E", "I", "K"}
+    occs = [cid for cid, c in original.cards.items() if c.kind == "occupation" and (c.players or 1) <= n]
+    minors = [cid for cid, c in original.cards.items() if c.kind == "minor"]
+    for seed in range(3):
+        g = game(original, n, seed)
+        for p in g.players:
+            assert len(p.hand_occupations) == min(7, len(occs) // n)
+            assert len(p.hand_minors) == min(7, len(minors) // n)
+            assert set(p.hand_occupations) <= set(occs) and set(p.hand_minors) <= set(minors)
+        dealt = [cid for p in g.players for cid in p.hand_occupations + p.hand_minors]
+        assert len(dealt) == len(set(dealt))
+        assert sorted(dealt + g.decks["occupations"] + g.decks["minors"]) == sorted(occs + minors)
+    for p in game(original_family, n).players:
         assert p.hand_occupations == [] and p.hand_minors == []
 
 
@@ -172,8 +186,8 @@ def test_packs_lists_both_2007_packs_with_their_description(capsys):
     assert cli.main(["packs"]) == 0
     out = capsys.readouterr().out
     assert ("original: Agricola (original edition, 2007) (1–5 players)\n"
-            "    The 2007 edition for 1 to 5 players, with the green action cards laid out by player count; its "
-            "hand cards come with the next issue (hands are dealt empty until then).\n"
+            "    The 2007 edition for 1 to 5 players, with the green action cards laid out by player count and "
+            "hands dealt from decks E, I and K (equal shares while the decks are short of a full deal).\n"
             "original-family: Agricola (original edition, 2007), family version (1–5 players, extends original)\n"
             "    The 2007 family version for 1 to 5 players, without hand cards; the Starting Player space collects "
             "food (2 to 5 players) and only major improvements are built.\n") in out

@@ -238,7 +238,7 @@ def test_coverage_works_in_a_fresh_clone_with_nothing_beside_it(tmp_path):
 @pytest.mark.parametrize("pack", ["original", "original-family"])
 def test_coverage_of_a_2007_pack_reports_the_2007_cards(pack, tmp_path):
     """Without --edition, coverage compares a pack with the cards of its own edition (a variant's is its
-    base's): the 2007 packs with the 308 hand cards of 2007, none expressed yet (hands are dealt empty)."""
+    base's): the 2007 packs with the 308 hand cards of 2007, none expressed yet."""
     status, out, err = run_cli("--build", tmp_path / "build", "coverage", "--pack", pack)
     assert status == 2, err
     lines = out.splitlines()

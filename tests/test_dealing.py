@@ -1,0 +1,149 @@
+"""Dealing hand cards from a pack's decks (runtime/engine.py ``Game._deal``): 7 + 7 from the decks
+chosen, occupations filtered by the number of players, equal shares when the decks are short of a
+full deal, and the note `agricola play` prints then. A copy of the `original` pack with cards written
+here (not real cards) makes the counts exact while the 2007 decks are being encoded."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from compiler import cli
+from compiler.build import Compiler
+from runtime.agents import RandomAgent
+from runtime.engine import Game
+from runtime.pack import load_pack
+from runtime.report import deal_note
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def card_file(folder: Path, cid: str, kind: str, deck: str, players: str | None = None) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = [f"id: {cid}", f"name: {cid.replace('_', ' ').title()}", f"kind: {kind}", f"deck: {deck}"]
+    if kind == "occupation":
+        lines.append(f"players: {players or '1+'}")
+    else:
+        lines.append("cost: 1 wood")
+    lines.append("effects: |\n  on play: gain 1 food")
+    (folder / f"{cid}.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def make_root(tmp_path: Path, cards: dict) -> Path:
+    """A project folder with the `original` pack and the cards ``{deck: [(id, kind, players), …]}``."""
+    root = tmp_path / "root"
+    (root / "rules").mkdir(parents=True)
+    shutil.copytree(ROOT / "rules" / "original", root / "rules" / "original")
+    shutil.copy(ROOT / "rules" / "defaults.yaml", root / "rules" / "defaults.yaml")
+    for deck, entries in cards.items():
+        for cid, kind, players in entries:
+            card_file(root / "cards" / "original" / deck, cid, kind, deck, players)
+    return root
+
+
+def compiled(root: Path):
+    build = root / "build"
+    result = Compiler(root, build).compile("original")
+    assert result.ok, result.report.render()
+    return load_pack("original", build)
+
+
+# deck E: 10 occupations (six 1+, two 3+, two 4+) and 9 minors; deck I: 3 occupations, 4 minors
+CARDS = {
+    "E": [(f"e_occ_{i}", "occupation", "1+") for i in range(6)]
+         + [(f"e_occ3_{i}", "occupation", "3+") for i in range(2)]
+         + [(f"e_occ4_{i}", "occupation", "4+") for i in range(2)]
+         + [(f"e_minor_{i}", "minor", None) for i in range(9)],
+    "I": [(f"i_occ_{i}", "occupation", "1+") for i in range(3)] + [(f"i_minor_{i}", "minor", None) for i in range(4)],
+}
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    root = make_root(tmp_path_factory.mktemp("dealing"), CARDS)
+    return root, compiled(root)
+
+
+def game(pack, n, seed=1, **kw):
+    return Game(pack, n, seed=seed, agents=[RandomAgent(f"{seed}:{i}") for i in range(n)], **kw)
+
+
+def test_the_pack_knows_its_decks_also_the_empty_one(small):
+    _, pack = small
+    assert pack.decks == ("E", "I", "K")     # K is named in game.yaml and has no card
+
+
+@pytest.mark.parametrize("n, occupations, minors", [
+    (1, 7, 7),     # 9 occupations for 1+ (of 13), 13 minors: full hands
+    (2, 4, 6),     # 9 // 2, 13 // 2
+    (3, 3, 4),     # 11 occupations admit 3 players (1+ and 3+): 11 // 3; 13 // 3
+    (4, 3, 3),     # all 13 occupations: 13 // 4
+    (5, 2, 2),
+])
+def test_short_decks_give_everyone_an_equal_share(small, n, occupations, minors):
+    _, pack = small
+    for seed in range(4):
+        g = game(pack, n, seed)
+        for p in g.players:
+            assert (len(p.hand_occupations), len(p.hand_minors)) == (occupations, minors)
+            for cid in p.hand_occupations:
+                assert int(pack.cards[cid].players) <= n
+        assert len({cid for p in g.players for cid in p.hand_occupations + p.hand_minors}) == n * (occupations + minors)
+
+
+def test_a_full_deal_leaves_no_note_and_the_rest_in_the_deck(small):
+    _, pack = small
+    g = game(pack, 1)
+    assert g.short_hands == {} and deal_note(g) is None
+    assert len(g.decks["occupations"]) == 2 and len(g.decks["minors"]) == 6
+
+
+def test_the_note_says_what_each_player_is_dealt(small):
+    _, pack = small
+    assert deal_note(game(pack, 3)) == (
+        "note: decks E, I, K hold too few cards for full hands of 3 players: each player is dealt 3 of 7 "
+        "occupations (11 in the decks) and 4 of 7 minor improvements (13 in the decks)")
+    assert deal_note(game(pack, 2)) == (
+        "note: decks E, I, K hold too few cards for full hands of 2 players: each player is dealt 4 of 7 "
+        "occupations (9 in the decks) and 6 of 7 minor improvements (13 in the decks)")
+
+
+def test_play_prints_the_note_once_on_stderr(small, capsys):
+    root, _ = small
+    argv = ["--root", str(root), "--build", str(root / "build"), "play", "--pack", "original", "--players", "3",
+            "--agents", "random"]
+    assert cli.main(argv + ["--json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ("note: decks E, I, K hold too few cards for full hands of 3 players: each player is "
+                            "dealt 3 of 7 occupations (11 in the decks) and 4 of 7 minor improvements (13 in the "
+                            "decks)\n")
+    assert captured.out.startswith("{")
+    assert cli.main(argv) == 0
+    captured = capsys.readouterr()
+    assert captured.err.count("note: ") == 1 and "Final scores" in captured.out
+
+
+def test_no_cards_at_all_deals_empty_hands_with_the_note(tmp_path, capsys):
+    root = make_root(tmp_path, {})
+    pack = compiled(root)
+    g = game(pack, 2)
+    assert all(p.hand_occupations == [] and p.hand_minors == [] for p in g.players)
+    assert deal_note(g) == ("note: decks E, I, K hold too few cards for full hands of 2 players: each player is "
+                            "dealt 0 of 7 occupations (none in the decks) and 0 of 7 minor improvements (none in "
+                            "the decks)")
+    assert g.play() and g.finished
+
+
+def test_short_hands_play_to_the_end_and_cards_get_played(small):
+    """Games with short hands end normally, and the 2007 board's occupation spaces and minor-improvement
+    spaces play the cards dealt (every card here gains 1 food when played)."""
+    _, pack = small
+    played = 0
+    for n in (1, 2, 3, 4, 5):
+        for seed in range(3):
+            g = game(pack, n, seed)
+            g.play()
+            assert g.finished and g.round == 14
+            played += sum(len(p.occupations) + len(p.minors) for p in g.players)
+    assert played > 0
