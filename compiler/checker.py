@@ -900,6 +900,8 @@ def _tile_farm_frame(g, settings, goods_text, report) -> dict:
     settings["fields_next_to"] = str(g.get("fields_next_to") or "field")
     settings["stables_on"] = str(g.get("stables_on") or "any_space")
     settings["sowing_fields"] = int(g["sowing_fields"]) if g.get("sowing_fields") is not None else None
+    shared = g.get("shared_supply") if isinstance(g.get("shared_supply"), dict) else {}
+    settings["shared_supply"] = {str(k): int(v) for k, v in sorted(shared.items())}
     feeding = g.get("feeding")
     together = feeding.get("together") if isinstance(feeding, dict) else None
     settings["feeding_group"] = ((str(together["tag"]), int(together["people"]), int(together["food"]))

@@ -688,6 +688,8 @@ def _tile_farm_table(frame: dict, s: dict) -> dict:
         out["sow_at_most"] = s["sowing_fields"]
     if s.get("feeding_group") is not None:
         out["feeding_group"] = tuple(s["feeding_group"])
+    if s.get("shared_supply"):
+        out["shared_supply"] = dict(s["shared_supply"])
     rooms = frame.get("room_by_material") or {}
     if rooms:
         out["room_cost_by_material"] = {m: const_goods(n) for m, n in sorted(rooms.items())}

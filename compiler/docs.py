@@ -237,6 +237,7 @@ def rules_words(checked, eng) -> dict:
         "materials": materials,
         "start_people": s["start_people"], "max_people": s["max_people"],
         "max_fences": s["max_fences"], "max_stables": s["max_stables"],
+        "shared_supply": dict(s.get("shared_supply") or {}),
         "start_player_goods": _goods_or_none(eng, start_sp), "other_goods": _goods_or_none(eng, start_others),
         "hand": hand,
         "harvest_rounds": s["harvest_rounds"],
@@ -506,6 +507,13 @@ def setting_facts(rules: dict, stages) -> list:
         ("People at most", str(r["max_people"])),
         ("Fences in each supply", str(r["max_fences"])),
         ("Stables in each supply", str(r["max_stables"])),
+    ]
+    shared = r.get("shared_supply") or {}
+    if "rooms" in shared:
+        facts.append(("Rooms in the box, for the whole table", f"{shared['rooms']} besides the starting houses"))
+    if "stables" in shared:
+        facts.append(("Stables in the box, for the whole table", str(shared["stables"])))
+    facts += [
         ("The start player gets", r["start_player_goods"]),
         ("Every other player gets", r["other_goods"]),
         ("Hand cards", "each player is dealt " + _and(

@@ -161,6 +161,9 @@ class Rules:
         self.room_cost_by_material = dict(d.get("room_cost_by_material") or {})  # material -> price of a room
         self.sow_at_most = d.get("sow_at_most")                  # fields sown in one action, or None
         self.feeding_group = d.get("feeding_group")              # (space tag, people, food) or None
+        # pieces of the whole table shared by all players (rooms beyond the starting house, stables)
+        self.shared_rooms = (d.get("shared_supply") or {}).get("rooms")      # None: no shared limit
+        self.shared_stables = (d.get("shared_supply") or {}).get("stables")
 
 
 class Pack:

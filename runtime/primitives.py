@@ -184,14 +184,33 @@ def room_options(g, p, cost=None):
     return cost_options(g, p, ("room",), resolve_material(g.rules.room_cost, p.house))
 
 
+def shared_rooms_left(g):
+    """Rooms the table's shared supply still holds (rooms built beyond the starting houses count
+    against it), or None when the pack has no shared limit."""
+    limit = g.rules.shared_rooms
+    if limit is None:
+        return None
+    start = g.rules.start_rooms
+    return limit - sum(max(0, pl.room_count - start) for pl in g.players)
+
+
+def shared_stables_left(g):
+    """Stables the table's shared supply still holds, or None when the pack has no shared limit."""
+    limit = g.rules.shared_stables
+    if limit is None:
+        return None
+    return limit - sum(pl.stables.bit_count() for pl in g.players)
+
+
 def room_cells(g, p) -> int:
+    if g.rules.shared_rooms is not None and shared_rooms_left(g) <= 0:
+        return 0
     gr = p.grid
     return gr.full & ~_blocked_for_tiles(p) & gr.neighbours_of(p.rooms)
 
 
 def can_build_room(g, p, ctx=None, cost=None):
-    gr = p.grid
-    if not gr.full & ~_blocked_for_tiles(p) & gr.neighbours_of(p.rooms):  # room_cells
+    if not room_cells(g, p):
         return False
     return can_afford_any(g, p, room_options(g, p, cost))
 
@@ -334,6 +353,8 @@ def stable_options(g, p, cost=None):
 def can_build_stable(g, p, ctx=None, cost=None):
     stables = p.stables
     if stables.bit_count() >= g.rules.max_stables:
+        return False
+    if g.rules.shared_stables is not None and shared_stables_left(g) <= 0:
         return False
     if g.rules.stables_near_pastures:
         if not _stable_cells_near_pastures(p):

@@ -82,7 +82,7 @@ def _player(game, p, own: bool) -> dict:
         + [{"cells": [gr.name(c) for c in iter_bits(m)], "stables": popcount(m & p.stables), "tile": tid}
            for m, tid in p.tile_pastures],
         "fences": popcount(p.fences), "fences_left": rules.max_fences - popcount(p.fences),
-        "stables_left": rules.max_stables - popcount(p.stables),
+        "stables_left": _stables_left(game, p),
         "goods": {g: k for g, k in p.goods.items() if g not in animals},
         "animals": {a: p.goods[a] for a in rules.animals},
         "people": p.people, "newborns": p.newborns, "at_home": p.home, "begging": p.begging, "bonus": p.bonus,
@@ -91,6 +91,15 @@ def _player(game, p, own: bool) -> dict:
         "hand_size": {"occupations": len(p.hand_occupations), "minors": len(p.hand_minors)},
         "score": {"total": score["total"], "categories": score["categories"]},
     }
+
+
+def _stables_left(game, p) -> int:
+    """Stables the player may still build: their own supply, and the table's shared one where the pack
+    has it."""
+    left = game.rules.max_stables - popcount(p.stables)
+    if game.rules.shared_stables is not None:
+        left = min(left, game.rules.shared_stables - sum(popcount(q.stables) for q in game.players))
+    return max(0, left)
 
 
 def _pending(game, seat, everything: bool):

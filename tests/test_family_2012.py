@@ -27,7 +27,9 @@ N = ROWS * COLS
 HOUSE = (2 * COLS + 3, 2 * COLS + 4)          # C4, C5
 # the pack's tiles, written out here from rules/family-2012/game.yaml: id -> (spaces, cost in wood, capacity, supply)
 TILES = {"small_pasture": (1, 3, 2, 20), "large_pasture_4": (2, 4, 4, 8), "large_pasture_6": (2, 6, 6, 8)}
-MAX_STABLES, MAX_PEOPLE = 4, 5
+MAX_PEOPLE = 5
+# the box's pieces shared by the whole table (shared_supply): rooms beyond the 4 starting houses, stables
+BOX_ROOMS, BOX_STABLES = 12, 10
 # printed points of the improvements (rules/family-2012/majors.yaml)
 POINTS = {"fireplace_1": 1, "fireplace_2": 1, "cooking_hearth_1": 1, "cooking_hearth_2": 1, "clay_oven_1": 2,
           "clay_oven_2": 2, "windmill": 2, "basketmakers_workshop": 2, "pottery": 2, "joinery": 2, "storehouse": 1}
@@ -101,7 +103,6 @@ def check_farm(g, p, animals_must_fit=True):
         tiles |= m
     assert not (p.rooms & fields) and not (p.rooms & tiles) and not (fields & tiles), where
     assert not p.stables & (p.rooms | fields), f"{where}: stable on a room or field"
-    assert bin(p.stables).count("1") <= MAX_STABLES, where
     loose = p.stables & ~tiles
     assert not loose & ~around(tiles), f"{where}: a stable neither on nor next to a pasture"
     # every tile is laid next to one already there (a stable is a piece standing on the farm, not a tile)
@@ -119,6 +120,10 @@ def check_supply(g):
         if tid == "small_pasture":
             laid += sum(len(p.fields) for p in g.players)
         assert laid + g.tile_supply[tid] == supply, f"{tid}: {laid} laid, {g.tile_supply[tid]} left of {supply}"
+    rooms = sum(bin(p.rooms).count("1") - 2 for p in g.players)
+    assert rooms <= BOX_ROOMS, f"{rooms} rooms built, the box has {BOX_ROOMS}"
+    stables = sum(bin(p.stables).count("1") for p in g.players)
+    assert stables <= BOX_STABLES, f"{stables} stables built, the box has {BOX_STABLES}"
 
 
 class CheckedGame(Game):
