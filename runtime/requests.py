@@ -8,6 +8,13 @@ from __future__ import annotations
 from .labels import label_of
 
 
+# Every kind of request the runtime asks, in the order of docs/api.md's table (tests/test_rl.py checks
+# that every request the runtime makes is one of them, and that the table lists the same).
+KINDS = ("place", "any_time", "may", "next", "choose", "pay", "room", "stable", "plow", "fence",
+         "pasture_tile", "move_stable", "renovate", "sow", "bake", "feed", "keep_animals", "breed", "major",
+         "minor", "improvement", "occupation", "move_crop", "round_card", "draft", "redraw", "swap", "draw")
+
+
 def norm(option):
     """An option as JSON holds it (tuples become lists)."""
     if isinstance(option, (tuple, list)):

@@ -24,9 +24,8 @@ from pettingzoo import AECEnv
 
 from .engine import Game
 from .report import score_table
+from .requests import KINDS
 
-KINDS = ("place", "any_time", "may", "next", "choose", "pay", "room", "stable", "plow", "fence", "renovate",
-         "sow", "bake", "feed", "keep_animals", "breed", "major", "minor", "improvement", "occupation", "move_crop")
 CELL_KINDS = ("empty", "room", "field", "pasture", "stable")
 LIMIT = 1000.0  # every feature is clipped to [-LIMIT, LIMIT]
 
@@ -170,6 +169,8 @@ class _Encoder:
             names += [f"space:{sid}:{w}" for w in ("in_play", "round", "mine", "others")]
             names += [f"space:{sid}:{g}" for g in self.goods]
         names += [f"supply:{m}" for m in self.majors]
+        self.tiles = [t["id"] for t in rules.pasture_tiles]   # a farm of tiles: the shared supply, laid tiles
+        names += [f"tiles_left:{t}" for t in self.tiles]
         for k in range(players):
             who = "me" if k == 0 else f"next{k}"
             names += [f"{who}:{w}" for w in ("start_player", "rooms", "fences", "fences_left", "stables_left",
@@ -180,6 +181,7 @@ class _Encoder:
             for c in range(self.cells):
                 names += [f"{who}:cell{c}:{kind}" for kind in CELL_KINDS]
                 names += [f"{who}:cell{c}:{w}" for w in self.crops + ["count", "stable"]]
+            names += [f"{who}:tiles:{t}" for t in self.tiles]
             names += [f"{who}:major:{m}" for m in self.majors]
             names += [f"{who}:card:{c}" for c in self.cards]
         names += [f"hand:{c}" for c in self.cards]
@@ -194,6 +196,8 @@ class _Encoder:
                             float(view["work_phase"]), float(view["round"] in view["harvest_rounds"]),
                             view["hidden_round_cards"]]
         pending = view["pending"]
+        if pending is not None and pending["kind"] not in KINDS:
+            raise ValueError(f"a '{pending['kind']}' request is not one of the request kinds of runtime/requests.py")
         out += [float(pending is not None and pending["kind"] == k) for k in KINDS]
         mine = pending is not None and pending["seat"] == seat
         out += [float(mine), float(len(pending["options"])) if mine else 0.0]
@@ -209,6 +213,8 @@ class _Encoder:
             out += [float(b["goods"].get(g, 0)) for g in self.goods]
         supply = {m["id"] for m in view["major_supply"]}
         out += [float(m in supply) for m in self.majors]
+        tiles_left = view.get("tile_supply") or {}
+        out += [float(tiles_left.get(t, 0)) for t in self.tiles]
         for k in range(self.players):
             p = view["players"][(seat + k) % self.players]
             out += [float(p["start_player"]), p["rooms"], p["fences"], p["fences_left"], p["stables_left"],
@@ -220,6 +226,8 @@ class _Encoder:
                 out += [float(cell["kind"] == kind) for kind in CELL_KINDS]
                 out += [float(cell["crop"] == crop) for crop in self.crops]
                 out += [cell["count"], float(cell["stable"])]
+            laid = [pasture.get("tile") for pasture in p["pastures"]]
+            out += [float(laid.count(t)) for t in self.tiles]
             owned = [0.0] * len(self.majors)
             for m in p["cards"]["majors"]:
                 owned[self.major_index[m]] = 1.0

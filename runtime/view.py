@@ -35,6 +35,7 @@ def state_view(game, seat: int | None = None, everything: bool = False) -> dict:
         "round_cards": [{"round": r, "id": sid, "name": name} for r, sid, name in revealed],
         "hidden_round_cards": max(0, len(game.round_order) - len(revealed)),
         "major_supply": [{"id": cid, "name": game.card(cid).name} for cid in game.major_supply],
+        "tile_supply": dict(game.tile_supply),
         "players": [_player(game, p, everything or seat == p.idx) for p in game.players],
         "pending": _pending(game, seat, everything),
         "scores": game.scores,

@@ -2,23 +2,66 @@
 plays whole games whose rewards follow the final scores."""
 from __future__ import annotations
 
+import re
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
 from runtime.engine import Game
+from runtime.requests import KINDS
 from runtime.rl import AgricolaEnv
 
+ROOT = Path(__file__).resolve().parents[1]
+PACKS = sorted(p.parent.name for p in (ROOT / "rules").glob("*/game.yaml"))
 
-@pytest.mark.parametrize("players", [1, 2, 4])
-def test_pettingzoos_api_test_passes(revised, players):
+
+@pytest.mark.parametrize("pack_id, players", [("revised", 1), ("revised", 2), ("revised", 4),
+                                              ("family-2012", 1), ("family-2012", 3)])
+def test_pettingzoos_api_test_passes(pack_loader, pack_id, players):
     with warnings.catch_warnings():
         # PettingZoo warns about every Dict observation with an action mask (its own board games too)
         warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
         warnings.filterwarnings("ignore", message="Observation space for each agent probably should be")
-        api_test(AgricolaEnv(revised, players=players), num_cycles=300)
+        api_test(AgricolaEnv(pack_loader(pack_id), players=players), num_cycles=300)
+
+
+def test_every_request_the_runtime_makes_is_a_kind_the_environment_encodes():
+    """Each ``decide(player, "kind", …)`` in runtime/ names one of runtime.requests.KINDS, and
+    docs/api.md's table lists exactly those kinds."""
+    asked = set()
+    for path in (ROOT / "runtime").glob("*.py"):
+        asked |= set(re.findall(r"decide\(\s*\w+,\s*\"(\w+)\"", path.read_text()))
+    assert asked and asked <= set(KINDS), sorted(asked - set(KINDS))
+    table = re.search(r"\| kind \| the options are \|\n\|---\|---\|\n((?:\|.*\n)+)", (ROOT / "docs/api.md").read_text())
+    documented = [k for row in table.group(1).splitlines() for k in re.findall(r"`(\w+)`", row.split("|")[1])]
+    assert documented == list(KINDS)
+
+
+@pytest.mark.parametrize("pack_id", PACKS)
+def test_every_pack_plays_through_the_environment(pack_loader, pack_id):
+    """A whole game of every built-in pack through the environment: each request's kind is one-hot in
+    the observation and every answer is taken by its index."""
+    pack = pack_loader(pack_id)
+    players = max(pack.rules.min_players, min(2, pack.rules.max_players))
+    env = AgricolaEnv(pack, players=players)
+    first_kind = env.feature_names().index(f"kind:{KINDS[0]}")
+    kinds_seen = set()
+
+    def pick(legal):
+        kind = env.game.pending.kind
+        if kind not in kinds_seen:   # (each kind's first request: encoding every one is slow)
+            onehot = env.observe(env.agent_selection)["observation"][first_kind:first_kind + len(KINDS)]
+            assert onehot.sum() == 1 and KINDS[int(np.argmax(onehot))] == kind
+            kinds_seen.add(kind)
+        return int(legal[(env.game.decisions * 7919) % len(legal)])
+
+    _play_out(env, 11, pick)
+    assert env.game.finished and "place" in kinds_seen
+    if pack.rules.pregame:
+        assert kinds_seen & {"draft", "redraw", "swap", "round_card"}, kinds_seen
 
 
 def _play_out(env, seed, pick):
@@ -93,3 +136,45 @@ def test_wrong_actions_and_settings_are_refused(family):
     small = AgricolaEnv(family, players=2, max_actions=3)
     with pytest.raises(ValueError, match="more than max_actions=3; make the environment with a larger max_actions"):
         small.reset(seed=1)
+
+
+def _tile_policy(request) -> int:
+    """Answers that lay pasture tiles and put a stable beside one, so that it may move onto the next."""
+    p = request.player
+    if request.kind == "place":
+        want = ["farm_expansion"] if p.tile_pastures and not p.stables else []
+        return next((request.options.index(s) for s in want + ["fencing", "forest", "farm_expansion"]
+                     if s in request.options), 0)
+    if request.kind in ("next", "choose"):
+        return next((i for i, label in enumerate(request.labels) if "stable" in label), 0)
+    if request.kind == "stable":
+        on_tiles = sum(m for m, _ in p.tile_pastures)
+        return next((i for i, o in enumerate(request.options) if isinstance(o, int) and not on_tiles >> o & 1), 0)
+    return 0
+
+
+def test_family_2012_requests_and_tiles_are_in_the_observation(pack_loader):
+    """The Family Edition's own requests (pasture tiles, moving a stable) reach the environment, and
+    the shared tile supply and each player's laid tiles are features."""
+    env = AgricolaEnv(pack_loader("family-2012"), players=2)
+    names = env.feature_names()
+    first_kind = names.index(f"kind:{KINDS[0]}")
+    kinds_seen = set()
+
+    def pick(legal):
+        request = env.game.pending
+        onehot = env.observe(env.agent_selection)["observation"][first_kind:first_kind + len(KINDS)]
+        assert KINDS[int(np.argmax(onehot))] == request.kind and onehot.sum() == 1
+        kinds_seen.add(request.kind)
+        return _tile_policy(request)
+
+    _play_out(env, 1, pick)
+    assert {"pasture_tile", "move_stable", "stable"} <= kinds_seen, kinds_seen
+    obs = env.observe("player_0")["observation"]
+    g = env.game
+    for t in ("small_pasture", "large_pasture_4", "large_pasture_6"):
+        assert obs[names.index(f"tiles_left:{t}")] == g.tile_supply[t]
+        for k, who in ((0, "me"), (1, "next1")):
+            laid = sum(1 for _, tid in g.players[k].tile_pastures if tid == t)
+            assert obs[names.index(f"{who}:tiles:{t}")] == laid
+    assert sum(g.tile_supply.values()) < 36 and any(p.tile_pastures for p in g.players)
