@@ -455,14 +455,25 @@ def build_model(compiler, pack_id: str) -> dict:
         "counts": counts, "rules": rules, "stages": stages, "spaces": spaces, "rounds": rounds,
         "majors": majors, "cards": cards, "decks": decks, "sheets": sheets, "matrix": matrix,
         "index": index, "letters": letters, "variant": variant,
-        "example_farm": _example_farm(compiler, pack_id),
+        "example_farm": _example_farm(compiler, pack_id, src.chain),
     }
 
 
 EXAMPLE_FARM = TEMPLATES / "example-farm.yaml"
 
 
-def _example_farm(compiler, pack_id: str):
+def example_farm_file(compiler, chain) -> Path:
+    """The farm file of a pack's example: its own ``example-farm.yaml`` (in its rules folder, or the
+    nearest base's in its chain), else the compiler's, which fits the farmyards of the 2016 and 2007
+    editions."""
+    for pid in reversed(chain):
+        directory = compiler.ws.pack_dir(pid)
+        if directory is not None and (directory / "example-farm.yaml").is_file():
+            return directory / "example-farm.yaml"
+    return EXAMPLE_FARM
+
+
+def _example_farm(compiler, pack_id: str, chain):
     """The example farm of the rules page: drawn as SVG (the picture of the web playtest page) and scored
     by the pack's own scoring table; None for a pack whose farmyard cannot hold it."""
     from runtime.pack import load_pack
@@ -471,15 +482,17 @@ def _example_farm(compiler, pack_id: str):
     if not compiler.compile(pack_id).ok:
         return None
     pack = load_pack(pack_id, compiler.build_root)
+    farm_file = example_farm_file(compiler, chain)
     try:
-        game, p = load_farm(EXAMPLE_FARM, pack)
-        scores, _ = score_farm_file(EXAMPLE_FARM, pack)
+        game, p = load_farm(farm_file, pack)
+        scores, _ = score_farm_file(farm_file, pack)
     except FarmFileError:
         return None
     labels = {cid: label for cid, label, _ in pack.rules.scoring}
     from runtime.words import plural
     about = (f"A {p.house} house of {plural(p.room_count, 'room')}, a family of {p.people}, "
-             f"{plural(len(p.fields), 'field')} and {plural(len(p.pastures), 'pasture')}, at the end of the game.")
+             f"{plural(len(p.fields), 'field')} and {plural(len(p.pastures) + len(p.tile_pastures), 'pasture')}, "
+             f"at the end of the game.")
     return {"svg": farm_svg(game, p, title="An example farm at the end of a game"), "about": about,
             "rows": [(labels[c], n) for c, n in scores["categories"].items()], "total": scores["total"]}
 

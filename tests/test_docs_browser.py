@@ -113,6 +113,26 @@ def test_pages_load_cleanly_and_links_resolve(site, browser):
     assert f"{most} players" in heads and f"{most + 1} players" not in heads
 
 
+def test_the_rules_page_draws_an_example_farm(site, browser):
+    """Every pack's rules page shows an example farm as a picture with its score; the Family Edition's
+    is its own farm of tiles (rules/family-2012/example-farm.yaml), the others the compiler's."""
+    result, _ = site
+    page, errors = _open(browser, result.out_dir / "rules.html")
+    farm = page.locator("svg.farm")
+    assert farm.count() == 1
+    box = farm.bounding_box()
+    assert box["width"] > 200 and box["height"] > 150
+    caption = page.locator("figure figcaption").first.text_content()
+    labels = farm.locator("text").all_text_contents()
+    if result.pack == "family-2012":
+        assert caption == "A clay house of 3 rooms, a family of 4, 3 fields and 3 pastures, at the end of the game."
+        assert {"pasture 1", "pasture 2", "pasture 3"} <= set(labels)
+    else:
+        assert caption.startswith("A clay house of 3 rooms, a family of 3")
+    assert not errors
+    page.close()
+
+
 def test_card_sheets_fit_and_hold_every_card(site, browser):
     result, checked = site
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -278,14 +278,14 @@ EMPTY = ['".  .  .  .  .  .  .  ."'] * 6
 
 
 def test_the_example_farm_scores_by_the_table(fam):
-    result, _ = score_farm_file(ROOT / "docs" / "examples" / "farm-family-2012.yaml", fam)
+    result, _ = score_farm_file(ROOT / "rules" / "family-2012" / "example-farm.yaml", fam)
     assert result["categories"] == {"family": 12, "rooms": 6, "fields": 3, "pasture_tiles": 3, "stables": 2,
                                     "grain": 3, "animals": 8, "improvements": 4, "bonus": 6, "begging": 0}
     assert result["total"] == 47
 
 
 def test_agricola_score_on_the_command_line():
-    out = subprocess.run([sys.executable, "-m", "compiler.cli", "score", "docs/examples/farm-family-2012.yaml",
+    out = subprocess.run([sys.executable, "-m", "compiler.cli", "score", "rules/family-2012/example-farm.yaml",
                           "--pack", "family-2012"], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "Pasture tiles               3\n" in out.stdout and "Total                      47\n" in out.stdout
