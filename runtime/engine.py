@@ -111,10 +111,13 @@ class Game:
         """An independent copy of the game's state only, for one-step lookahead from inside an agent:
         the copy has no game loop of its own (the caller drives it, e.g. ``copy.use_space``) and keeps
         no decision log. The pack and handlers are shared. For a full copy at a request, see ``clone``."""
+        # The generator is copied only when a game draws from it (after set-up nothing does, so a
+        # lookahead copy never pays for it): the original's is frozen and both copy it on their next draw.
+        mine = self.__dict__
+        if "rng" in mine:
+            mine["_rng_frozen"] = mine.pop("rng")
         g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
-        g.rng = random.Random(0)  # (seeded: a Random() without a seed would read the system's entropy)
-        g.rng.setstate(self.rng.getstate())
+        g.__dict__.update(mine)
         g.players = [p.clone() for p in self.players]
         g.spaces = [s.clone() for s in self.spaces]
         g.space_by_id = {s.id: s for s in g.spaces}
@@ -135,6 +138,16 @@ class Game:
         g._engine = None
         g._replay = None
         return g
+
+    def __getattr__(self, name):
+        # only for attributes not set: ``rng`` of a game whose generator copy_state froze
+        if name == "rng":
+            frozen = self.__dict__.get("_rng_frozen")
+            if frozen is not None:
+                rng = self.__dict__["rng"] = random.Random(0)  # (seeded: Random() would read the system's entropy)
+                rng.setstate(frozen.getstate())
+                return rng
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def clone(self, agents=SAME) -> "Game":
         """An independent game at the same point: same decisions taken, same pending request (or the
