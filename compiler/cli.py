@@ -328,12 +328,12 @@ def _load(args, pack_id):
 def _agent_kinds(text: str, players: int):
     """The agent kind of each seat from ``--agents`` (one kind per player, or one for all; 'human' for a
     person at the terminal), or a problem."""
-    from .diagnostics import did_you_mean
     from .table import HUMAN
     known = _playing_agent_kinds() + [HUMAN]
     kinds = [k.strip() for k in str(text).split(",")]
     for k in kinds:
         if k not in known:
+            from .diagnostics import did_you_mean  # only here: it imports difflib and dataclasses
             return None, (f"--agents: unknown agent kind {_shown(k)}{did_you_mean(k, known)}; "
                           f"the kinds are {', '.join(known)}")
     if len(kinds) == 1:

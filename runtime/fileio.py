@@ -14,7 +14,6 @@ import errno
 import os
 import re
 import stat
-import tempfile
 from pathlib import Path
 
 
@@ -124,6 +123,7 @@ def write_text_atomic(path: Path, text: str, sync: bool = False) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     clean_stale_temps(path.parent, path.name)
+    import tempfile  # here, not at the top: agricola play imports this module and writes no file
     fd, tmp = tempfile.mkstemp(dir=str(path.parent), prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp")
     try:
         os.fchmod(fd, 0o666 & ~_umask())
