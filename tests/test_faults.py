@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import stat
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -251,7 +252,7 @@ def test_a_full_disk_keeps_the_last_good_save(tmp_path, monkeypatch):
 def test_a_full_disk_while_compiling_is_a_located_error(tmp_path, monkeypatch):
     def full(*a, **k):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(tmp_path / "build"))
-    monkeypatch.setattr(fileio.tempfile, "mkstemp", full)
+    monkeypatch.setattr(tempfile, "mkstemp", full)  # fileio imports tempfile where it writes
     status, out, err = run_cli("--build", tmp_path / "build", "compile", "--pack", "revised-family")
     assert_refused(status, err, str(tmp_path / "build"), "no space left on the device")
 
