@@ -364,6 +364,20 @@ def _seat_kinds(args, pack):
     return kinds
 
 
+def _chosen_decks(args, pack):
+    """The decks of ``--decks`` (sorted, or None for every deck of the pack) and whether they are the
+    pack's; an unknown deck is reported on stderr, naming the pack's decks."""
+    if args.decks is None:
+        return None, True
+    decks = tuple(sorted({d.strip() for d in args.decks.split(",") if d.strip()}))
+    unknown = [d for d in decks if d not in pack.decks]
+    if unknown or not decks:
+        print(f"error: --decks: pack '{pack.id}' has no deck {_shown(','.join(unknown) or args.decks)}; "
+              f"its decks are {', '.join(pack.decks) or 'none'}", file=sys.stderr)
+        return None, False
+    return decks, True
+
+
 def cmd_play(args) -> int:
     from runtime.engine import Game
     from runtime.savegame import make_agent
@@ -374,12 +388,15 @@ def cmd_play(args) -> int:
     kinds = _seat_kinds(args, pack)
     if kinds is None:
         return EXIT_USAGE
+    decks, ok = _chosen_decks(args, pack)
+    if not ok:
+        return EXIT_USAGE
     from .table import HUMAN
     if HUMAN in kinds:
-        return _play_at_the_terminal(args, pack, kinds)
+        return _play_at_the_terminal(args, pack, kinds, decks)
     specs = [{"kind": kind, "seed": f"{args.seed}:{i}"} for i, kind in enumerate(kinds)]
     agents = [make_agent(spec) for spec in specs]
-    game = Game(pack, args.players, seed=args.seed, agents=agents, log=not args.json)
+    game = Game(pack, args.players, seed=args.seed, agents=agents, log=not args.json, decks=decks)
     _print_deal_note(game)
     top = _header(game, kinds)
     recorder = None
@@ -398,19 +415,19 @@ def cmd_play(args) -> int:
     return _print_game(game, args.json, top)
 
 
-def _play_at_the_terminal(args, pack, kinds) -> int:
+def _play_at_the_terminal(args, pack, kinds, decks) -> int:
     """``play`` with people at some seats: the terminal asks them (compiler/terminal.py)."""
     from runtime.engine import Game
     from runtime.savegame import SaveError, check_save_target, write_atomic
     from .table import Table, agent_specs
-    first = Game(pack, args.players, seed=args.seed)
+    first = Game(pack, args.players, seed=args.seed, decks=decks)
     _print_deal_note(first)
     top = _header(first, kinds)
     save = Path(args.save) if args.save else None
     try:
         if save is not None:
             check_save_target(save)
-        table = Table(pack, args.players, args.seed, agent_specs(kinds, args.seed))
+        table = Table(pack, args.players, args.seed, agent_specs(kinds, args.seed), decks=decks)
 
         def after():
             if save is not None:
@@ -623,18 +640,14 @@ def cmd_simulate(args) -> int:
         if value is not None and value < 1:
             print(f"error: --{option} {value}: give a whole number of at least 1", file=sys.stderr)
             return EXIT_USAGE
-    decks = None
-    if args.decks is not None:
-        decks = tuple(sorted({d.strip() for d in args.decks.split(",") if d.strip()}))
-        known = sorted({str(c.deck) for c in pack.cards.values() if c.deck is not None})
-        unknown = [d for d in decks if d not in known]
-        if unknown or not decks:
-            print(f"error: --decks: pack '{pack.id}' has no deck {_shown(','.join(unknown) or args.decks)}; "
-                  f"its decks are {', '.join(known) or 'none'}", file=sys.stderr)
-            return EXIT_USAGE
+    decks, ok = _chosen_decks(args, pack)
+    if not ok:
+        return EXIT_USAGE
     if args.ray is not None and args.workers is not None:
         print("error: give --workers (a local process pool) or --ray (a Ray cluster), not both", file=sys.stderr)
         return EXIT_USAGE
+    from runtime.engine import Game
+    _print_deal_note(Game(pack, args.players, decks=decks))   # the same for every seed
     settings = Settings(pack=pack.id, content_hash=pack.content_hash, players=args.players, agents=tuple(kinds),
                         decks=decks, seed=args.seed, games=args.games, batch=args.batch or DEFAULT_BATCH)
     workers = args.workers or (os.cpu_count() or 1)
@@ -1105,6 +1118,8 @@ def make_parser() -> argparse.ArgumentParser:
                    help=f"the agent of each seat, one kind per player, or one kind for all "
                         f"({', '.join(_playing_agent_kinds())}; 'human' for a person at this terminal; "
                         "default: greedy)")
+    p.add_argument("--decks", default=None, metavar="DECK[,DECK…]",
+                   help="deal hand cards from these decks only, e.g. E or E,I (default: every deck of the pack)")
     p.add_argument("--json", action="store_true", help="print one JSON object with the scores (default: the log)")
     p.add_argument("--save", metavar="FILE",
                    help="save the game after every decision (JSON; see docs/save-format.md; default: no save)")

@@ -18,7 +18,6 @@ its games file exists.
 """
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import os
@@ -66,15 +65,6 @@ def agent_for(kind: str, seed: int, seat: int):
     return make_agent({"kind": kind, "seed": f"{seed}:{seat}"})
 
 
-def with_decks(pack, decks):
-    """The pack with only the hand cards of ``decks`` to deal (all cards stay known to the game)."""
-    if decks is None:
-        return pack
-    view = copy.copy(pack)
-    view.cards = {cid: c for cid, c in pack.cards.items() if c.deck in decks}
-    return view
-
-
 def _recording_game_class():
     from runtime.engine import Game
 
@@ -92,8 +82,7 @@ def play_game(pack, settings: Settings, number: int) -> tuple[dict, list[dict]]:
     """Play game ``number`` of a run: its games row and its players rows."""
     seed = game_seed(settings.seed, number)
     n = settings.players
-    dealt_pack = with_decks(pack, settings.decks)
-    game = _recording_game_class()(dealt_pack, n, seed=seed,
+    game = _recording_game_class()(pack, n, seed=seed, decks=settings.decks,
                                    agents=[agent_for(k, seed, i) for i, k in enumerate(settings.agents)])
     game.played = []
     dealt = [list(p.hand_occupations) + list(p.hand_minors) for p in game.players]

@@ -12,9 +12,11 @@ def header(game, agent_kinds) -> str:
     n = game.nplayers
     seats = ", ".join(f"{p.name} {kind}" for p, kind in zip(game.players, agent_kinds))
     start = "; ".join(f"{p.name} {goods(game, list(p.goods.items()))}" for p in game.players)
+    decks = game.chosen_decks
     return "\n".join([
         f"{game.rules.name} (pack {game.pack.id})",
         f"Seed {game.seed}; {plural(n, 'player')}: {seats}; start player {game.players[game.start_player].name}",
+        *([f"Hand cards from {'deck' if len(decks) == 1 else 'decks'} {', '.join(decks)}"] if decks else []),
         f"Start goods: {start}",
     ])
 

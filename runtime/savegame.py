@@ -6,7 +6,7 @@ A save file (format version 1, see docs/save-format.md)::
      "pack": "<pack id>", "pack_hash": "<content hash of the compiled pack>",
      "players": 4, "seed": 1, "agents": [{"kind": "random", "seed": "1:0"}, …],
      "decisions": [[player, kind, option], …],
-     "finished": false, "final": null}
+     "finished": false, "final": null, "decks": ["E", "I"]}     (decks: only when chosen)
 
 Resuming replays the decisions from the start: the engine is deterministic, and the agents are
 asked again so that their own generators advance exactly as in the uninterrupted game (each answer is
@@ -71,6 +71,8 @@ SAVE_SCHEMA = {
         "pack_hash": {"type": "string"},
         "players": {"type": "integer", "minimum": 1, "maximum": 9},
         "seed": {"type": "integer", "minimum": -MAX_SEED, "maximum": MAX_SEED},
+        "decks": {"type": ["array", "null"], "items": {"type": "string", "minLength": 1, "maxLength": 8},
+                  "maxItems": 50, "description": "the decks hand cards were dealt from; absent or null: every deck"},
         "agents": {"type": "array", "items": {
             "type": "object",
             "properties": {"kind": {"enum": list(AGENT_KINDS)}, "seed": {"type": ["string", "integer"]}},
@@ -159,6 +161,7 @@ class Recorder:
             "decisions": [[pi, kind, norm(o)] for pi, kind, o in g.record],
             "finished": g.finished,
             "final": ({"scores": g.scores, "state_hash": state_hash(g)} if g.finished else None),
+            **({"decks": list(g.chosen_decks)} if g.chosen_decks is not None else {}),
         }
 
     def save(self, *_):
@@ -280,12 +283,22 @@ def restore(doc: dict, pack, *, continue_with_agents: bool = True, log: bool = F
     if not rules.min_players <= doc["players"] <= rules.max_players:
         raise SaveError(f"the save is a game of {doc['players']} players; pack '{pack.id}' is for "
                         f"{rules.min_players} to {rules.max_players}")
+    decks = doc.get("decks")
+    if decks is not None:
+        unknown = sorted(set(decks) - set(pack.decks))
+        if unknown or not decks:
+            raise SaveError(f"the save deals from {_deck_words(unknown) if unknown else 'no deck'}, which pack "
+                            f"'{pack.id}' does not have; its decks are {', '.join(pack.decks) or 'none'}")
     agents = [make_agent(spec) if continue_with_agents else None for spec in doc["agents"]]
-    game = Game(pack, doc["players"], seed=doc["seed"], agents=agents, log=log)
+    game = Game(pack, doc["players"], seed=doc["seed"], agents=agents, log=log, decks=decks)
     pending = game.replay(doc["decisions"], ask_agents=True)
     rec = Recorder(game, path, doc["agents"])
     rec.written = doc
     return game, rec, pending
+
+
+def _deck_words(decks) -> str:
+    return ("deck " if len(decks) == 1 else "decks ") + ", ".join(repr(d) for d in decks)
 
 
 def agent_specs(game) -> list:

@@ -147,3 +147,110 @@ def test_short_hands_play_to_the_end_and_cards_get_played(small):
             assert g.finished and g.round == 14
             played += sum(len(p.occupations) + len(p.minors) for p in g.players)
     assert played > 0
+
+
+# ---------------------------------------------------------------- choosing the decks
+
+def test_chosen_decks_deal_only_their_cards(small):
+    _, pack = small
+    g = game(pack, 2, decks=["E"])
+    assert g.chosen_decks == ("E",)
+    for p in g.players:
+        assert {pack.cards[c].deck for c in p.hand_occupations + p.hand_minors} == {"E"}
+        assert (len(p.hand_occupations), len(p.hand_minors)) == (3, 4)    # 6 occupations for 2: 3; 9 minors: 4
+    assert deal_note(g) == ("note: deck E holds too few cards for full hands of 2 players: each player is dealt "
+                            "3 of 7 occupations (6 in the decks) and 4 of 7 minor improvements (9 in the decks)")
+    # mixing decks is the default: every deck, in the same order as naming them all
+    every = game(pack, 2, seed=5)
+    named = game(pack, 2, seed=5, decks=["K", "I", "E"])
+    assert [p.hand_occupations + p.hand_minors for p in every.players] == \
+           [p.hand_occupations + p.hand_minors for p in named.players]
+
+
+def test_an_unknown_deck_is_refused_by_the_engine(small):
+    _, pack = small
+    with pytest.raises(ValueError) as exc:
+        Game(pack, 2, decks=["E", "Z"])
+    assert str(exc.value) == "pack 'original' has no deck 'Z'; its decks are E, I, K"
+
+
+def _cli(root, *argv):
+    return cli.main(["--root", str(root), "--build", str(root / "build"), *argv])
+
+
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_an_unknown_deck_on_the_command_line(small, tmp_path, capsys, command):
+    root, _ = small
+    extra = ["--games", "1", "--out", str(tmp_path / "run"), "--quiet"] if command == "simulate" else []
+    code = _cli(root, command, "--pack", "original", "--agents", "random", "--decks", "E,Z", *extra)
+    assert code == 2
+    assert capsys.readouterr().err == "error: --decks: pack 'original' has no deck 'Z'; its decks are E, I, K\n"
+    assert not (tmp_path / "run").exists()
+
+
+def test_play_names_the_decks_and_the_save_keeps_them_for_resume_and_replay(small, tmp_path, capsys):
+    import json
+    root, pack = small
+    save = tmp_path / "game.json"
+    assert _cli(root, "play", "--pack", "original", "--players", "2", "--agents", "random", "--seed", "4",
+                "--decks", "I,E", "--save", str(save)) == 0
+    out = capsys.readouterr()
+    assert out.out.splitlines()[2] == "Hand cards from decks E, I"
+    doc = json.loads(save.read_text(encoding="utf-8"))
+    assert doc["decks"] == ["E", "I"]
+    assert _cli(root, "replay", str(save)) == 0
+    assert capsys.readouterr().out.startswith("replay ok: ")
+    # the same game resumed from its first half deals the same hands and ends the same
+    half = dict(doc, decisions=doc["decisions"][:len(doc["decisions"]) // 2], finished=False, final=None)
+    save.write_text(json.dumps(half), encoding="utf-8")
+    assert _cli(root, "resume", str(save), "--json") == 0
+    assert json.loads(capsys.readouterr().out)["scores"] == doc["final"]["scores"]
+    # a save whose decks the pack does not have is refused
+    save.write_text(json.dumps(dict(doc, decks=["Q"])), encoding="utf-8")
+    assert _cli(root, "resume", str(save)) == 2
+    assert capsys.readouterr().err == (f"error: {save}: the save deals from deck 'Q', which pack 'original' does "
+                                       "not have; its decks are E, I, K\n")
+
+
+def test_a_save_without_decks_deals_from_every_deck(small, tmp_path, capsys):
+    import json
+    root, _ = small
+    save = tmp_path / "game.json"
+    assert _cli(root, "play", "--pack", "original", "--players", "2", "--agents", "random", "--save", str(save),
+                "--json") == 0
+    assert "decks" not in json.loads(save.read_text(encoding="utf-8"))
+
+
+def test_simulate_deals_from_the_chosen_decks(small, tmp_path, capsys):
+    import duckdb
+    root, pack = small
+    assert _cli(root, "simulate", "--pack", "original", "--players", "2", "--agents", "random", "--games", "3",
+                "--decks", "I", "--workers", "1", "--out", str(tmp_path / "run"), "--quiet", "--json") == 0
+    captured = capsys.readouterr()
+    assert captured.err == ("note: deck I holds too few cards for full hands of 2 players: each player is dealt 1 of "
+                            "7 occupations (3 in the decks) and 2 of 7 minor improvements (4 in the decks)\n")
+    dealt = duckdb.sql(f"select distinct unnest(dealt) from read_parquet('{tmp_path}/run/players/*.parquet')").fetchall()
+    assert dealt and {pack.cards[c].deck for c, in dealt} == {"I"}
+
+
+def test_the_web_server_deals_from_the_chosen_decks_and_keeps_them(small, tmp_path):
+    import warnings
+    from compiler.web.app import create_app
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    root, pack = small
+    db = tmp_path / "games.sqlite3"
+    with TestClient(create_app(root, root / "build", db, hot_reload=False)) as client:
+        r = client.post("/api/games", json={"pack": "original", "seats": ["human", "random"], "seed": 2, "decks": ["Z"]})
+        assert r.status_code == 400 and r.json() == {"error": "pack 'original' has no deck 'Z'; its decks are E, I, K"}
+        made = client.post("/api/games", json={"pack": "original", "seats": ["human", "random"], "seed": 2,
+                                               "decks": ["I"]}).json()
+        saved = client.get(f"/api/games/{made['id']}/save").json()
+    assert saved["decks"] == ["I"]
+    # a restarted server deals the same hands: the save it gives is the same game
+    with TestClient(create_app(root, root / "build", db, hot_reload=False)) as client:
+        again = client.get(f"/api/games/{made['id']}/save").json()
+        state = client.get(f"/api/games/{made['id']}", params={"token": made["seats"]["0"]}).json()
+    assert again == saved
+    assert state["pending"]["yours"]

@@ -5,7 +5,7 @@ Routes (JSON unless said otherwise; docs/web.md describes them):
 - ``GET /`` the page (plain JavaScript, no build step, nothing from the internet); ``GET /static/NAME``
   its files, from a fixed list read from the package at start (no path from a request is opened)
 - ``GET /api/packs`` the packs, each with the diagnostics of its last compile (hot reload)
-- ``GET /api/games`` the stored games; ``POST /api/games`` ``{pack, seats: ["human", "greedy", …], seed}``
+- ``GET /api/games`` the stored games; ``POST /api/games`` ``{pack, seats: ["human", "greedy", …], seed, decks}``
   starts one and returns its id and one secret token per person's seat
 - ``GET /api/games/{id}?token=T`` the game as that seat sees it (no token: a spectator)
 - ``POST /api/games/{id}/answer`` ``{token, decision, index}``: 400 for an option that is not legal,
@@ -84,7 +84,7 @@ def create_app(root: Path, build_root: Path, db_path: Path, hot_reload: bool = T
     async def games(request):
         if request.method == "POST":
             data = await body(request)
-            return server.start(data.get("pack"), data.get("seats"), data.get("seed", 1))
+            return server.start(data.get("pack"), data.get("seats"), data.get("seed", 1), data.get("decks"))
         return server.games()
 
     async def game(request):

@@ -130,8 +130,9 @@ class Server:
         return True
 
     # ------------------------------------------------------------ games
-    def start(self, pack_id: str, seats: list, seed) -> dict:
-        """A new game: ``seats`` names each seat 'human' or an agent kind. Returns the id and the links."""
+    def start(self, pack_id: str, seats: list, seed, decks=None) -> dict:
+        """A new game: ``seats`` names each seat 'human' or an agent kind; ``decks`` the decks to deal
+        hand cards from (None: every deck of the pack). Returns the id and the links."""
         pack = self.pack(str(pack_id))
         rules = pack.rules
         if not isinstance(seats, list) or not rules.min_players <= len(seats) <= rules.max_players:
@@ -142,12 +143,20 @@ class Server:
                 raise WebError(400, f"unknown seat kind {str(kind)[:40]!r}; the kinds are {', '.join(known)}")
         if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) > MAX_SEED:
             raise WebError(400, "the seed is a whole number of at most 18 digits")
-        table = Table(pack, len(seats), seed, agent_specs(seats, seed))
+        if decks is not None:
+            if not isinstance(decks, list) or not decks or not all(isinstance(d, str) for d in decks):
+                raise WebError(400, "the decks are a list of deck names")
+            unknown = [d for d in decks if d not in pack.decks]
+            if unknown:
+                raise WebError(400, f"pack '{pack.id}' has no deck {str(unknown[0])[:20]!r}; its decks are "
+                                    f"{', '.join(pack.decks) or 'none'}")
+        table = Table(pack, len(seats), seed, agent_specs(seats, seed), decks=decks)
         return self._keep(table)
 
     def _keep(self, table: Table) -> dict:
         decisions = table.decisions_json()
-        game_id, tokens = self.store.new_game(table.pack, table.players, table.seed, table.specs, decisions)
+        game_id, tokens = self.store.new_game(table.pack, table.players, table.seed, table.specs, decisions,
+                                              decks=table.decks)
         if table.game.finished:
             self.store.add_decisions(game_id, len(decisions), [], True)
         self.tables[game_id] = table
@@ -181,7 +190,8 @@ class Server:
                                     "(download its save to keep it)")
             raise WebError(409, self.broken[game_id])
         try:
-            table = Table(pack, row["players"], row["seed"], row["agents"], row["decisions"])
+            table = Table(pack, row["players"], row["seed"], row["agents"], row["decisions"],
+                          decks=row["decks"])
         except LogMismatch as exc:
             self.broken[game_id] = f"the stored game does not fit its pack: {exc}"
             raise WebError(409, self.broken[game_id]) from None
@@ -302,7 +312,7 @@ class Server:
         if pack.content_hash != row["pack_hash"]:
             raise WebError(409, f"pack '{pack.id}' has changed since this game was played")
         specs = [{"kind": "open"}] * row["players"]
-        table = Table(pack, row["players"], row["seed"], specs, row["decisions"][:at])
+        table = Table(pack, row["players"], row["seed"], specs, row["decisions"][:at], decks=row["decks"])
         table.specs = row["agents"]
         return self._shown(game_id, table, None, at=at)
 
@@ -312,7 +322,8 @@ class Server:
         if row is None:
             raise WebError(404, "no such game")
         pack = self.pack(row["pack"])
-        table = Table(pack, row["players"], row["seed"], [{"kind": "open"}] * row["players"], [])
+        table = Table(pack, row["players"], row["seed"], [{"kind": "open"}] * row["players"], [],
+                      decks=row["decks"])
         firsts, game = {}, table.game
         for k, d in enumerate(row["decisions"]):
             firsts.setdefault(game.round, k)
@@ -330,7 +341,7 @@ class Server:
         if row is None:
             raise WebError(404, "no such game")
         pack = self.pack(row["pack"])
-        return Table(pack, row["players"], row["seed"], row["agents"], row["decisions"])
+        return Table(pack, row["players"], row["seed"], row["agents"], row["decisions"], decks=row["decks"])
 
     def upload(self, data: bytes) -> dict:
         """A save uploaded to go on with: checked as ``resume`` checks a save file."""

@@ -2,7 +2,9 @@
 ``agricola serve --db``).
 
 A game is its pack (id and content hash), player count, seed and seats (the agents of a save file,
-'open' for a person), one secret token per person's seat, and its decisions in order. Every decision
+'open' for a person), the decks its hands were dealt from when the players chose them (a table of its
+own, so that a file written before it existed still opens), one secret token per person's seat, and its
+decisions in order. Every decision
 is written in a transaction before the server answers the request that caused it; a restarted server
 replays each open game from its decisions (as ``resume`` does) and goes on.
 """
@@ -31,6 +33,10 @@ CREATE TABLE IF NOT EXISTS seats (
     token TEXT NOT NULL UNIQUE,
     PRIMARY KEY (game, seat)
 );
+CREATE TABLE IF NOT EXISTS game_decks (
+    game TEXT PRIMARY KEY REFERENCES games(id),
+    decks TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS decisions (
     game TEXT NOT NULL REFERENCES games(id),
     number INTEGER NOT NULL,
@@ -55,14 +61,18 @@ class Store:
     def close(self):
         self.db.close()
 
-    def new_game(self, pack, players: int, seed: int, agents: list, decisions: list) -> tuple[str, dict]:
-        """Store a new game; returns its id and the token of each person's seat ({seat: token})."""
+    def new_game(self, pack, players: int, seed: int, agents: list, decisions: list,
+                 decks=None) -> tuple[str, dict]:
+        """Store a new game (``decks``: the decks dealt from, None for every deck); returns its id and the
+        token of each person's seat ({seat: token})."""
         game_id = secrets.token_hex(8)
         tokens = {i: secrets.token_urlsafe(16) for i, a in enumerate(agents) if a.get("kind") == "open"}
         with self._transaction() as db:
             db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
                        (game_id, pack.id, pack.content_hash, players, seed, json.dumps(agents), time.time()))
             db.executemany("INSERT INTO seats VALUES (?, ?, ?)", [(game_id, s, t) for s, t in tokens.items()])
+            if decks is not None:
+                db.execute("INSERT INTO game_decks VALUES (?, ?)", (game_id, json.dumps(list(decks))))
             self._insert(db, game_id, 0, decisions)
         return game_id, tokens
 
@@ -89,7 +99,7 @@ class Store:
         return _Transaction(self.db)
 
     def game(self, game_id: str) -> dict | None:
-        """The stored game: id, pack, pack_hash, players, seed, agents, finished, decisions, tokens."""
+        """The stored game: id, pack, pack_hash, players, seed, agents, decks, finished, decisions, tokens."""
         row = self.db.execute("SELECT id, pack, pack_hash, players, seed, agents, finished FROM games WHERE id = ?",
                               (game_id,)).fetchone()
         if row is None:
@@ -97,8 +107,10 @@ class Store:
         decisions = [[seat, kind, json.loads(option)] for seat, kind, option in self.db.execute(
             "SELECT seat, kind, option FROM decisions WHERE game = ? ORDER BY number", (game_id,))]
         tokens = dict(self.db.execute("SELECT seat, token FROM seats WHERE game = ?", (game_id,)).fetchall())
+        decks = self.db.execute("SELECT decks FROM game_decks WHERE game = ?", (game_id,)).fetchone()
         return {"id": row[0], "pack": row[1], "pack_hash": row[2], "players": row[3], "seed": row[4],
-                "agents": json.loads(row[5]), "finished": bool(row[6]), "decisions": decisions, "tokens": tokens}
+                "agents": json.loads(row[5]), "decks": json.loads(decks[0]) if decks else None,
+                "finished": bool(row[6]), "decisions": decisions, "tokens": tokens}
 
     def game_ids(self, open_only: bool = False) -> list[str]:
         sql = "SELECT id FROM games" + (" WHERE finished = 0" if open_only else "") + " ORDER BY created"

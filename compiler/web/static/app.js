@@ -56,6 +56,8 @@ async function lobby() {
     packs.map(p => h("option", { value: p.id }, p.id + " — " + p.name)));
   const players = h("input", { id: "players", type: "number", min: 1, max: 6, value: 4 });
   const seed = h("input", { id: "seed", type: "number", value: 1 });
+  // the decks to deal hand cards from, e.g. "E,I"; empty: every deck of the pack
+  const decks = h("input", { id: "decks", type: "text", size: 8, placeholder: "all" });
   const seats = h("div", { id: "seats" });
   function drawSeats() {
     const n = Math.max(1, Math.min(6, parseInt(players.value || "1", 10)));
@@ -78,7 +80,9 @@ async function lobby() {
     event.preventDefault();
     try {
       const kinds = [...seats.querySelectorAll("select")].map(s => s.value);
-      const made = await api("POST", "/api/games", { pack: packSelect.value, seats: kinds, seed: parseInt(seed.value || "0", 10) });
+      const chosen = decks.value.split(",").map(d => d.trim()).filter(d => d);
+      const made = await api("POST", "/api/games", { pack: packSelect.value, seats: kinds, seed: parseInt(seed.value || "0", 10),
+        decks: chosen.length ? chosen : null });
       const urls = Object.entries(made.seats).map(([s, t]) => ["P" + (parseInt(s, 10) + 1), "/play/" + made.id + "/" + t]);
       links.replaceChildren(...urls.map(([who, url]) => h("li", {}, who + ": ", h("a", { href: url }, location.origin + url))),
         h("li", {}, "spectators: ", h("a", { href: "/game/" + made.id }, location.origin + "/game/" + made.id)));
@@ -99,7 +103,7 @@ async function lobby() {
     h("section", {}, h("h2", {}, "New game"),
       h("form", { id: "new-game", onsubmit: start },
         h("label", {}, "Pack ", packSelect), h("label", {}, "Players ", players), h("label", {}, "Seed ", seed),
-        seats, h("p", {}, h("button", { id: "start", type: "submit" }, "Start"))), links),
+        h("label", {}, "Decks ", decks), seats, h("p", {}, h("button", { id: "start", type: "submit" }, "Start"))), links),
     h("section", {}, h("h2", {}, "Continue a save"), upload),
     h("section", { id: "games" }, h("h2", {}, "Games"),
       h("table", {}, games.map(g => h("tr", {}, h("td", {}, g.id), h("td", {}, g.pack), h("td", {}, g.players + " players"),
