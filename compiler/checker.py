@@ -18,7 +18,7 @@ from .parser import parse
 # every verb has 'before' rules except a gain (goods arrive from everywhere, often in the middle of a verb)
 EVENTS_WITH_BEFORE = set(Q.EVENTS) - {"use", "gain", "convert"}
 EVENT_TRIGGERS = ("after_use", "before_use", "turn_end_use", "after_event", "before_event")
-COST_TARGETS = {"room", "renovation", "stable", "fence", "improvement", "major", "minor", "occupation"}
+COST_TARGETS = {"room", "renovation", "stable", "fence", "improvement", "major", "minor", "occupation", "feeding"}
 CAPACITY_TARGETS = {"pasture"}
 RULE_SWITCHES = {"allow": {"renovate_skip"}, "forbid": {"renovation"}}
 ARG_KINDS = {"space", "card", "number", "player_value", "goods", "space_or_tag"}
@@ -472,6 +472,17 @@ class Checker:
                     self.err("E215", f"'+{n}' is listed twice", span)
                 seen.add(n)
 
+    def feeding_cost(self, m: N.Modifier):
+        """The feeding cost is food: a change of it names only food, and no other good stands in for it."""
+        if m.kind == "cost_substitute":
+            self.err("E300", "the feeding cost cannot be paid in other goods (missing feature: substitutions "
+                     "for feeding)", m.span)
+            return
+        for item in m.goods:
+            good, span = item[1], (item[2] if len(item) > 2 else m.span)
+            if good != self.sym.food:
+                self.err("E209", f"the feeding cost is {self.sym.food}: a change of it cannot name '{good}'", span)
+
     def spaces_ref(self, refs):
         for name, is_tag, span in refs:
             if is_tag:
@@ -583,14 +594,29 @@ class Checker:
                 word = first if second is None else second
                 if word.endswith("s") and word[:-1] in COST_TARGETS:
                     word = word[:-1]
+                if second is None and first.startswith("#"):
+                    if not self.sym.knows("card_tags", first[1:]):
+                        self.err("E205", f"unknown card tag '{first}'"
+                                 f"{did_you_mean(first, ['#' + t for t in self.sym.card_tags])}", span)
+                    continue
+                if second is None and word not in COST_TARGETS and self.sym.knows("cards", word):
+                    continue   # a card id names that card's price (docs/language.md 4.3)
+                if word == "feeding" and second is not None and first != "newborn":
+                    self.err("E208", f"'{first} feeding' is no cost name: write 'feeding' (each person) or "
+                             f"'newborn feeding'", span)
+                    continue
                 if word not in COST_TARGETS:
                     self.err("E209", f"unknown cost target '{word}'{did_you_mean(word, COST_TARGETS)}; "
-                             f"cost targets: {', '.join(sorted(COST_TARGETS))}", span)
+                             f"cost targets: {', '.join(sorted(COST_TARGETS))}, a card id or a card #tag", span)
+                if word == "feeding":
+                    continue
                 if second is not None and first not in self.sym.materials:
                     self.err("E208", f"unknown house material '{first}'{did_you_mean(first, self.sym.materials)}", span)
                 elif second is not None and word == "renovation" and first == self.sym.materials[0]:
                     # a material before 'renovation' is the material renovated to (docs/language.md 1.7)
                     self.err("E208", f"no renovation leads to a {first} house", span)
+            if any((first if second is None else second) == "feeding" for first, second, _ in m.targets):
+                self.feeding_cost(m)
             if m.kind == "cost_substitute":
                 pay, instead = m.goods
                 self.goods(pay, constant=True, what="substituted amounts")

@@ -534,7 +534,8 @@ class English:
         return PLACEHOLDER
 
     def modifier(self, m: N.Modifier) -> str:
-        targets = _join([_target(first, second) for first, second, _ in m.targets], "and") if m.targets else ""
+        targets = _join([w for first, second, _ in m.targets for w in self.cost_names(first, second)],
+                        "and") if m.targets else ""
         if m.kind == "cost_delta":
             parts = []
             for n, good, *_ in m.goods:
@@ -555,7 +556,8 @@ class English:
         if m.kind == "cost_set":
             goods = _join([f"{n} {'of your house material' if good == 'material' else self.good(good, n)}"
                            for n, good in m.goods], "and")
-            return f"For {targets}, you pay only {goods} each."
+            one_card = all(second is None and first in self.cards for first, second, _ in m.targets)
+            return f"For {targets}, you pay only {goods}{'' if one_card else ' each'}."
         if m.kind == "cost_substitute":
             pay, instead = m.goods
             what = f"all the {m.words[0][0]}" if instead is None else self.goods(instead)
@@ -588,6 +590,21 @@ class English:
             return {"renovation": "From now on you cannot renovate your house."}.get(
                 m.words[0][0], f"Forbidden: {m.words[0][0].replace('_', ' ')}.")
         return PLACEHOLDER
+
+    def cost_names(self, first, second) -> list:
+        """A cost name of a modifier in words: a kind of price, a card, the cards of a #tag, the feeding."""
+        if second is None and first.startswith("#"):
+            names = self.card_tags.get(first[1:])
+            if names:
+                return [f'"{n}"' for n in dict.fromkeys(names)]
+            return [f"every card tagged {first[1:].replace('_', ' ')}"]
+        if second is None and first in self.cards:
+            return [f'"{self.cards[first]}"']
+        if first == "feeding":
+            return ["feeding each person"]
+        if second == "feeding":
+            return ["feeding each newborn"]
+        return [_target(first, second)]
 
     def space_effect(self, effect, accumulate) -> str:
         parts = []

@@ -567,6 +567,9 @@ class _Build(Transformer):
         second = names[1].value if len(names) > 1 else None
         return (first.value, second, self.sp(meta))
 
+    def target_tag(self, meta, children):
+        return (children[0].value, None, self.sp(meta))   # '#oven': every card with the tag
+
     def signed_goods(self, meta, children):
         return list(children)
 

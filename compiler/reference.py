@@ -85,7 +85,7 @@ VERB_EXAMPLES = {
     "choose": "on play: choose(gain 1 wood | gain 1 clay)", "group": "on play: (gain 1 wood; gain 1 clay)",
 }
 MODIFIER_EXAMPLES = {
-    "cost_delta": "cost of improvement, room: -1 stone", "cost_set": "cost of wood room = 2 wood, 2 reed",
+    "cost_delta": "cost of improvement, room, #oven, well: -1 stone", "cost_set": "cost of wood room = 2 wood, 2 reed",
     "cost_substitute": "may pay 1 wood instead of 2 clay for rooms",
     "cost_substitute_all": "may pay 1 wood instead of all reed for renovation",
     "free_per_action": "free 3 fences per action", "use_occupied": "may use occupied #wish_for_children",
@@ -215,7 +215,9 @@ def language_reference() -> str:
     for pattern, alias in mods:
         out.append(_row(f"`{pattern}`", alias))
     out += ["", "Cost targets: " + ", ".join(f"`{t}`" for t in sorted(checker.COST_TARGETS))
-            + " (singular or plural; a house material in front narrows it). Capacity targets: "
+            + " (singular or plural; a house material in front narrows it; `newborn feeding` the food of a "
+            "newborn), a card id (that card's price) and a card `#tag` (the price of every card with it). "
+            "Capacity targets: "
             + ", ".join(f"`{t}`" for t in sorted(checker.CAPACITY_TARGETS)) + ". Rule switches: "
             + "; ".join(f"`{k}` " + ", ".join(f"`{w}`" for w in sorted(v)) for k, v in checker.RULE_SWITCHES.items())
             + "."]

@@ -759,6 +759,9 @@ class Game:
         per_person, per_newborn = self.rules.feeding
         adult = sum(k for g, k in per_person(self, p) if g == "food")
         baby = sum(k for g, k in per_newborn(self, p) if g == "food")
+        if p.mods and "cost" in p.mods:   # 'cost of feeding', 'cost of newborn feeding' (docs/language.md 4.3)
+            adult = _food_price(self, p, ("feeding",), adult)
+            baby = _food_price(self, p, ("feeding:newborn", "feeding"), baby)
         need = adult * (p.people - p.newborns) + baby * p.newborns
         group = self.rules.feeding_group
         if group is not None:
@@ -853,3 +856,9 @@ def _stop(engine) -> None:
             engine.throw()
         except GreenletError:  # started in another thread: greenlet unwinds it there
             pass
+
+
+def _food_price(g, p, names, food: int) -> int:
+    """The food one person eats, with the cards' changes of the cost names ``names`` applied."""
+    options = P.cost_options(g, p, names, ((g.rules.goods[0], food),) if food else ())
+    return min(sum(n for _, n in price) for price in options)

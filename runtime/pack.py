@@ -82,6 +82,9 @@ class CardDef:
         self.bonus_points = d.get("bonus_points", False)
         self.tags = tuple(d.get("tags", ()))
         self.upgrade_of = tuple(d.get("upgrade_of", ()))
+        # the cost names of its price (docs/language.md 4.3): its kind, its id and each of its tags
+        kinds = ("improvement", self.kind) if self.kind in ("major", "minor") else (self.kind,)
+        self.price_names = kinds + (self.id,) + tuple("#" + t for t in self.tags)
         self.requires = d.get("requires")
         self.requires_text = d.get("requires_text")
         self.on_play = tuple(d.get("on_play", ()))

@@ -1158,8 +1158,7 @@ def card_cost_options(g, p, card):
     base = card.cost_fn(g, p) if card.cost_fn is not None else card.cost
     if not p.mods:
         return [base]
-    kinds = ("improvement", card.kind) if card.kind in ("major", "minor") else (card.kind,)
-    return cost_options(g, p, kinds, base)
+    return cost_options(g, p, card.price_names, base)
 
 
 def major_options(g, p, only=None):
@@ -1368,7 +1367,7 @@ def build_improvement(g, p, ctx=None):
 
 def occupation_cost_options(g, p, card, fee=()):
     """The ways to pay for playing ``card``: the space's fee and the card's own cost, as cards change them."""
-    return cost_options(g, p, ("occupation",), tuple(fee) + tuple(card.cost))
+    return cost_options(g, p, card.price_names, tuple(fee) + tuple(card.cost))
 
 
 def occupation_options(g, p, fee):

@@ -507,7 +507,8 @@ def test_unknown_cost_target(root, capsys):
     _add_rule(root, "cost of stabels: -1 wood")
     check(root, capsys, "revised", block(
         "rules/revised/majors.yaml:94:13: error[E209]: unknown cost target 'stabels' (did you mean 'stable'?); "
-        "cost targets: fence, improvement, major, minor, occupation, renovation, room, stable",
+        "cost targets: feeding, fence, improvement, major, minor, occupation, renovation, room, stable, a card id "
+        "or a card #tag",
         "      cost of stabels: -1 wood",
         "              ^^^^^^^",
     ))

@@ -152,6 +152,8 @@ in work phase: 1 food -> 1 wood
 cost of rooms, renovation: -1 clay, +(rooms) stone, -(rooms_built) reed
 cost of wood rooms = 2 wood, 2 reed
 cost of stables = 1 material
+cost of #oven, well: -1 stone
+cost of newborn feeding: -1 food
 may pay 1 wood instead of 2 clay for rooms
 may pay 1 wood instead of all reed for rooms, renovation
 free 3 fences per action
@@ -370,6 +372,8 @@ def test_condition_words(text, words):
     ("this card is a field for vegetable", "You sow and harvest this card as you would a field (vegetables only)."),
     ("cost of stone renovation: -1 reed", "For renovations to stone, you pay 1 reed less."),
     ("cost of clay rooms = 3 clay, 1 reed", "For clay rooms, you pay only 3 clay and 1 reed each."),
+    ("cost of well, #oven: -1 stone", 'For "Well", "Clay Oven" and "Stone Oven", you pay 1 stone less.'),
+    ("cost of feeding = 1 food", "For feeding each person, you pay only 1 food each."),
 ])
 def test_rule_words(rule, words):
     assert _english(rule, "rules") == words

@@ -37,6 +37,10 @@ TEXTS = {
     "order_probe": 'Each time another player uses "Forest", if the most food of any other player is 0: get 1 food.',
     "convert_probe": 'Each time you convert goods with an exchange or by cooking, if it was done with "Fireplace" or '
                      '"Cooking Hearth" and the vegetables it took is at least 1: get 1 food.',
+    "oven_discount_probe": 'For "Clay Oven" and "Stone Oven", you pay 1 stone less.',
+    "clay_oven_price_probe": 'For "Clay Oven", you pay only 2 clay and 1 stone.',
+    "feeding_probe": "For feeding each person, you pay 1 food less.",
+    "newborn_feeding_probe": "For feeding each newborn, you pay 1 food less.",
 }
 
 
@@ -131,6 +135,12 @@ REFUSED = [
     ("before you sow if before(grain) > 1: gain 1 food", "E212",
      "before() is the state just before the event, and a 'before' rule runs then: write the expression itself",
      "before(", 6),
+    ("cost of #ovens: -1 stone", "E205", "unknown card tag '#ovens' (did you mean '#oven'?)", "#ovens"),
+    ("cost of feeding: -1 grain", "E209", "the feeding cost is food: a change of it cannot name 'grain'", "grain"),
+    ("cost of wood feeding: -1 food", "E208",
+     "'wood feeding' is no cost name: write 'feeding' (each person) or 'newborn feeding'", "wood feeding"),
+    ("may pay 1 grain instead of 1 food for feeding", "E300",
+     "the feeding cost cannot be paid in other goods (missing feature: substitutions for feeding)", "may pay", 45),
     ("after you sow if count_others(#oven) > 1: gain 1 food", "E206",
      "count_others() needs a quantity or a condition of a player", "#oven"),
 ]
