@@ -512,6 +512,9 @@ class Checker:
             self.err("E215", "a limit needs a number of times from 1 up", limit.span)
         if trigger is not None and trigger.kind in ("on_play", "once"):
             self.err("E212", f"'{_trigger_words(trigger)}' fires only once: a limit on it has no effect", limit.span)
+        elif trigger is None and limit.period == "next":
+            self.err("E212", "'(the next time)' belongs to a rule that reacts to an event or a phase; an ability "
+                     "the player uses at will takes a limit such as '(once per game)'", limit.span)
 
     def renovation_args(self, t: N.Trigger):
         """'after you renovate from X to Y': a renovation that can happen (to a later material)."""

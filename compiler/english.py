@@ -505,7 +505,10 @@ class English:
             head = self.trigger(rule.trigger, card_kind)
             if rule.guard is not None:
                 head += f", if {self.cond(rule.guard)}"
-            if rule.limit is not None:
+            if rule.limit is not None and rule.limit.period == "next":
+                head = ("The next time " + head[len("Each time "):] if head.startswith("Each time ")
+                        else head + " (only the next time)")
+            elif rule.limit is not None:
                 head += f" ({_times(rule.limit.times)} per {rule.limit.period})"
             return f"{head}: {self.stmt(rule.body)}."
         if rule.kind == "action":

@@ -364,6 +364,9 @@ class _Build(Transformer):
         count, period = children
         return N.Limit(count, str(period), span=self.sp(meta))
 
+    def limit_next(self, meta, children):
+        return N.Limit(1, "next", span=self.sp(meta))   # fires once, then spent (docs/language.md 4.4)
+
     def once(self, meta, children):
         return 1
 

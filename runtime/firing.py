@@ -6,6 +6,9 @@ as the rule starts to resolve, so a rule whose own effect triggers it again (``a
 round): may plow 1 field``) does not fire again inside itself beyond its limit. A firing whose body does
 nothing (a ``may`` declined) gives its count back.
 
+``(the next time)`` (period ``next``) is spent the first time the rule fires (its trigger and guard hold
+and its body is possible), also when its ``may`` is declined.
+
 Periods: ``game`` (never starts again), ``round``, ``harvest`` (from one harvest to the next), ``turn``
 (one placement of a person and everything done before and in it) and ``action`` (one use of an action
 space or one any-time action). The round start and each harvest begin a new turn and a new action.
@@ -38,7 +41,7 @@ def period_now(g, period: str) -> int:
         return g.action_no
     if period == "harvest":
         return g.harvest_no
-    return 0  # 'game'
+    return 0  # 'game', 'next'
 
 
 def limit_count(g, p, rule_id: str, period: str) -> int:
@@ -64,6 +67,8 @@ def fire(g, p, c, rule_id, can, do, where, name, period=None, times=0):
     if period is not None:
         now = period_now(g, period)
         used["lim:" + rule_id] = (now, count + 1)
+        if period == "next":  # '(the next time)': spent once it fires, even when its 'may' is declined
+            period = None
     open_key = "open:" + rule_id
     depth = used.get(open_key, 0)
     if depth >= MAX_CHAIN:

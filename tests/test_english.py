@@ -154,6 +154,7 @@ cost of wood rooms = 2 wood, 2 reed
 cost of stables = 1 material
 cost of #oven, well: -1 stone
 cost of newborn feeding: -1 food
+after you build fences (the next time): gain 1 boar
 may pay 1 wood instead of 2 clay for rooms
 may pay 1 wood instead of all reed for rooms, renovation
 free 3 fences per action

@@ -37,6 +37,8 @@ TEXTS = {
     "order_probe": 'Each time another player uses "Forest", if the most food of any other player is 0: get 1 food.',
     "convert_probe": 'Each time you convert goods with an exchange or by cooking, if it was done with "Fireplace" or '
                      '"Cooking Hearth" and the vegetables it took is at least 1: get 1 food.',
+    "next_time_probe": 'The next time you use "Forest" or "Clay Pit": get 1 food.',
+    "next_time_may_probe": 'The next time you use "Forest" or "Clay Pit": you may pay 1 wood to get 2 food.',
     "oven_discount_probe": 'For "Clay Oven" and "Stone Oven", you pay 1 stone less.',
     "clay_oven_price_probe": 'For "Clay Oven", you pay only 2 clay and 1 stone.',
     "feeding_probe": "For feeding each person, you pay 1 food less.",
@@ -135,6 +137,11 @@ REFUSED = [
     ("before you sow if before(grain) > 1: gain 1 food", "E212",
      "before() is the state just before the event, and a 'before' rule runs then: write the expression itself",
      "before(", 6),
+    ("any time action (the next time): gain 1 food", "E212",
+     "'(the next time)' belongs to a rule that reacts to an event or a phase; an ability the player uses at will "
+     "takes a limit such as '(once per game)'", "(the next time)"),
+    ("on play (the next time): gain 1 food", "E212", "'on play' fires only once: a limit on it has no effect",
+     "(the next time)"),
     ("cost of #ovens: -1 stone", "E205", "unknown card tag '#ovens' (did you mean '#oven'?)", "#ovens"),
     ("cost of feeding: -1 grain", "E209", "the feeding cost is food: a change of it cannot name 'grain'", "grain"),
     ("cost of wood feeding: -1 food", "E208",
