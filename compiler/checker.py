@@ -676,7 +676,7 @@ GAME_WIDE_QUANTITIES = {"round", "rounds_left", "players", "after_harvest", "har
 PHASES_WITHOUT_PEOPLE_OUT = {
     "round_start": "at the start of a round", "end_of_round": "at the end of a round",
     "harvest_start": "in a harvest", "field_phase_start": "in a harvest", "field_phase": "in a harvest",
-    "feeding": "in a harvest", "breeding": "in a harvest", "harvest_end": "in a harvest", "scoring": "at scoring",
+    "feeding": "in a harvest", "feeding_start": "in a harvest", "breeding": "in a harvest", "harvest_end": "in a harvest", "scoring": "at scoring",
 }
 
 

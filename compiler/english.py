@@ -486,6 +486,8 @@ class English:
                 "round_start": "At the start of each round", "returning_home": "In the returning home phase of each round",
                 "harvest_start": "At the start of each harvest", "field_phase_start": "At the start of each field phase",
                 "field_phase": "In the field phase of each harvest", "feeding": "In the feeding phase of each harvest",
+                "feeding_start": "At the start of the feeding phase of each harvest (before anyone feeds)",
+                "work_phase_end": "At the end of each work phase (everyone placed, before returning home)",
                 "breeding": "In the breeding phase of each harvest", "harvest_end": "At the end of each harvest",
                 "scoring": "During scoring", "end_of_round": f"At the end of round {t.round}",
             }[t.phase]

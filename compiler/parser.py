@@ -479,6 +479,8 @@ class _Build(Transformer):
     ph_field_phase = _ph("field_phase")
     ph_field_phase_start = _ph("field_phase_start")
     ph_feeding = _ph("feeding")
+    ph_feeding_start = _ph("feeding_start")
+    ph_work_phase_end = _ph("work_phase_end")
     ph_breeding = _ph("breeding")
     ph_harvest_end = _ph("harvest_end")
     ph_scoring = _ph("scoring")

@@ -702,6 +702,9 @@ class Game:
         self.check_latches()
 
     def returning_home(self):
+        if "phase:work_phase_end" in self.listeners:   # every person placed, none home yet
+            for p in self.turn_order():
+                self.emit("phase:work_phase_end", p)
         for p in self.turn_order():
             self.emit("phase:returning_home", p)
         for s in self.spaces:
@@ -741,6 +744,9 @@ class Game:
             if taken:
                 P.gain(self, p, tuple(taken.items()))
             self.emit("phase:field_phase", p)
+        if "phase:feeding_start" in self.listeners:   # before anyone feeds
+            for p in order:
+                self.emit("phase:feeding_start", p)
         for p in order:
             self.emit("phase:feeding", p)
             self.feed(p)

@@ -155,6 +155,8 @@ cost of stables = 1 material
 cost of #oven, well: -1 stone
 cost of newborn feeding: -1 food
 after you build fences (the next time): gain 1 boar
+at work phase end: gain 1 food
+at feeding start: gain 1 food
 may pay 1 wood instead of 2 clay for rooms
 may pay 1 wood instead of all reed for rooms, renovation
 free 3 fences per action

@@ -39,6 +39,9 @@ TEXTS = {
                      '"Cooking Hearth" and the vegetables it took is at least 1: get 1 food.',
     "next_time_probe": 'The next time you use "Forest" or "Clay Pit": get 1 food.',
     "next_time_may_probe": 'The next time you use "Forest" or "Clay Pit": you may pay 1 wood to get 2 food.',
+    "work_phase_end_probe": 'At the end of each work phase (everyone placed, before returning home), if one of '
+                            'your people is on "Forest": get 1 food.',
+    "feeding_start_probe": "At the start of the feeding phase of each harvest (before anyone feeds): get 1 food.",
     "oven_discount_probe": 'For "Clay Oven" and "Stone Oven", you pay 1 stone less.',
     "clay_oven_price_probe": 'For "Clay Oven", you pay only 2 clay and 1 stone.',
     "feeding_probe": "For feeding each person, you pay 1 food less.",
