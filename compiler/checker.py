@@ -462,6 +462,13 @@ class Checker:
                 elif n in seen:
                     self.err("E215", f"round {n} is listed twice", span)
                 seen.add(n)
+        if rs.kind == "range":
+            for n, span in zip(rs.numbers, spans):
+                if not 1 <= n <= last:
+                    self.err("E215", f"there is no round {n}: the game has rounds 1 to {last}", span)
+            if rs.numbers[0] >= rs.numbers[1]:
+                self.err("E215", f"'rounds {rs.numbers[0]} to {rs.numbers[1]}' needs the first round before the "
+                         "last", rs.span)
         if rs.kind == "offsets":
             seen = set()
             for n, span in zip(rs.numbers, spans):

@@ -280,6 +280,9 @@ class Gen:
             return f"P.rounds_offsets(g, {pyrepr(tuple(int(x) for x in rs.numbers))})"
         if rs.kind == "listed":
             return f"P.rounds_listed(g, {pyrepr(tuple(int(x) for x in rs.numbers))})"
+        if rs.kind == "range":
+            first, last = (int(x) for x in rs.numbers)
+            return f"P.rounds_listed(g, {pyrepr(tuple(range(first, last + 1)))})"
         parity = {"remaining": "None", "even": "0", "odd": "1"}[rs.kind]
         return f"P.rounds_remaining(g, {parity})"
 

@@ -441,6 +441,8 @@ class English:
             return f"each of the next {n} {plural(noun, n)}"
         if rs.kind == "listed":
             return f"the {plural(noun)} of rounds {_join([str(x) for x in rs.numbers], 'and')} (those still to come)"
+        if rs.kind == "range":
+            return f"the {plural(noun)} of rounds {rs.numbers[0]} to {rs.numbers[1]} (those still to come)"
         if rs.kind == "offsets":
             many = len(rs.numbers) != 1
             return f"the {plural(noun) if many else noun} {_join([f'{x} rounds from now' for x in rs.numbers], 'and')}"

@@ -778,6 +778,9 @@ class _Build(Transformer):
     def rs_listed(self, meta, c):
         return self._round_spec("listed", _tokens(c, "INT"), meta)
 
+    def rs_range(self, meta, c):
+        return self._round_spec("range", _tokens(c, "INT"), meta)   # rounds 6 to 14: both included
+
     def rs_offsets(self, meta, c):
         return self._round_spec("offsets", _tokens(c, "OFFSET"), meta)
 

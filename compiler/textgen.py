@@ -100,6 +100,8 @@ def _rounds(rs) -> str:
         return f"next {rs.numbers[0]} rounds"
     if rs.kind == "listed":
         return "rounds " + ", ".join(map(str, rs.numbers))
+    if rs.kind == "range":
+        return f"rounds {rs.numbers[0]} to {rs.numbers[1]}"
     if rs.kind == "offsets":
         return "rounds " + ", ".join(f"+{n}" for n in rs.numbers)
     return {"remaining": "remaining rounds", "even": "remaining even rounds", "odd": "remaining odd rounds"}[rs.kind]

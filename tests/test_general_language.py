@@ -42,6 +42,8 @@ TEXTS = {
     "work_phase_end_probe": 'At the end of each work phase (everyone placed, before returning home), if one of '
                             'your people is on "Forest": get 1 food.',
     "feeding_start_probe": "At the start of the feeding phase of each harvest (before anyone feeds): get 1 food.",
+    "range_probe": "When you play this card: place 1 food on the round spaces of rounds 6 to 9 (those still to "
+                   "come); you get them at the start of those rounds.",
     "oven_discount_probe": 'For "Clay Oven" and "Stone Oven", you pay 1 stone less.',
     "clay_oven_price_probe": 'For "Clay Oven", you pay only 2 clay and 1 stone.',
     "feeding_probe": "For feeding each person, you pay 1 food less.",
@@ -145,6 +147,10 @@ REFUSED = [
      "takes a limit such as '(once per game)'", "(the next time)"),
     ("on play (the next time): gain 1 food", "E212", "'on play' fires only once: a limit on it has no effect",
      "(the next time)"),
+    ("on play: schedule 1 food on rounds 9 to 6", "E215", "'rounds 9 to 6' needs the first round before the last",
+     "rounds 9 to 6"),
+    ("on play: schedule 1 food on rounds 6 to 15", "E215", "there is no round 15: the game has rounds 1 to 14",
+     "15"),
     ("cost of #ovens: -1 stone", "E205", "unknown card tag '#ovens' (did you mean '#oven'?)", "#ovens"),
     ("cost of feeding: -1 grain", "E209", "the feeding cost is food: a change of it cannot name 'grain'", "grain"),
     ("cost of wood feeding: -1 food", "E208",
