@@ -19,7 +19,12 @@ from .parser import parse
 EVENTS_WITH_BEFORE = set(Q.EVENTS) - {"use", "gain", "convert"}
 EVENT_TRIGGERS = ("after_use", "before_use", "turn_end_use", "after_event", "before_event")
 COST_TARGETS = {"room", "renovation", "stable", "fence", "improvement", "major", "minor", "occupation", "feeding"}
-CAPACITY_TARGETS = {"pasture"}
+# capacity names (docs/language.md 4.3); 'pasture_of_size' is written 'pasture of N spaces'
+CAPACITY_TARGETS = {"pasture", "pasture_with_stable", "pasture_of_size", "stable", "house", "family", "fences",
+                    "stables"}
+CAPACITY_WORDS = {"pasture_with_stable": "pasture with stable", "pasture_of_size": "pasture of N spaces"}
+# the names whose animals may be of different kinds together ('capacity of …: mixed'); the house's are already
+MIXED_TARGETS = {"pasture", "pasture_with_stable", "pasture_of_size", "stable"}
 RULE_SWITCHES = {"allow": {"renovate_skip"}, "forbid": {"renovation"}}
 ARG_KINDS = {"space", "card", "number", "player_value", "goods", "space_or_tag"}
 MAX_WORK = 10_000   # steps one rule may take when it runs once (docs/limits.md)
@@ -643,12 +648,21 @@ class Checker:
                         self.expr(n)
                         if m.kind == "cost_set":
                             self.err("E216", "a set cost must use plain numbers", span)
-        elif m.kind == "capacity":
+        elif m.kind in ("capacity", "capacity_set", "capacity_mixed"):
             word, span = m.words[0]
+            names = sorted(CAPACITY_WORDS.get(w, w) for w in CAPACITY_TARGETS)
             if word not in CAPACITY_TARGETS:
-                self.err("E211", f"unknown capacity target '{word}'{did_you_mean(word, CAPACITY_TARGETS)}; "
-                         f"capacity targets: {', '.join(sorted(CAPACITY_TARGETS))}", span)
-            self.expr(m.expr)
+                shown = word.replace("_with_", " with ").replace("_of_size", " of N spaces")
+                self.err("E211", f"unknown capacity target '{shown}'{did_you_mean(shown, names)}; "
+                         f"capacity targets: {', '.join(names)}", span)
+            elif m.number is not None and m.number < 1:
+                self.err("E215", "a pasture has at least 1 farmyard space", span)
+            elif m.kind == "capacity_mixed" and word not in MIXED_TARGETS:
+                self.err("E211", f"'{CAPACITY_WORDS.get(word, word)}' cannot be mixed; animals of different "
+                         f"kinds may share: {', '.join(sorted(CAPACITY_WORDS.get(w, w) for w in MIXED_TARGETS))}",
+                         span)
+            if m.expr is not None:
+                self.expr(m.expr)
         elif m.kind == "house_holds":
             self.expr(m.expr)
         elif m.kind == "card_field":

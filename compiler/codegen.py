@@ -558,10 +558,23 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
     elif m.kind == "card_field":
         crops = tuple(w_ for w_, _ in m.words)
         body.append(f"P.add_card_field(g, p, card.id, {pyrepr(crops)})")
-    elif m.kind == "capacity":
+    elif m.kind == "capacity" and m.words[0][0] == "pasture":
         fn = w.name("pasture_capacity")
         w.add(f"def {fn}(g, p):\n    return {gen.expr(m.expr)}")
         body.append(f"p.mods.setdefault('pasture_extra', []).append({fn})")
+    elif m.kind in ("capacity", "capacity_set", "capacity_mixed"):
+        # (name, size of a pasture or None, kind, value): runtime primitives.housing and capacity_of
+        word = m.words[0][0]
+        size = None if m.number is None else int(m.number)
+        if m.kind == "capacity":
+            fn = w.name("capacity")
+            w.add(f"def {fn}(g, p):\n    return {gen.expr(m.expr)}")
+            entry = f"({word!r}, {size!r}, 'delta', {fn})"
+        elif m.kind == "capacity_set":
+            entry = f"({word!r}, {size!r}, 'set', {int(m.expr.value)})"
+        else:
+            entry = f"({word!r}, {size!r}, 'mixed', None)"
+        body.append(f"p.mods.setdefault('capacities', []).append({entry})")
     elif m.kind == "house_holds":
         fn = w.name("house_capacity")
         w.add(f"def {fn}(g, p):\n    return {gen.expr(m.expr)}")

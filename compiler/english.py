@@ -569,8 +569,8 @@ class English:
             pay, instead = m.goods
             what = f"all the {m.words[0][0]}" if instead is None else self.goods(instead)
             return f"For {targets}, you may pay {self.goods(pay)} instead of {what} (once each)."
-        if m.kind == "capacity":
-            return f"Each of your pastures holds {self.expr(m.expr)} more animals."
+        if m.kind in ("capacity", "capacity_set", "capacity_mixed"):
+            return self.capacity(m)
         if m.kind == "house_holds":
             if isinstance(m.expr, N.Quantity) and m.expr.name not in ("round", "rounds_left", "players"):
                 return (f"Your house holds as many animals as you have "
@@ -597,6 +597,26 @@ class English:
             return {"renovation": "From now on you cannot renovate your house."}.get(
                 m.words[0][0], f"Forbidden: {m.words[0][0].replace('_', ' ')}.")
         return PLACEHOLDER
+
+    def capacity(self, m: N.Modifier) -> str:
+        """A capacity modifier in words (docs/language.md 4.3)."""
+        word = m.words[0][0]
+        holder = {"pasture": "Each of your pastures", "pasture_with_stable": "Each of your pastures with a stable",
+                  "pasture_of_size": f"Each of your pastures of {m.number} farmyard "
+                                     f"{'space' if m.number == 1 else 'spaces'}",
+                  "stable": "Each of your unfenced stables", "house": "Your house"}.get(word)
+        if m.kind == "capacity_mixed":
+            return f"{holder} may hold animals of different kinds together."
+        n = self.expr(m.expr)
+        if word in ("family", "fences", "stables"):
+            what = {"family": "people in your family", "fences": "fences", "stables": "stables"}[word]
+            if m.kind == "capacity_set":
+                return f"You may have up to {n} {what}."
+            return f"You may have {n} more {what} than the rules allow."
+        if m.kind == "capacity_set":
+            return f"{holder} holds {n} {'animal' if n == '1' else 'animals'}" + (
+                " of one kind." if word == "stable" else ".")
+        return f"{holder} holds {n} more animals" + (" (all of one kind)." if word == "stable" else ".")
 
     def cost_names(self, first, second) -> list:
         """A cost name of a modifier in words: a kind of price, a card, the cards of a #tag, the feeding."""

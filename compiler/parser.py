@@ -540,9 +540,32 @@ class _Build(Transformer):
     def double_placement(self, meta, children):
         return N.Modifier("double_placement", words=[children[-1]], span=self.sp(meta))
 
+    # a capacity name is (word, size or None, span): 'pasture', 'pasture with stable' (word
+    # 'pasture_with_stable'), 'pasture of 2 spaces' (word 'pasture_of_size', size 2), 'stable', 'house', …
+    def cap_plain(self, meta, children):
+        return (children[0].value, None, self.sp(meta))
+
+    def cap_with(self, meta, children):
+        first, second = children
+        return (f"{first.value}_with_{second.value}", None, self.sp(meta))
+
+    def cap_of_size(self, meta, children):
+        name, n = children[0], _tokens(children, "INT")[0]
+        return (f"{name.value}_of_size", self.n(n), self.sp(meta))
+
     def capacity(self, meta, children):
-        name = children[0]
-        return N.Modifier("capacity", words=[(name.value, self.s.of_token(name))], expr=children[-1], span=self.sp(meta))
+        word, size, span = children[0]
+        return N.Modifier("capacity", words=[(word, span)], number=size, expr=children[-1], span=self.sp(meta))
+
+    def capacity_set(self, meta, children):
+        word, size, span = children[0]
+        value = _tokens(children, "INT")[-1]
+        return N.Modifier("capacity_set", words=[(word, span)], number=size, expr=N.Num(self.n(value), span=span),
+                          span=self.sp(meta))
+
+    def capacity_mixed(self, meta, children):
+        word, size, span = children[0]
+        return N.Modifier("capacity_mixed", words=[(word, span)], number=size, span=self.sp(meta))
 
     def house_holds(self, meta, children):
         return N.Modifier("house_holds", expr=children[0], span=self.sp(meta))

@@ -90,6 +90,7 @@ MODIFIER_EXAMPLES = {
     "cost_substitute_all": "may pay 1 wood instead of all reed for renovation",
     "free_per_action": "free 3 fences per action", "use_occupied": "may use occupied #wish_for_children",
     "double_placement": "may place twice if one uses #animal_market", "capacity": "capacity of pasture: +2",
+    "capacity_set": "capacity of stable = 3", "capacity_mixed": "capacity of pasture with stable: mixed",
     "house_holds": "house holds rooms animals", "card_field": "this card is a field for vegetable",
     "card_room": "this card houses 1 person", "allow_rule": "allow renovate_skip",
     "forbid_rule": "forbid renovation",
@@ -218,7 +219,9 @@ def language_reference() -> str:
             + " (singular or plural; a house material in front narrows it; `newborn feeding` the food of a "
             "newborn), a card id (that card's price) and a card `#tag` (the price of every card with it). "
             "Capacity targets: "
-            + ", ".join(f"`{t}`" for t in sorted(checker.CAPACITY_TARGETS)) + ". Rule switches: "
+            + ", ".join(f"`{checker.CAPACITY_WORDS.get(t, t)}`" for t in sorted(checker.CAPACITY_TARGETS))
+            + " (`stable`: an unfenced stable; `family`, `fences`, `stables`: the most a player may have). "
+            "Rule switches: "
             + "; ".join(f"`{k}` " + ", ".join(f"`{w}`" for w in sorted(v)) for k, v in checker.RULE_SWITCHES.items())
             + "."]
     out += _examples(MODIFIER_EXAMPLES[alias] for _, alias in mods)

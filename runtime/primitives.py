@@ -352,7 +352,7 @@ def stable_options(g, p, cost=None):
 
 def can_build_stable(g, p, ctx=None, cost=None):
     stables = p.stables
-    if stables.bit_count() >= g.rules.max_stables:
+    if stables.bit_count() >= limit_of(g, p, "stables", g.rules.max_stables):
         return False
     if g.rules.shared_stables is not None and shared_stables_left(g) <= 0:
         return False
@@ -532,7 +532,7 @@ def _fence_payments(g, p, per):
 
 def _fence_budget(g, p, per, free, free_left=0):
     """How many fences ``p`` may build now, paid from the supply or by converting goods."""
-    left = g.rules.max_fences - popcount(p.fences)
+    left = limit_of(g, p, "fences", g.rules.max_fences) - popcount(p.fences)
     if free:
         return left
     afford, options = _fences_from_supply(g, p, per, left)
@@ -594,7 +594,7 @@ def can_build_fences(g, p, ctx=None, free=False):
     per = fence_price_per(g, p)
     free_left = p.mods.get("free_fences", 0)
     blocked = p.rooms | p.field_mask
-    left = g.rules.max_fences - popcount(p.fences)
+    left = limit_of(g, p, "fences", g.rules.max_fences) - popcount(p.fences)
     if free:
         return min_fencing_cost(p.grid, blocked, p.pastures, p.fences, left)
     # the fences the supply pays for first; exchanges are tried only when those are not enough (the
@@ -751,6 +751,73 @@ def _offer_stable_move(g, p, mask):
 # ====================================================================== animals
 
 
+def capacity_of(g, p, mods, names, base, size=None):
+    """A capacity of the names ``names`` with the cards' capacity modifiers ``mods`` applied, and whether its
+    animals may be mixed (docs/language.md 4.3): the largest set value of any card replaces the base, then
+    the changes of all cards are added (never below 0), so the order the cards were played never matters.
+    ``size`` is a pasture's number of farmyard spaces ('pasture of N spaces')."""
+    sets, delta, mixed = None, 0, False
+    for name, want_size, kind, value in mods:
+        if name not in names or (want_size is not None and want_size != size):
+            continue
+        if kind == "set":
+            sets = value if sets is None else max(sets, value)
+        elif kind == "delta":
+            delta += value(g, p)
+        else:
+            mixed = True
+    if sets is not None:
+        base = sets
+    return max(0, base + delta), mixed
+
+
+def limit_of(g, p, name, base):
+    """The most people ('family'), fences or stables ``p`` may have: the rules' number, as cards change it."""
+    mods = p.mods.get("capacities") if p.mods else None
+    if not mods:
+        return base
+    return capacity_of(g, p, mods, (name,), base)[0]
+
+
+_PASTURE = ("pasture", "pasture_of_size")
+_PASTURE_WITH_STABLE = ("pasture", "pasture_of_size", "pasture_with_stable")
+
+
+def _housing_with_capacities(g, p, mods):
+    """housing() when cards change capacities by name ('capacity of stable: +1', '…: mixed')."""
+    h = g.rules.housing
+    per_space, factor = h["pasture_space"], h["stable_factor"]
+    extra = p.extra_capacity
+    for fn in p.mods.get("pasture_extra", ()):
+        extra += fn(g, p)
+    caps, singles, fenced = [], 0, 0
+    tiles = g.rules.pasture_tile if p.tile_pastures else None
+    for m, tid in [(m, None) for m in p.pastures] + list(p.tile_pastures):
+        fenced |= m
+        cap = per_space * popcount(m) if tid is None else tiles[tid]["capacity"]
+        for _ in range(popcount(m & p.stables)):
+            cap *= factor
+        names = _PASTURE_WITH_STABLE if m & p.stables else _PASTURE
+        cap, mixed = capacity_of(g, p, mods, names, cap, popcount(m))
+        if mixed:
+            singles += cap + extra
+        else:
+            caps.append((cap + extra, -1))
+    for cap, only in p.card_state.get("animal_slots", ()):
+        caps.append((cap, only))
+    loose = popcount(p.stables & ~fenced)
+    base = h["unfenced_stable"]
+    cap, mixed = capacity_of(g, p, mods, ("stable",), base)
+    if loose and (mixed or cap == base):
+        singles += loose * cap
+    elif loose:
+        caps.extend([(cap, -1)] * loose)   # a stable holding more than one animal holds one kind
+    house_fn = p.mods.get("house_capacity")
+    house = house_fn(g, p) if house_fn is not None else h["house"]
+    singles += capacity_of(g, p, mods, ("house",), house)[0]
+    return tuple(sorted(caps, reverse=True)), singles
+
+
 def housing(g, p):
     """(containers, singles): pastures as (capacity, any type), and one-animal spaces."""
     h = g.rules.housing
@@ -759,6 +826,9 @@ def housing(g, p):
     extra = p.extra_capacity
     mods = p.mods
     if mods:
+        named = mods.get("capacities")
+        if named:
+            return _housing_with_capacities(g, p, named)
         for fn in mods.get("pasture_extra", ()):
             extra += fn(g, p)
     caps = []
@@ -882,11 +952,11 @@ def breed(g, p, only=None):
 
 
 def can_family_growth(g, p, ctx=None):
-    return p.people < g.rules.max_people and p.room_count + p.card_rooms > p.people
+    return p.people < limit_of(g, p, "family", g.rules.max_people) and p.room_count + p.card_rooms > p.people
 
 
 def can_family_growth_without_room(g, p, ctx=None):
-    return p.people < g.rules.max_people
+    return p.people < limit_of(g, p, "family", g.rules.max_people)
 
 
 def family_growth(g, p, ctx=None, need_room=True):

@@ -9,6 +9,7 @@ change of meaning raises ``VIEW_VERSION``.
 from __future__ import annotations
 
 from .farm import iter_bits, popcount
+from .primitives import limit_of
 
 VIEW_FORMAT = "agricola-view"
 VIEW_VERSION = 1
@@ -82,7 +83,8 @@ def _player(game, p, own: bool) -> dict:
                      for m in p.pastures]
         + [{"cells": [gr.name(c) for c in iter_bits(m)], "stables": popcount(m & p.stables), "tile": tid}
            for m, tid in p.tile_pastures],
-        "fences": popcount(p.fences), "fences_left": rules.max_fences - popcount(p.fences),
+        "fences": popcount(p.fences),
+        "fences_left": limit_of(game, p, "fences", rules.max_fences) - popcount(p.fences),
         "stables_left": _stables_left(game, p),
         "goods": {g: k for g, k in p.goods.items() if g not in animals},
         "animals": {a: p.goods[a] for a in rules.animals},
@@ -97,7 +99,7 @@ def _player(game, p, own: bool) -> dict:
 def _stables_left(game, p) -> int:
     """Stables the player may still build: their own supply, and the table's shared one where the pack
     has it."""
-    left = game.rules.max_stables - popcount(p.stables)
+    left = limit_of(game, p, "stables", game.rules.max_stables) - popcount(p.stables)
     if game.rules.shared_stables is not None:
         left = min(left, game.rules.shared_stables - sum(popcount(q.stables) for q in game.players))
     return max(0, left)

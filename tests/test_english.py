@@ -163,6 +163,10 @@ free 3 fences per action
 may use occupied #wish_for_children
 may place twice if one uses fishing
 capacity of pasture: +2
+capacity of pasture with stable = 6
+capacity of pasture of 2 spaces: mixed
+capacity of stable: +1
+capacity of family: +1
 house holds 2 animals
 house holds rooms animals
 this card is a field for vegetable, grain

@@ -44,6 +44,12 @@ TEXTS = {
     "feeding_start_probe": "At the start of the feeding phase of each harvest (before anyone feeds): get 1 food.",
     "range_probe": "When you play this card: place 1 food on the round spaces of rounds 6 to 9 (those still to "
                    "come); you get them at the start of those rounds.",
+    "mixed_pasture_probe": "Each of your pastures may hold animals of different kinds together.",
+    "stable_capacity_probe": "Each of your unfenced stables holds 2 more animals (all of one kind).",
+    "stable_set_probe": "Each of your unfenced stables holds 2 animals of one kind.",
+    "small_pasture_probe": "Each of your pastures with a stable holds 2 more animals.",
+    "house_set_probe": "Your house holds 0 animals.",
+    "limits_capacity_probe": "You may have up to 2 stables.",
     "oven_discount_probe": 'For "Clay Oven" and "Stone Oven", you pay 1 stone less.',
     "clay_oven_price_probe": 'For "Clay Oven", you pay only 2 clay and 1 stone.',
     "feeding_probe": "For feeding each person, you pay 1 food less.",
@@ -109,6 +115,16 @@ def test_within_one_seat_rules_fire_in_play_order(probes):
     assert order == ["first", "second"]
 
 
+def test_capacity_names_for_the_most_fences_stables_and_people(probes):
+    """'capacity of family: +1', 'capacity of fences = 16', 'capacity of stables = 2' (docs/language.md 4.3)."""
+    from runtime import primitives as P
+    g = _game(probes, 2)
+    p = g.players[0]
+    assert [P.limit_of(g, p, n, b) for n, b in (("family", 5), ("fences", 15), ("stables", 4))] == [5, 15, 4]
+    g.install_card(p, probes.all_cards["limits_capacity_probe"])
+    assert [P.limit_of(g, p, n, b) for n, b in (("family", 5), ("fences", 15), ("stables", 4))] == [6, 16, 2]
+
+
 def test_events_nobody_listens_to_do_no_work(probes):
     """Without cards that listen, no event name has listeners and no verb copies a player."""
     g = _game(probes, 2)
@@ -151,6 +167,13 @@ REFUSED = [
      "rounds 9 to 6"),
     ("on play: schedule 1 food on rounds 6 to 15", "E215", "there is no round 15: the game has rounds 1 to 14",
      "15"),
+    ("capacity of pasture of 0 spaces: +1", "E215", "a pasture has at least 1 farmyard space",
+     "pasture of 0 spaces"),
+    ("capacity of house: mixed", "E211", "'house' cannot be mixed; animals of different kinds may share: pasture, "
+     "pasture of N spaces, pasture with stable, stable", "house"),
+    ("capacity of pasture with fence: +1", "E211", "unknown capacity target 'pasture with fence' (did you mean "
+     "'pasture with stable'?); capacity targets: family, fences, house, pasture, pasture of N spaces, pasture "
+     "with stable, stable, stables", "pasture with fence"),
     ("cost of #ovens: -1 stone", "E205", "unknown card tag '#ovens' (did you mean '#oven'?)", "#ovens"),
     ("cost of feeding: -1 grain", "E209", "the feeding cost is food: a change of it cannot name 'grain'", "grain"),
     ("cost of wood feeding: -1 food", "E208",
