@@ -71,6 +71,8 @@ class Symbols:
         self.rounds = int(game.get("rounds", 0))
         self.space_tags |= {f"round_{r}" for r in range(1, self.rounds + 1)}
         self.cards = {e["id"] for e in src.majors + src.cards if "id" in e}
+        self.majors = {e["id"] for e in src.majors if "id" in e}
+        self.major_tags = {t for e in src.majors for t in e.get("tags", ())}
         self.card_tags = {t for e in src.majors + src.cards for t in e.get("tags", ())}
         # A table that misses what the schema rejected (an id, some tags) cannot tell that a name is unknown:
         # the rejected value is reported already, and a name it held must not give a second message.
@@ -681,6 +683,21 @@ class Checker:
                 self.err("E215", "a card that houses people needs a number from 1 up", m.span)
         elif m.kind in ("use_occupied", "double_placement"):
             self.spaces_ref(m.words)
+        elif m.kind == "counts_as_tag":
+            name, span = m.words[0]
+            if self.card_id is None:
+                self.err("E212", "'this card counts as …' belongs to a card", m.span)
+            elif not self.sym.knows("card_tags", name):
+                self.err("E205", f"unknown card tag '#{name}'"
+                         f"{did_you_mean('#' + name, ['#' + t for t in self.sym.card_tags])}", span)
+        elif m.kind == "as_minor":
+            name, is_tag, span = m.words[0]
+            known = self.sym.major_tags if is_tag else self.sym.majors
+            if not (self.sym.knows("card_tags", name) if is_tag else self.sym.knows("cards", name)) or \
+                    (name not in known and "cards" not in self.sym.uncertain):
+                shown = ("#" if is_tag else "") + name
+                self.err("E205", f"'{shown}' is no major improvement{' tag' if is_tag else ''}: only a major "
+                         f"can be a minor for you", span)
         elif m.kind in ("allow", "forbid"):
             word, span = m.words[0]
             allowed = RULE_SWITCHES[m.kind]

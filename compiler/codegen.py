@@ -423,13 +423,24 @@ def _listener_keys(t: N.Trigger) -> list[str]:
     return []
 
 
+def _tags_of(d: dict) -> tuple:
+    """A card's tags: its own and those it counts as ('this card counts as #cooking', docs/language.md 4.8)."""
+    tags = list(d["tags"])
+    for rule in d["rules"]:
+        if rule.kind == "modifier" and rule.modifier.kind == "counts_as_tag":
+            name = rule.modifier.words[0][0]
+            if name not in tags:
+                tags.append(name)
+    return tuple(tags)
+
+
 def card_table(gen: Gen, unit: Unit) -> dict:
     """The table entry of an improvement or card, emitting its handler functions."""
     d = unit.data
     w = gen.w
     gen.card_id = unit.id
     entry = {"id": unit.id, "name": d["name"], "kind": d["kind"], "points": d["points"],
-             "bonus_points": d["bonus_points"], "tags": tuple(d["tags"]), "upgrade_of": tuple(d["upgrade_of"]),
+             "bonus_points": d["bonus_points"], "tags": _tags_of(d), "upgrade_of": tuple(d["upgrade_of"]),
              "passing": d["passing"], "deck": d["deck"], "number": d["number"], "players": d["players"],
              "src": (unit.src.file, unit.src.line)}
     cost = d["cost"]
@@ -459,7 +470,8 @@ def card_table(gen: Gen, unit: Unit) -> dict:
                     exchanges.append((give, get, rule.window, ex.at_most))
             continue
         if rule.kind == "modifier":
-            modifiers.append(Code(_modifier(gen, rule.modifier)))
+            if rule.modifier.kind != "counts_as_tag":   # a tag of the card's table entry (_tags_of)
+                modifiers.append(Code(_modifier(gen, rule.modifier)))
             continue
         if rule.kind == "action":
             can, do = gen.stmt(rule.body)
@@ -581,6 +593,10 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
         body.append(f"p.mods['house_capacity'] = {fn}")
     elif m.kind == "card_room":
         body.append(f"p.card_rooms += {int(m.number)}")
+    elif m.kind == "as_minor":
+        name_, is_tag, _ = m.words[0]
+        key = ("#" if is_tag else "") + name_
+        body.append(f"p.mods.setdefault('as_minor', []).append({key!r})")
     elif m.kind == "allow":
         body.append(f"p.mods[{m.words[0][0]!r}] = True")
     elif m.kind == "forbid":

@@ -590,6 +590,23 @@ class English:
             name, is_tag, _ = m.words[0]
             return (f"You may place two people one right after the other if at least one of them goes to "
                     f"{self.space_ref(name, is_tag)}.")
+        if m.kind == "counts_as_tag":
+            name = m.words[0][0]
+            names = [n for n in dict.fromkeys(self.card_tags.get(name, ()))
+                     if name in getattr(self, "own_tags", {}).get(n, {name})]   # the cards printed with it
+            like = f" (like {_join([chr(34) + n + chr(34) for n in names], 'and')})" if names else ""
+            return f"This card counts as a card tagged {name.replace('_', ' ')}{like}."
+        if m.kind == "as_minor":
+            name, is_tag, _ = m.words[0]
+            names = list(dict.fromkeys(self.card_tags.get(name, ()))) if is_tag else [self.cards.get(name, name)]
+            if not names:
+                return (f"For you, every major improvement tagged {name.replace('_', ' ')} is a minor improvement: "
+                        f"you play it with a minor improvement action and pay for it as for one.")
+            many = len(names) > 1
+            return (f"For you, {_join([f'{chr(34)}{n}{chr(34)}' for n in names], 'and')} "
+                    f"{'are minor improvements (not majors)' if many else 'is a minor improvement (not a major)'}: you play "
+                    f"{'them' if many else 'it'} with a minor improvement action and pay for "
+                    f"{'them' if many else 'it'} as for one.")
         if m.kind == "allow":
             return {"renovate_skip": "You may renovate straight from wood to stone."}.get(
                 m.words[0][0], f"Allowed: {m.words[0][0].replace('_', ' ')}.")
@@ -733,7 +750,14 @@ def for_pack(checked) -> English:
     for u in checked.majors + checked.cards:
         for t in u.data.get("tags") or []:
             card_tags.setdefault(t, []).append(u.data["name"])
-    return English(spaces, cards, tags, card_tags)
+    own = {u.data["name"]: set(u.data.get("tags") or []) for u in checked.majors + checked.cards}
+    for u in checked.majors + checked.cards:   # 'this card counts as #tag': the card has the tag too
+        for rule in u.data.get("rules") or []:
+            if rule.kind == "modifier" and rule.modifier.kind == "counts_as_tag":
+                card_tags.setdefault(rule.modifier.words[0][0], []).append(u.data["name"])
+    eng = English(spaces, cards, tags, card_tags)
+    eng.own_tags = own
+    return eng
 
 
 def card_lines(eng: English, unit) -> list[str]:

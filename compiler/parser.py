@@ -578,6 +578,13 @@ class _Build(Transformer):
         ints = _tokens(children, "INT")
         return N.Modifier("card_room", number=self.n(ints[0]), span=self.sp(meta))
 
+    def counts_as_tag(self, meta, children):
+        tok = children[0]
+        return N.Modifier("counts_as_tag", words=[(tok.value[1:], self.s.of_token(tok))], span=self.sp(meta))
+
+    def as_minor(self, meta, children):
+        return N.Modifier("as_minor", words=[children[0]], span=self.sp(meta))   # (name, is_tag, span)
+
     def allow_rule(self, meta, children):
         t = children[0]
         return N.Modifier("allow", words=[(t.value, self.s.of_token(t))], span=self.sp(meta))

@@ -93,6 +93,7 @@ MODIFIER_EXAMPLES = {
     "capacity_set": "capacity of stable = 3", "capacity_mixed": "capacity of pasture with stable: mixed",
     "house_holds": "house holds rooms animals", "card_field": "this card is a field for vegetable",
     "card_room": "this card houses 1 person", "allow_rule": "allow renovate_skip",
+    "as_minor": "well is a minor for you", "counts_as_tag": "this card counts as #oven",
     "forbid_rule": "forbid renovation",
 }
 # Verbs that belong to an action space's effect or to a card file: their examples are shown, not checked

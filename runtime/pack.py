@@ -85,6 +85,8 @@ class CardDef:
         # the cost names of its price (docs/language.md 4.3): its kind, its id and each of its tags
         kinds = ("improvement", self.kind) if self.kind in ("major", "minor") else (self.kind,)
         self.price_names = kinds + (self.id,) + tuple("#" + t for t in self.tags)
+        # the same for a major that is a minor for its player ('<major> is a minor for you')
+        self.minor_price_names = ("improvement", "minor", self.id) + tuple("#" + t for t in self.tags)
         self.requires = d.get("requires")
         self.requires_text = d.get("requires_text")
         self.on_play = tuple(d.get("on_play", ()))

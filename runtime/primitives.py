@@ -1228,7 +1228,24 @@ def card_cost_options(g, p, card):
     base = card.cost_fn(g, p) if card.cost_fn is not None else card.cost
     if not p.mods:
         return [base]
-    return cost_options(g, p, card.price_names, base)
+    names = card.minor_price_names if is_minor_for(p, card) else card.price_names
+    return cost_options(g, p, names, base)
+
+
+def is_minor_for(p, card) -> bool:
+    """Whether the major ``card`` is a minor improvement for ``p`` ('<major> is a minor for you')."""
+    mods = p.mods
+    alias = mods.get("as_minor") if mods else None
+    if not alias or card.kind != "major":
+        return False
+    return card.id in alias or any("#" + t in alias for t in card.tags)
+
+
+def _majors_as_minors(g, p):
+    """The majors of the supply that are minor improvements for ``p``."""
+    if not p.mods or "as_minor" not in p.mods:
+        return ()
+    return [cid for cid in g.major_supply if is_minor_for(p, g.card(cid))]
 
 
 def major_options(g, p, only=None):
@@ -1237,10 +1254,13 @@ def major_options(g, p, only=None):
     owned = p.majors
     mods = p.mods
     modified = mods and ("cost" in mods or "substitute" in mods)
+    aliased = mods and "as_minor" in mods
     for cid in g.major_supply:
         card = g.card(cid)
         if only is not None and only not in card.tags:
             continue
+        if aliased and is_minor_for(p, card):
+            continue   # played as a minor (minor_options)
         if modified:
             ok = can_afford_any(g, p, card_cost_options(g, p, card))
         else:
@@ -1257,7 +1277,7 @@ def major_options(g, p, only=None):
 
 def minor_options(g, p):
     out = []
-    for cid in p.hand_minors:
+    for cid in list(p.hand_minors) + list(_majors_as_minors(g, p)):
         card = g.card(cid)
         if card.requires is not None and not card.requires(g, p):
             continue
@@ -1305,11 +1325,14 @@ def can_build_major(g, p, ctx=None, only=None):
     made = producible(g, p)
     mods = p.mods
     modified = mods and ("cost" in mods or "substitute" in mods)
+    aliased = mods and "as_minor" in mods
     later = []
     for cid in g.major_supply:
         card = cards[cid]
         if only is not None and only not in card.tags:
             continue
+        if aliased and is_minor_for(p, card):
+            continue   # played as a minor (can_play_minor)
         if owned and card.upgrade_of:
             for have in owned:
                 hc = cards[have]
@@ -1325,7 +1348,8 @@ def can_build_major(g, p, ctx=None, only=None):
 
 
 def can_play_minor(g, p, ctx=None):
-    if not p.hand_minors:
+    aliased = _majors_as_minors(g, p)
+    if not p.hand_minors and not aliased:
         return False
     cards = g.pack.all_cards
     goods = p.goods
@@ -1333,7 +1357,7 @@ def can_play_minor(g, p, ctx=None):
     mods = p.mods
     modified = mods and ("cost" in mods or "substitute" in mods)
     later = []
-    for cid in p.hand_minors:
+    for cid in (list(p.hand_minors) + list(aliased) if aliased else p.hand_minors):
         card = cards[cid]
         if card.requires is not None and not card.requires(g, p):
             continue
@@ -1403,7 +1427,10 @@ def _play_minor(g, p, cid):
     before_event(g, p, "build_improvement", card)
     if not pay_one_of(g, p, card_cost_options(g, p, card)):
         return False
-    p.hand_minors.remove(cid)
+    if card.kind == "major":   # a major that is a minor for the player comes from the supply
+        g.major_supply.remove(cid)
+    else:
+        p.hand_minors.remove(cid)
     if g.log is not None:
         g.say(f"{p.name} plays {card.name}")
     if card.passing:

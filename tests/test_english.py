@@ -167,6 +167,8 @@ capacity of pasture with stable = 6
 capacity of pasture of 2 spaces: mixed
 capacity of stable: +1
 capacity of family: +1
+well is a minor for you
+this card counts as #oven
 house holds 2 animals
 house holds rooms animals
 this card is a field for vegetable, grain

@@ -50,7 +50,12 @@ TEXTS = {
     "small_pasture_probe": "Each of your pastures with a stable holds 2 more animals.",
     "house_set_probe": "Your house holds 0 animals.",
     "limits_capacity_probe": "You may have up to 2 stables.",
-    "oven_discount_probe": 'For "Clay Oven" and "Stone Oven", you pay 1 stone less.',
+    "oven_discount_probe": 'For "Clay Oven", "Stone Oven" and "Counts As Probe", you pay 1 stone less.',
+    "minor_ovens_probe": 'For you, "Clay Oven" and "Stone Oven" are minor improvements (not majors): you play them '
+                         "with a minor improvement action and pay for them as for one.",
+    "counts_as_probe": 'This card counts as a card tagged oven (like "Clay Oven" and "Stone Oven").',
+    "has_oven_probe": 'Each time you play a minor improvement, if the card is "Clay Oven", "Stone Oven" or '
+                      '"Counts As Probe": get 1 grain.',
     "clay_oven_price_probe": 'For "Clay Oven", you pay only 2 clay and 1 stone.',
     "feeding_probe": "For feeding each person, you pay 1 food less.",
     "newborn_feeding_probe": "For feeding each newborn, you pay 1 food less.",
@@ -125,6 +130,23 @@ def test_capacity_names_for_the_most_fences_stables_and_people(probes):
     assert [P.limit_of(g, p, n, b) for n, b in (("family", 5), ("fences", 15), ("stables", 4))] == [6, 16, 2]
 
 
+def test_a_major_that_is_a_minor_for_you(probes):
+    """'#oven is a minor for you': the ovens are no longer majors for the owner, they are minors at a minor's
+    price names; for the other player nothing changes (docs/language.md 4.8)."""
+    from runtime import primitives as P
+    g = _game(probes, 2)
+    me, other = g.players
+    for p in (me, other):
+        p.goods.update(clay=3, stone=3)
+    g.install_card(me, probes.all_cards["minor_ovens_probe"])
+    assert "clay_oven" not in P.major_options(g, me) and "clay_oven" in P.major_options(g, other)
+    assert {"clay_oven", "stone_oven"} <= set(P.minor_options(g, me))
+    assert not {"clay_oven", "stone_oven"} & set(P.minor_options(g, other))
+    oven = probes.all_cards["clay_oven"]
+    assert P.is_minor_for(me, oven) and not P.is_minor_for(other, oven)
+    assert probes.all_cards["counts_as_probe"].price_names[-1] == "#oven"
+
+
 def test_events_nobody_listens_to_do_no_work(probes):
     """Without cards that listen, no event name has listeners and no verb copies a player."""
     g = _game(probes, 2)
@@ -174,6 +196,9 @@ REFUSED = [
     ("capacity of pasture with fence: +1", "E211", "unknown capacity target 'pasture with fence' (did you mean "
      "'pasture with stable'?); capacity targets: family, fences, house, pasture, pasture of N spaces, pasture "
      "with stable, stable, stables", "pasture with fence"),
+    ("lasso is a minor for you", "E205", "'lasso' is no major improvement: only a major can be a minor for you",
+     "lasso"),
+    ("this card counts as #ovens", "E205", "unknown card tag '#ovens' (did you mean '#oven'?)", "#ovens"),
     ("cost of #ovens: -1 stone", "E205", "unknown card tag '#ovens' (did you mean '#oven'?)", "#ovens"),
     ("cost of feeding: -1 grain", "E209", "the feeding cost is food: a change of it cannot name 'grain'", "grain"),
     ("cost of wood feeding: -1 food", "E208",
