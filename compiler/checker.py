@@ -685,9 +685,7 @@ class Checker:
             self.spaces_ref(m.words)
         elif m.kind == "counts_as_tag":
             name, span = m.words[0]
-            if self.card_id is None:
-                self.err("E212", "'this card counts as …' belongs to a card", m.span)
-            elif not self.sym.knows("card_tags", name):
+            if not self.sym.knows("card_tags", name):
                 self.err("E205", f"unknown card tag '#{name}'"
                          f"{did_you_mean('#' + name, ['#' + t for t in self.sym.card_tags])}", span)
         elif m.kind == "as_minor":

@@ -598,7 +598,9 @@ class English:
             return f"This card counts as a card tagged {name.replace('_', ' ')}{like}."
         if m.kind == "as_minor":
             name, is_tag, _ = m.words[0]
-            names = list(dict.fromkeys(self.card_tags.get(name, ()))) if is_tag else [self.cards.get(name, name)]
+            majors = getattr(self, "major_names", None)
+            names = [n for n in dict.fromkeys(self.card_tags.get(name, ())) if majors is None or n in majors] \
+                if is_tag else [self.cards.get(name, name)]
             if not names:
                 return (f"For you, every major improvement tagged {name.replace('_', ' ')} is a minor improvement: "
                         f"you play it with a minor improvement action and pay for it as for one.")
@@ -757,6 +759,7 @@ def for_pack(checked) -> English:
                 card_tags.setdefault(rule.modifier.words[0][0], []).append(u.data["name"])
     eng = English(spaces, cards, tags, card_tags)
     eng.own_tags = own
+    eng.major_names = {u.data["name"] for u in checked.majors}
     return eng
 
 

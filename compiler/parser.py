@@ -208,7 +208,7 @@ def _parse_one(source: str, start: str, spans: _Spans, report: Report, one_line:
     except (UnexpectedCharacters, UnexpectedToken) as exc:
         glued = _glued_keyword(source, start)
         if glued is None:
-            return _syntax_error(exc, source, spans, report, one_line)
+            return _syntax_error(exc, source, spans, report, one_line, start)
         tok, word, accepts = glued
         line_start = one_line and not source[:tok.start_pos].strip()
         report.error("E202", f"unexpected '{word}'; expected {_expected_words(accepts, one_line, line_start)}",
@@ -243,7 +243,7 @@ def _parse_one(source: str, start: str, spans: _Spans, report: Report, one_line:
     return None if build.errors else node
 
 
-def _syntax_error(exc, source: str, spans: _Spans, report: Report, one_line: bool):
+def _syntax_error(exc, source: str, spans: _Spans, report: Report, one_line: bool, start: str = "rules"):
     """Report what Lark could not read; always None."""
     if isinstance(exc, UnexpectedCharacters):
         ch = source[exc.pos_in_stream] if exc.pos_in_stream < len(source) else "?"
@@ -261,6 +261,19 @@ def _syntax_error(exc, source: str, spans: _Spans, report: Report, one_line: boo
         accepted = exc.interactive_parser.accepts() if exc.interactive_parser is not None else exc.expected
     except UnexpectedInput:
         accepted = exc.expected
+    lead = re.match(r"\s*([a-z][a-z0-9_]*)\s+$", source[:tok.start_pos]) if tok.type != "$END" else None
+    if lead and set(accepted or ()) == {"IS"}:
+        # a rule began with a plain word ('onn play: …'): a misspelt keyword far more often than the card of
+        # '<card> is a minor for you', so the word is named with the keywords a rule begins with
+        word = lead.group(1)
+        before = grammar().parse_interactive(source[:lead.start(1)], start=start)
+        before.exhaust_lexer()
+        keywords = [t for t in before.accepts() if t not in ("NAME", "TAG")]
+        line = source.count("\n", 0, lead.start(1)) + 1
+        col = lead.start(1) - (source.rfind("\n", 0, lead.start(1)) + 1) + 1
+        report.error("E202", f"unexpected '{word}'; expected {_expected_words(keywords, one_line, True)}",
+                     spans.at(line, col, len(word)))
+        return None
     expected = _expected_words(accepted or exc.expected, one_line, line_start)
     report.error("E202", f"unexpected {_describe(tok, one_line)}; expected {expected}", span)
     return None

@@ -196,8 +196,10 @@ REFUSED = [
     ("capacity of pasture with fence: +1", "E211", "unknown capacity target 'pasture with fence' (did you mean "
      "'pasture with stable'?); capacity targets: family, fences, house, pasture, pasture of N spaces, pasture "
      "with stable, stable, stables", "pasture with fence"),
-    ("lasso is a minor for you", "E205", "'lasso' is no major improvement: only a major can be a minor for you",
-     "lasso"),
+    ("forest is a minor for you", "E205", "'forest' is no major improvement: only a major can be a minor for you",
+     "forest"),
+    ("#plow is a minor for you", "E205", "'#plow' is no major improvement tag: only a major can be a minor for "
+     "you", "#plow"),
     ("this card counts as #ovens", "E205", "unknown card tag '#ovens' (did you mean '#oven'?)", "#ovens"),
     ("cost of #ovens: -1 stone", "E205", "unknown card tag '#ovens' (did you mean '#oven'?)", "#ovens"),
     ("cost of feeding: -1 grain", "E209", "the feeding cost is food: a change of it cannot name 'grain'", "grain"),
