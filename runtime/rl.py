@@ -233,7 +233,10 @@ class _Encoder:
                 owned[self.major_index[m]] = 1.0
             played = [0.0] * len(self.cards)
             for c in p["cards"]["minors"] + p["cards"]["occupations"]:
-                played[self.card_index[c]] = 1.0
+                if c in self.card_index:
+                    played[self.card_index[c]] = 1.0
+                else:   # a major that is a minor for its player ('<major> is a minor for you') lies among the minors
+                    owned[self.major_index[c]] = 1.0
             out += owned + played
         hand = [0.0] * len(self.cards)
         own = view["players"][seat]["hand"] or {"occupations": [], "minors": []}
