@@ -17,6 +17,8 @@ from .parser import parse
 
 # every verb has 'before' rules except a gain (goods arrive from everywhere, often in the middle of a verb)
 EVENTS_WITH_BEFORE = set(Q.EVENTS) - {"use", "gain", "convert"}
+# verbs whose 'instead of' rules the runtime offers (primitives.replaced; docs/language.md 4.1.3)
+INSTEAD_EVENTS = {"plow", "sow", "bake", "build_rooms", "build_stables", "build_fences", "renovate", "family_growth"}
 EVENT_TRIGGERS = ("after_use", "before_use", "turn_end_use", "after_event", "before_event")
 COST_TARGETS = {"room", "renovation", "stable", "fence", "improvement", "major", "minor", "occupation", "feeding"}
 # capacity names (docs/language.md 4.3); 'pasture_of_size' is written 'pasture of N spaces'
@@ -548,7 +550,18 @@ class Checker:
             t = rule.trigger
             if t.kind in ("after_use", "before_use", "turn_end_use"):
                 self.spaces_ref(t.spaces)
-            if t.kind == "before_event" and t.event not in EVENTS_WITH_BEFORE:
+            if t.instead:
+                words = t.event.replace("_", " ")
+                if t.event not in INSTEAD_EVENTS:
+                    self.err("E300", f"'instead of you {words}' is not supported (missing feature: instead-of rules "
+                             f"for {words})", t.span)
+                elif t.actor != "you":
+                    self.err("E300", "an 'instead of' rule replaces its owner's own verb (missing feature: "
+                             "instead-of rules for other players)", t.span)
+                elif t.event_args:
+                    self.err("E300", f"'instead of you {words}' replaces every {words} (missing feature: "
+                             "instead-of rules narrowed by material)", t.span)
+            elif t.kind == "before_event" and t.event not in EVENTS_WITH_BEFORE:
                 self.err("E300", f"'before you {t.event.replace('_', ' ')}' is not supported "
                          f"(missing feature: before-event triggers for {t.event.replace('_', ' ')})", t.span)
             if t.kind in ("after_event", "before_event") and t.event == "gain":
@@ -726,7 +739,7 @@ _VERB_WORDS = {"give_actor": "give … to actor", "pay_actor": "pay … to actor
 def _event_words(t: N.Trigger) -> str:
     """A trigger's event as written: 'after you build rooms'."""
     who = {"you": "you", "other": "another player", "any": "any player"}[t.actor]
-    when = "before" if t.kind == "before_event" else "after"
+    when = "instead of" if t.instead else "before" if t.kind == "before_event" else "after"
     return f"{when} {who} {t.event.replace('_', ' ')}"
 
 

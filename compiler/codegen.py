@@ -415,7 +415,7 @@ def _listener_keys(t: N.Trigger) -> list[str]:
     if t.kind == "after_event":
         return [f"event:{t.event}"]
     if t.kind == "before_event":
-        return [f"before:{t.event}"]
+        return [f"{'instead' if t.instead else 'before'}:{t.event}"]
     if t.kind == "at_phase":
         if t.phase == "end_of_round":
             return [f"phase:end_of_round:{t.round}"]

@@ -481,6 +481,8 @@ class English:
                 frm = t.event_args.get("from")
                 to = t.event_args.get("to")
                 ev = "renovate" + (f" from {frm[0]}" if frm else "") + (f" to {to[0]}" if to else "")
+            if t.instead:
+                return f"Each time {who} would {ev}"
             when = "Each time before" if t.kind == "before_event" else "Each time"
             return f"{when} {who} {ev}"
         if t.kind == "at_phase":
@@ -514,6 +516,8 @@ class English:
                         else head + " (only the next time)")
             elif rule.limit is not None:
                 head += f" ({_times(rule.limit.times)} per {rule.limit.period})"
+            if rule.trigger.instead:
+                return f"{head}: instead of that, {self.stmt(rule.body)}."
             return f"{head}: {self.stmt(rule.body)}."
         if rule.kind == "action":
             head = {"any_time": "At any time", "harvest": "In each harvest", "feeding": "In the feeding phase",

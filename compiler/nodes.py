@@ -202,6 +202,7 @@ class Trigger(Node):
     phase: str | None = None
     round: int | None = None
     cond: Node | None = None  # for 'once'
+    instead: bool = False     # 'instead of <actor> <event>': a before_event whose body replaces the verb
 
 
 @dataclass

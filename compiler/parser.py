@@ -415,6 +415,10 @@ class _Build(Transformer):
         actor, (event, args) = children
         return N.Trigger("before_event", actor=actor, event=event, event_args=args, span=self.sp(meta))
 
+    def instead_event(self, meta, children):
+        actor, (event, args) = children
+        return N.Trigger("before_event", actor=actor, event=event, event_args=args, instead=True, span=self.sp(meta))
+
     def at_phase(self, meta, children):
         phase, rnd = children[0]
         return N.Trigger("at_phase", phase=phase, round=rnd, span=self.sp(meta))

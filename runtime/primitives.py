@@ -40,6 +40,28 @@ def before_event(g, p, event, card=None):
         g.emit(key, p, Ctx(actor=p, card=card))
 
 
+def replaced(g, p, event, ctx=None) -> bool:
+    """Offer the 'instead of' rules of an event (docs/language.md 4.1.3) as the verb is about to happen:
+    True when one of them replaced it. By seat from the actor, in play order; the first rule whose guard
+    holds, whose body is possible and (for 'may') accepted replaces the verb, and a replacement that
+    carries out the same verb does not offer the rules again."""
+    hooks = g.listeners.get("instead:" + event)
+    if not hooks or event in g.replacing:
+        return False
+    n, first = g.nplayers, p.idx
+    c = Ctx(actor=p, space=getattr(ctx, "space", None))
+    outer, g.replacing = g.replacing, g.replacing | {event}
+    try:
+        for owner, handler, who in sorted(hooks, key=lambda h: (h[0] - first) % n):
+            if (who == "you") != (owner == p.idx) and who != "any":
+                continue
+            if handler(g, g.players[owner], c):
+                return True
+    finally:
+        g.replacing = outer
+    return False
+
+
 def snapshot(g, p, event):
     """A copy of the actor before the verb, only when a rule in play reads ``before(…)`` of this event."""
     return p.clone() if event in g.snapshots else None
@@ -240,6 +262,8 @@ def build_room(g, p, ctx=None, cost=None, emit=True):
 
 def build_rooms(g, p, ctx=None):
     built = 0
+    if g.listeners.get("instead:build_rooms") and replaced(g, p, "build_rooms", ctx):
+        return True
     before = snapshot(g, p, "build_rooms")
     if room_cells(g, p) and can_afford_any(g, p, room_options(g, p)):
         before_event(g, p, "build_rooms")
@@ -305,6 +329,8 @@ def renovate(g, p, ctx=None, target=None):
             and can_afford_any(g, p, renovation_options(g, p, t))]
     if not opts:
         return False
+    if g.listeners.get("instead:renovate") and replaced(g, p, "renovate", ctx):
+        return True
     to = g.decide(p, "renovate", opts)
     old = p.house
     before = snapshot(g, p, "renovate")
@@ -384,6 +410,8 @@ def build_stable(g, p, ctx=None, cost=None):
 
 def build_stables(g, p, ctx=None):
     built = 0
+    if g.listeners.get("instead:build_stables") and replaced(g, p, "build_stables", ctx):
+        return True
     before = snapshot(g, p, "build_stables")
     if can_build_stable(g, p):
         before_event(g, p, "build_stables")
@@ -424,6 +452,8 @@ def can_plow(g, p, ctx=None):
 
 def plow(g, p, ctx=None, count=1):
     done = 0
+    if g.listeners.get("instead:plow") and plow_cells(g, p) and replaced(g, p, "plow", ctx):
+        return True
     before = snapshot(g, p, "plow")
     if plow_cells(g, p):
         before_event(g, p, "plow")
@@ -482,6 +512,8 @@ def sow(g, p, ctx=None):
         opts = [o for o in opts if o[0] + o[1] <= most]
     if not opts:
         return False
+    if g.listeners.get("instead:sow") and replaced(g, p, "sow", ctx):
+        return True
     before = snapshot(g, p, "sow")
     if g.listeners.get("before:sow"):
         before_event(g, p, "sow")
@@ -637,6 +669,8 @@ def _apply_fence_step(g, p, step, per, free, free_left=0):
 def build_fences(g, p, ctx=None, free=False, max_spaces=None, single=False):
     """Fence pastures one at a time (a new pasture or a division of one) until the player stops."""
     steps = 0
+    if g.listeners.get("instead:build_fences") and replaced(g, p, "build_fences", ctx):
+        return True
     before = snapshot(g, p, "build_fences")
     before_event(g, p, "build_fences")
     per = fence_price_per(g, p)
@@ -964,6 +998,8 @@ def family_growth(g, p, ctx=None, need_room=True):
         return False
     if not can_family_growth_without_room(g, p):
         return False
+    if g.listeners.get("instead:family_growth") and replaced(g, p, "family_growth", ctx):
+        return True
     before = snapshot(g, p, "family_growth")
     before_event(g, p, "family_growth")
     p.people += 1
@@ -1041,6 +1077,8 @@ def bake(g, p, ctx=None):
                 nxt.append(alloc + (k,))
         allocations = nxt
     opts = [a for a in allocations if sum(a) > 0]
+    if opts and g.listeners.get("instead:bake") and replaced(g, p, "bake", ctx):
+        return True
     before = snapshot(g, p, "bake")
     if g.listeners.get("before:bake"):
         before_event(g, p, "bake")

@@ -168,6 +168,7 @@ capacity of pasture of 2 spaces: mixed
 capacity of stable: +1
 capacity of family: +1
 well is a minor for you
+instead of you plow (twice per game): may plow 2 fields
 this card counts as #oven
 house holds 2 animals
 house holds rooms animals

@@ -50,6 +50,10 @@ TEXTS = {
     "small_pasture_probe": "Each of your pastures with a stable holds 2 more animals.",
     "house_set_probe": "Your house holds 0 animals.",
     "limits_capacity_probe": "You may have up to 2 stables.",
+    "instead_plow_probe": 'Each time you would plow, if it happened on "Farmland" (once per game): instead of that, '
+                          "you may plow 2 fields.",
+    "instead_growth_probe": "Each time you would have a child, if you have at least 3 food: instead of that, pay 3 "
+                            "food and get 1 sheep.",
     "oven_discount_probe": 'For "Clay Oven", "Stone Oven" and "Counts As Probe", you pay 1 stone less.',
     "minor_ovens_probe": 'For you, "Clay Oven" and "Stone Oven" are minor improvements (not majors): you play them '
                          "with a minor improvement action and pay for them as for one.",
@@ -201,6 +205,15 @@ REFUSED = [
     ("#plow is a minor for you", "E205", "'#plow' is no major improvement tag: only a major can be a minor for "
      "you", "#plow"),
     ("this card counts as #ovens", "E205", "unknown card tag '#ovens' (did you mean '#oven'?)", "#ovens"),
+    ("instead of you build major: gain 1 food", "E300",
+     "'instead of you build major' is not supported (missing feature: instead-of rules for build major)",
+     "instead of you build major"),
+    ("instead of another player plows: gain 1 food", "E300", "an 'instead of' rule replaces its owner's own verb "
+     "(missing feature: instead-of rules for other players)", "instead of another player plows"),
+    ("instead of you renovate to stone: gain 1 food", "E300", "'instead of you renovate' replaces every renovate "
+     "(missing feature: instead-of rules narrowed by material)", "instead of you renovate to stone"),
+    ("instead of you sow: gain (event_goods(grain)) food", "E212",
+     "event_goods() is what the event moved, and a 'before' rule runs before it", "event_goods"),
     ("cost of #ovens: -1 stone", "E205", "unknown card tag '#ovens' (did you mean '#oven'?)", "#ovens"),
     ("cost of feeding: -1 grain", "E209", "the feeding cost is food: a change of it cannot name 'grain'", "grain"),
     ("cost of wood feeding: -1 food", "E208",
