@@ -863,7 +863,7 @@ BODY_WORDS = ("'(', 'bake', 'bonus', 'breed', 'build', 'choose', 'convert', 'exc
               "'gain', 'give', 'harvest', 'let', 'may', 'move', 'pay', 'pile', 'play', 'plow', 'renovate', 'return', "
               "'schedule', 'sow', 'take'")
 RULE_WORDS = ("'after', 'allow', 'any', 'at', 'bake', 'before', 'capacity', 'cost', 'end', 'forbid', 'free', 'house', "
-              "'in', 'may', 'on', 'once', 'this'")
+              "'in', 'instead', 'may', 'on', 'once', 'this'")
 
 
 @pytest.mark.parametrize("rule, word, expected", [
