@@ -368,6 +368,8 @@ class Game:
     def acquire_card(self, p, card):
         """Put a card's lasting effects into play for ``p`` and run its on-play effects."""
         self.install_card(p, card)
+        if card.modifiers and not P.animals_fit(self, p):
+            P.settle_animals(self, p)   # a card that lowers a capacity ('capacity of house = 0'): some must go
         self.run_on_play(p, card)
         self.check_latches()
 
