@@ -1366,9 +1366,22 @@ def build_improvement(g, p, ctx=None):
     return True
 
 
+def fee_and_cost(fee, cost):
+    """The space's fee and a card's own cost as one price, each good once (2 food and 4 food: 6 food), so
+    that testing and paying it see the whole amount of a good."""
+    if not cost:
+        return tuple(fee)
+    if not fee:
+        return tuple(cost)
+    total: dict = {}
+    for good, n in tuple(fee) + tuple(cost):
+        total[good] = total.get(good, 0) + n
+    return tuple(total.items())
+
+
 def occupation_cost_options(g, p, card, fee=()):
     """The ways to pay for playing ``card``: the space's fee and the card's own cost, as cards change them."""
-    return cost_options(g, p, ("occupation",), tuple(fee) + tuple(card.cost))
+    return cost_options(g, p, ("occupation",), fee_and_cost(fee, card.cost))
 
 
 def occupation_options(g, p, fee):
@@ -1380,7 +1393,7 @@ def occupation_options(g, p, fee):
         card = g.card(cid)
         if card.requires is not None and not card.requires(g, p):
             continue
-        cost = tuple(fee) + card.cost if card.cost else fee
+        cost = fee_and_cost(fee, card.cost)
         ok = known.get(cost)
         if ok is None:
             ok = (can_afford_any(g, p, occupation_cost_options(g, p, card, fee)) if modified
@@ -1437,14 +1450,14 @@ def can_play_occupation(g, p, ctx=None, fee=()):
         card = cards[cid]
         if card.requires is not None and not card.requires(g, p):
             continue
-        options = occupation_cost_options(g, p, card, fee) if modified else (fee + card.cost if card.cost else fee,)
+        options = occupation_cost_options(g, p, card, fee) if modified else (fee_and_cost(fee, card.cost),)
         for cost in options:
             if _has_goods(goods, cost):
                 return True
         rest.append((card, options))
     known: dict = {}
     for card, options in rest:
-        cost = fee + card.cost if card.cost else fee
+        cost = fee_and_cost(fee, card.cost)
         ok = known.get(cost)
         if ok is None:
             ok = can_afford_any(g, p, options)
