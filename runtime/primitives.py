@@ -921,6 +921,7 @@ def take_goods(g, p, ctx=None):
     space = ctx.space
     items = tuple((good, n) for good, n in space.goods.items() if n)
     space.goods.clear()
+    ctx.goods = items   # what the use of the space brought (event_goods), as for goods handed out on arrival
     gain(g, p, items, ctx, source=space)
     return True
 

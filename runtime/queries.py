@@ -222,7 +222,7 @@ CONTEXT_QUANTITIES = {"event_size": event_size}
 # the generated reference (docs/language.md, section 5) is written from this table.
 EVENTS = {
     "use": {"what": "a person is placed on an action space and its action carried out",
-            "goods": "goods taken from the space on arrival"},
+            "goods": "goods taken from the space (on arrival, or when its effect takes them)"},
     "gain": {"what": "goods are gained, from any source",
              "goods": "the goods gained"},
     "build_rooms": {"what": "rooms are built", "size": "rooms built"},
