@@ -37,7 +37,12 @@ def before_event(g, p, event, card=None):
     """Run the 'before' rules of an event, when a card in play has one: the verb is about to happen."""
     key = "before:" + event
     if g.listeners.get(key):
-        g.emit(key, p, Ctx(actor=p, card=card))
+        g.emit(key, p, Ctx(actor=p, card=card, space=_space_in_use(g)))
+
+
+def _space_in_use(g):
+    """The action space whose use the verb belongs to (``event_space``), None outside a use."""
+    return g.space_by_id.get(g.using) if g.using is not None else None
 
 
 def snapshot(g, p, event):
@@ -49,7 +54,7 @@ def after_event(g, p, event, data=None, card=None, before=None, goods=None):
     """Run the 'after' rules of an event with its payload; nothing is built when no card listens."""
     key = "event:" + event
     if g.listeners.get(key):
-        g.emit(key, p, Ctx(actor=p, card=card, data=data, before=before, goods=goods))
+        g.emit(key, p, Ctx(actor=p, card=card, data=data, before=before, goods=goods, space=_space_in_use(g)))
 
 
 def pay(g, p, items, ctx=None, quiet=False):
