@@ -203,6 +203,7 @@ class English:
                 "most": lambda: f"nobody has more {args[0]}",
                 "others_min": lambda: f"the fewest {inner[0]} of any other player",
                 "others_max": lambda: f"the most {inner[0]} of any other player",
+                "stored": lambda: f"the {_GROUP_WORDS.get(node.args[0].name) or self.good(node.args[0].name, 2)} on this card",
                 "occupations_after": lambda: f"the occupations you played after {args[0]}",
                 "roomy_pastures": lambda: f"your pastures holding an animal with room for {args[0]} more",
             }
@@ -411,6 +412,12 @@ class English:
             return f"harvest {v.number} more {self.good(v.word, v.number)} from each of your {v.word} fields"
         if n == "pile":
             return f"pile {self.goods(v.goods)} on this card, in that order"
+        if n == "put_on_card":
+            return f"put {self.goods(v.goods)} from the general supply on this card"
+        if n == "move_to_card":
+            return f"move {self.goods(v.goods)} from your supply onto this card"
+        if n == "take_from_card":
+            return f"take {self.goods(v.goods)} from this card into your supply"
         return PLACEHOLDER
 
     def bonus_amount(self, node) -> str:
@@ -570,6 +577,11 @@ class English:
         if m.kind == "card_field":
             crops = _join([self.good(w, 2) for w, _ in m.words], "or") if m.words else ""
             return "You sow and harvest this card as you would a field" + (f" ({crops} only)" if crops else "") + "."
+        if m.kind == "card_capacity":
+            kind = m.words[0][0]
+            what = (f"{m.number} {'animal' if m.number == 1 else 'animals'} of any kinds, mixed"
+                    if kind in ("animal", "animals") else f"{m.number} {self.good(kind, m.number)}")
+            return f"This card holds {what}; they are your animals like those on your farm."
         if m.kind == "card_room":
             return f"This card houses {m.number} {'person' if m.number == 1 else 'people'} (it is not a room)."
         if m.kind == "free_per_action":

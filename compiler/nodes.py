@@ -232,7 +232,7 @@ class Rule(Node):
 
 @dataclass
 class Modifier(Node):
-    kind: str                          # cost_delta, cost_set, cost_substitute, capacity, house_holds, card_field, card_room, allow, forbid
+    kind: str                          # cost_delta, cost_set, cost_substitute, capacity, card_capacity, house_holds, card_field, card_room, allow, forbid
     targets: list = field(default_factory=list)   # [(word, word|None, Span)]
     goods: list = field(default_factory=list)     # [(signed int, good)]
     words: list = field(default_factory=list)

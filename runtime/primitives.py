@@ -782,9 +782,14 @@ def housing(g, p):
             for _ in range(popcount(m & p.stables)):
                 cap *= factor
             caps.append((cap + extra, -1))
-    for cap, only in p.card_state.get("animal_slots", ()):
-        caps.append((cap, only))
     unfenced = popcount(p.stables & ~fenced) * h["unfenced_stable"]
+    held = p.card_state.get("card_capacity")
+    if held:  # cards that hold animals: one kind (a container) or any (one animal of any kind per place)
+        for cap, only in held.values():
+            if only < 0:
+                unfenced += cap
+            else:
+                caps.append((cap, only))
     house_fn = mods.get("house_capacity") if mods else None
     house = house_fn(g, p) if house_fn is not None else h["house"]
     return tuple(sorted(caps, reverse=True)), unfenced + house
@@ -1761,6 +1766,66 @@ def pile_stack(p, card_id):
 def pile_top(p, card_id):
     stack = p.card_state.get("piles", {}).get(card_id)
     return stack[0] if stack else None
+
+
+# ====================================================================== goods and animals on cards
+
+
+def stored_on(p, card_id) -> dict:
+    """The goods lying on a card of ``p`` (good -> count; empty when none)."""
+    return p.card_state.get("stored", {}).get(card_id) or {}
+
+
+def _store(p, card_id, items, sign):
+    kept = p.card_state.setdefault("stored", {}).setdefault(card_id, {})
+    for good, n in items:
+        if n > 0:
+            kept[good] = kept.get(good, 0) + sign * n
+            if not kept[good]:
+                del kept[good]
+
+
+def put_on_card(g, p, card_id, items, ctx=None):
+    """Goods from the general supply onto the card (they are not in the player's supply)."""
+    gamelog.on_card(g, p, card_id, items, "put")
+    _store(p, card_id, items, 1)
+    return True
+
+
+def move_to_card(g, p, card_id, items, ctx=None):
+    """Goods from the player's supply onto the card."""
+    if not can_afford(g, p, items):
+        return False
+    for good, n in items:
+        if n > 0:
+            p.goods[good] -= n
+    gamelog.on_card(g, p, card_id, items, "move")
+    _store(p, card_id, items, 1)
+    return True
+
+
+def can_take_from_card(p, card_id, items) -> bool:
+    kept = stored_on(p, card_id)
+    return any(n > 0 for good, n in items) and all(kept.get(good, 0) >= n for good, n in items)
+
+
+def take_from_card(g, p, card_id, items, ctx=None):
+    """Goods from the card into the player's supply (a gain: animals must then fit)."""
+    if not can_take_from_card(p, card_id, items):
+        return False
+    _store(p, card_id, items, -1)
+    gamelog.on_card(g, p, card_id, items, "take")
+    gain(g, p, items, ctx, quiet=True)
+    return True
+
+
+def add_card_capacity(g, p, card_id, n, only):
+    """The card holds ``n`` animals of the player's: of the kind ``only`` (None: any kinds, mixed). They
+    are the player's animals (counted, bred, scored); the card is one more place for them on the farm."""
+    kind = -1 if only is None else g.rules.animals.index(only)
+    held = p.card_state.setdefault("card_capacity", {})
+    old = held.get(card_id)
+    held[card_id] = (n + (old[0] if old else 0), kind)
 
 
 # ====================================================================== pastures with room

@@ -436,6 +436,16 @@ def event_space(g, p, c, space_or_tag):
     return s is not None and (s.id == space_or_tag or space_or_tag in s.tags)
 
 
+def stored(g, p, c, card_id, goods):
+    """goods lying on this card (put, moved or kept there), of the good or group"""
+    who = c.owner if c is not None and c.owner is not None else p
+    on_card = who.card_state.get("stored")
+    if not on_card:
+        return 0
+    kept = on_card.get(card_id)
+    return sum(n for good, n in kept.items() if good in goods) if kept else 0
+
+
 def occupations_after(g, p, card_id):
     """occupations the player played after the given card"""
     occ = p.occupations
@@ -473,6 +483,7 @@ FUNCTIONS = {
     "event_via": (event_via, ("card",)),
     "event_space": (event_space, ("space_or_tag",)),
     "occupations_after": (occupations_after, ("card",)),
+    "stored": (stored, ("goods",)),
     "roomy_pastures": (roomy_pastures, ("number",)),
     "occupied": (occupied, ("space",)),
     "has": (has, ("card",)),
@@ -483,7 +494,7 @@ FUNCTIONS = {
 # Functions that read the event a rule reacts to: they take the context and are refused outside such rules.
 EVENT_FUNCTIONS = {"actor", "before", "event_goods", "event_card", "event_space", "event_paid", "event_via"}
 # Functions that take the context but have a value anywhere (the owner is the rule's player outside 'for …').
-CONTEXT_FUNCTIONS = EVENT_FUNCTIONS | {"owner"}
+CONTEXT_FUNCTIONS = EVENT_FUNCTIONS | {"owner", "stored"}
 
 
 def tier(value, table):

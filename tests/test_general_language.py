@@ -37,6 +37,19 @@ TEXTS = {
     "order_probe": 'Each time another player uses "Forest", if the most food of any other player is 0: get 1 food.',
     "convert_probe": 'Each time you convert goods with an exchange or by cooking, if it was done with "Fireplace" or '
                      '"Cooking Hearth" and the vegetables it took is at least 1: get 1 food.',
+    "store_probe": "During scoring: get bonus points equal to the wood on this card.",
+    "keep_probe": "During scoring: get bonus points equal to the grain on this card times 2.",
+    "yard_probe": "This card holds 2 animals of any kinds, mixed; they are your animals like those on your farm.",
+    "pen_probe": "This card holds 2 sheep; they are your animals like those on your farm.",
+}
+# Every line of a probe whose other lines matter too (TEXTS holds the last line of each card).
+ALL_LINES = {
+    "store_probe": ["At the start of each round: put 1 wood from the general supply on this card.",
+                    'Each time you use "Forest", if the wood on this card is at least 2: take 2 wood from this card '
+                    "into your supply.",
+                    "During scoring: get bonus points equal to the wood on this card."],
+    "keep_probe": ['Each time you use "Grain Seeds": move 1 grain from your supply onto this card.',
+                   "During scoring: get bonus points equal to the grain on this card times 2."],
 }
 
 
@@ -56,12 +69,39 @@ def probe_texts(tmp_path_factory):
     src, checked, report = comp.check("lang-probes", Report())
     assert checked is not None and not report.errors, report.render()
     eng = english.for_pack(checked)
-    return {u.id: english.card_lines(eng, u)[-1] for u in checked.cards if u.id in TEXTS}
+    return {u.id: english.card_lines(eng, u)[2:] for u in checked.cards if u.id in TEXTS}
 
 
 @pytest.mark.parametrize("cid", sorted(TEXTS))
 def test_probe_text(probe_texts, cid):
-    assert probe_texts[cid] == TEXTS[cid]
+    assert probe_texts[cid][-1] == TEXTS[cid]
+    if cid in ALL_LINES:
+        assert probe_texts[cid] == ALL_LINES[cid]
+
+
+def test_goods_and_animals_on_cards_survive_clone_and_show_in_the_view(probes):
+    """What lies on a card and the animals a card holds are state of the player: a copy has its own,
+    and the state view shows them (docs/api.md, 'on_cards')."""
+    from runtime import primitives as P
+    g = _game(probes, 2)
+    p = g.players[0]
+    for cid in ("store_probe", "yard_probe"):
+        p.minors.append(cid)
+        g.install_card(p, probes.all_cards[cid])
+    P.put_on_card(g, p, "store_probe", (("wood", 2),))
+    copy = g.copy_state()   # (Game.clone replays the decisions, and so rebuilds this state)
+    P.take_from_card(g, p, "store_probe", (("wood", 2),))
+    assert p.goods["wood"] == 2 and P.stored_on(p, "store_probe") == {}
+    q = copy.players[0]
+    assert q.goods["wood"] == 0 and P.stored_on(q, "store_probe") == {"wood": 2}
+    assert not P.take_from_card(copy, q, "store_probe", (("wood", 3),))
+    view = copy.view(seat=0)["players"][0]["on_cards"]
+    assert view == {"store_probe": {"goods": {"wood": 2}},
+                    "yard_probe": {"holds": {"animals": 2, "kind": None}}}
+    p.goods["sheep"], p.goods["boar"] = 1, 2   # the house holds 1, the card 2 of any kinds
+    assert P.animals_fit(g, p)
+    p.goods["cattle"] = 1
+    assert not P.animals_fit(g, p)
 
 
 def _game(pack, n):
@@ -133,6 +173,15 @@ REFUSED = [
      "before(", 6),
     ("after you sow if count_others(#oven) > 1: gain 1 food", "E206",
      "count_others() needs a quantity or a condition of a player", "#oven"),
+    ("after another player uses forest: for actor (put 1 wood on this card)", "E212",
+     "'put … on this card' is done by the card's owner, not for other players: the goods on the card are the "
+     "owner's", "put 1 wood on this card"),
+    ("capacity of this card: 2 horses", "E203",
+     "'horses' is not an animal; a card holds 'animals' (any, mixed) or one kind ('capacity of this card: 3 sheep')",
+     "horses"),
+    ("capacity of this card: 0 animals", "E215", "a card that holds animals needs a number from 1 up", "0"),
+    ("any time action: move 2 crop to an empty field", "E215",
+     "'move … crop to an empty field' moves 1 crop ('move 1 crop to an empty field')", "move 2 crop to an empty field"),
 ]
 
 
