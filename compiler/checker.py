@@ -149,9 +149,9 @@ class Checker:
     # ------------------------------------------------------------ expressions
     def quantity_name(self, name, span) -> str:
         canonical = Q.ALIASES.get(name, name)
-        if canonical in self.sym.quantities or canonical in Q.CONTEXT_QUANTITIES:
+        if canonical in self.sym.quantities or canonical in Q.CONTEXT_QUANTITIES or canonical in Q.OWNER_QUANTITIES:
             return canonical
-        known = list(self.sym.quantities) + list(Q.ALIASES) + list(Q.CONTEXT_QUANTITIES)
+        known = list(self.sym.quantities) + list(Q.ALIASES) + list(Q.CONTEXT_QUANTITIES) + list(Q.OWNER_QUANTITIES)
         self.err("E204", f"unknown quantity '{name}'{did_you_mean(name, known)}", span)
         return name
 
@@ -162,6 +162,10 @@ class Checker:
             node.name = self.quantity_name(node.name, node.span)
             if node.name in Q.CONTEXT_QUANTITIES:
                 self.event_quantity(node)
+            if node.name in Q.OWNER_QUANTITIES and not (self.for_other or self.each_player):
+                self.err("E212", f"'{node.name}' asks whether the player running a body owns this card: it belongs "
+                         "inside 'for actor (…)', 'for each … player (…)' or the body of 'this card is an action "
+                         "space'", node.span)
             return
         if isinstance(node, N.TagRef):
             self.err("E206", "a #tag can only be an argument of has(...)", node.span)
@@ -633,6 +637,16 @@ class Checker:
                 self.err("E215", "a card that holds animals needs a number from 1 up", getattr(m, "number_span", m.span))
             if self.card_id is None:
                 self.err("E212", "'capacity of this card' belongs to a card", m.span)
+        elif m.kind == "card_space":
+            if self.card_id is None:
+                self.err("E212", "'this card is an action space' belongs to a card", m.span)
+            self.spaces_ref([(tag, True, span) for tag, _, span in m.targets])
+            self.for_other += 1  # the body runs for the player who uses the card ('pay … to owner')
+            try:
+                self.body(m.body, "space")
+            finally:
+                self.for_other -= 1
+            self.bound_work(m.body)
         elif m.kind == "house_holds":
             self.expr(m.expr)
         elif m.kind == "card_field":

@@ -159,6 +159,8 @@ class English:
                 return f"your {self.good(node.name, 2)}"
             if node.name == "event_size":
                 return f"the number of {Q.EVENT_SIZES.get(self.event, 'things it made')}"
+            if node.name == "is_owner":
+                return "they own this card"
             if node.name in ("round", "rounds_left", "players", "after_harvest", "harvest_round"):
                 return {"round": "the round number", "rounds_left": "the complete rounds left",
                         "players": "the number of players", "after_harvest": "1 right after a harvest",
@@ -283,6 +285,8 @@ class English:
             return f"not ({self.cond(node.value)})"
         if isinstance(node, N.Truthy):
             v = node.value
+            if isinstance(v, N.Quantity) and v.name == "is_owner":
+                return "they own this card"
             if isinstance(v, N.Quantity) and v.name in ("after_harvest", "harvest_round"):
                 return {"after_harvest": "it is the round right after a harvest",
                         "harvest_round": "this round ends with a harvest"}[v.name]
@@ -582,6 +586,13 @@ class English:
             what = (f"{m.number} {'animal' if m.number == 1 else 'animals'} of any kinds, mixed"
                     if kind in ("animal", "animals") else f"{m.number} {self.good(kind, m.number)}")
             return f"This card holds {what}; they are your animals like those on your farm."
+        if m.kind == "card_space":
+            who = "any player (you included)" if m.words[0][0] == "any" else "you"
+            like = _join([self.space_ref(tag, True) for tag, _, _ in m.targets], "and")
+            fee = any((isinstance(x, N.MayPay) and x.recipient == "owner") or
+                      (isinstance(x, N.Verb) and x.name == "pay_owner") for x in N.walk(m.body))
+            return (f"This card is an action space{f' (it counts as a space like {like})' if like else ''} that {who} may place a person on; using it: "
+                    f"{_their(self.stmt(m.body))}." + (" Its owner pays no fee to themselves." if fee else ""))
         if m.kind == "card_room":
             return f"This card houses {m.number} {'person' if m.number == 1 else 'people'} (it is not a room)."
         if m.kind == "free_per_action":

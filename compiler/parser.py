@@ -553,6 +553,15 @@ class _Build(Transformer):
         mod.number_span = self.s.of_token(n)
         return mod
 
+    def for_any_player(self, meta, children):
+        return _ForAnyPlayer()
+
+    def card_space(self, meta, children):
+        mod = N.Modifier("card_space", words=[("any" if any(isinstance(c, _ForAnyPlayer) for c in children)
+                                               else "owner", self.sp(meta))], body=children[-1], span=self.sp(meta),
+                         targets=[(t.value[1:], None, self.s.of_token(t)) for t in _tokens(children, "TAG")])
+        return mod
+
     def card_room(self, meta, children):
         ints = _tokens(children, "INT")
         return N.Modifier("card_room", number=self.n(ints[0]), span=self.sp(meta))
@@ -921,6 +930,10 @@ class _Build(Transformer):
 
     def truthy(self, meta, c):
         return N.Truthy(c[0], span=self.sp(meta))
+
+
+class _ForAnyPlayer:
+    """'for any player' after 'this card is an action space' (a marker for the transformer)."""
 
 
 class _Guard:

@@ -94,14 +94,15 @@ MODIFIER_EXAMPLES = {
     "free_per_action": "free 3 fences per action", "use_occupied": "may use occupied #wish_for_children",
     "double_placement": "may place twice if one uses #animal_market", "capacity": "capacity of pasture: +2",
     "house_holds": "house holds rooms animals", "card_field": "this card is a field for vegetable",
-    "card_room": "this card houses 1 person", "card_capacity": "capacity of this card: 2 animals", "allow_rule": "allow renovate_skip",
+    "card_room": "this card houses 1 person", "card_capacity": "capacity of this card: 2 animals",
+    "card_space": "this card is an action space for any player: pay 2 food to owner to take the goods", "allow_rule": "allow renovate_skip",
     "forbid_rule": "forbid renovation",
 }
 # Verbs that belong to an action space's effect or to a card file: their examples are shown, not checked
 # as rules here (the action spaces and the card examples of the guide check them).
 IN_CONTEXT = {"take_goods": "in an action space's effect", "pile": "in a card's rules", "put_on_card": "in a card's rules",
               "move_to_card": "in a card's rules", "take_from_card": "in a card's rules",
-              "card_capacity": "in a card's rules"}
+              "card_capacity": "in a card's rules", "card_space": "in a card's rules"}
 # Functions about the card whose rule it is ('this', the goods on it): only in a card's rules.
 CARD_RULES_ONLY = {"occupations_after", "stored"}
 # Examples of functions whose generic example would not fit.
@@ -191,6 +192,9 @@ def language_reference() -> str:
         out.append(_row(f"`{name}`", (fn.__doc__ or "").strip()))
     for name, fn in Q.CONTEXT_QUANTITIES.items():
         out.append(_row(f"`{name}`", (fn.__doc__ or "").strip() + " (in a rule that reacts to an event)"))
+    for name, fn in Q.OWNER_QUANTITIES.items():
+        out.append(_row(f"`{name}`", (fn.__doc__ or "").strip() + " (in a body run for another player: 'for "
+                        "actor (…)', 'for each … player (…)', a card that is an action space)"))
     aliases = ", ".join(f"`{a}`" for a in Q.ALIASES)
     out += ["", f"Singular forms: {aliases}.", ""]
     out += _examples(f"on play if {name} >= 1: gain 1 food" for name in Q.QUANTITIES)

@@ -1776,8 +1776,15 @@ def stored_on(p, card_id) -> dict:
     return p.card_state.get("stored", {}).get(card_id) or {}
 
 
-def _store(p, card_id, items, sign):
-    kept = p.card_state.setdefault("stored", {}).setdefault(card_id, {})
+def card_space_of(g, p, card_id):
+    """The action space that ``p``'s card ``card_id`` is (None when it is none): its goods lie on the card."""
+    s = g.space_by_id.get(card_id)
+    return s if s is not None and getattr(s.defn, "card_owner", None) == p.idx else None
+
+
+def _store(g, p, card_id, items, sign):
+    s = card_space_of(g, p, card_id)
+    kept = s.goods if s is not None else p.card_state.setdefault("stored", {}).setdefault(card_id, {})
     for good, n in items:
         if n > 0:
             kept[good] = kept.get(good, 0) + sign * n
@@ -1788,7 +1795,7 @@ def _store(p, card_id, items, sign):
 def put_on_card(g, p, card_id, items, ctx=None):
     """Goods from the general supply onto the card (they are not in the player's supply)."""
     gamelog.on_card(g, p, card_id, items, "put")
-    _store(p, card_id, items, 1)
+    _store(g, p, card_id, items, 1)
     return True
 
 
@@ -1800,23 +1807,49 @@ def move_to_card(g, p, card_id, items, ctx=None):
         if n > 0:
             p.goods[good] -= n
     gamelog.on_card(g, p, card_id, items, "move")
-    _store(p, card_id, items, 1)
+    _store(g, p, card_id, items, 1)
     return True
 
 
-def can_take_from_card(p, card_id, items) -> bool:
-    kept = stored_on(p, card_id)
+def can_take_from_card(g, p, card_id, items) -> bool:
+    s = card_space_of(g, p, card_id)
+    kept = s.goods if s is not None else stored_on(p, card_id)
     return any(n > 0 for good, n in items) and all(kept.get(good, 0) >= n for good, n in items)
 
 
 def take_from_card(g, p, card_id, items, ctx=None):
     """Goods from the card into the player's supply (a gain: animals must then fit)."""
-    if not can_take_from_card(p, card_id, items):
+    if not can_take_from_card(g, p, card_id, items):
         return False
-    _store(p, card_id, items, -1)
+    _store(g, p, card_id, items, -1)
     gamelog.on_card(g, p, card_id, items, "take")
     gain(g, p, items, ctx, quiet=True)
     return True
+
+
+def add_card_space(g, p, card, can, use, anyone, takes_goods, tags=()):
+    """The card becomes an action space of this game (id and name the card's): people are placed on it
+    like on a board space, by its owner or, with ``anyone``, by every player. Its body runs for the
+    player placed there, with the card's owner as 'owner' (fees go to them); goods put on the card lie
+    on the space (``takes_goods``: its body says 'take the goods', else they are handed out on arrival). ``tags``: the card counts as a space with these tags ('after you use #tag')."""
+    from .pack import SpaceDef
+    owner = p.idx
+
+    def context(g, who, c):
+        return Ctx(space=g.space_by_id[card.id], actor=who, owner=g.players[owner],
+                   goods=c.goods if c is not None else None, before=c.before if c is not None else None)
+
+    def can_use(g, who, c):
+        return (anyone or who.idx == owner) and bool(can(g, who, context(g, who, c)))
+
+    def do_use(g, who, c):
+        return use(g, who, context(g, who, c))
+
+    n = g.nplayers
+    defn = SpaceDef({"id": card.id, "name": card.name, "players": (n,), "tags": ("card_space",) + tuple(tags),
+                     "text": "", "variants": {n: (do_use, can_use, None)}, "takes_goods": takes_goods})
+    defn.card_owner = owner
+    g._add_space(defn)
 
 
 def add_card_capacity(g, p, card_id, n, only):

@@ -215,6 +215,15 @@ def event_size(c):
 
 CONTEXT_QUANTITIES = {"event_size": event_size}
 
+
+def is_owner(g, p, c):
+    """1 when the player running the body owns the card (the owner uses their own card without a fee)"""
+    return c is None or c.owner is None or c.owner is p
+
+
+# Quantities about who runs a body for another player: generated code passes the player and the context.
+OWNER_QUANTITIES = {"is_owner": is_owner}
+
 # The events of the language and the payload each carries to its rules (docs/language.md, 4.1.1):
 # 'size' (``event_size``, ``Ctx.data`` as a whole number), 'goods' (``event_goods``, ``Ctx.goods``) and
 # 'card' (``event_card``, ``Ctx.card``); every event also has its actor (``actor(…)``) and the state
@@ -439,6 +448,9 @@ def event_space(g, p, c, space_or_tag):
 def stored(g, p, c, card_id, goods):
     """goods lying on this card (put, moved or kept there), of the good or group"""
     who = c.owner if c is not None and c.owner is not None else p
+    s = g.space_by_id.get(card_id)
+    if s is not None and getattr(s.defn, "card_owner", None) == who.idx:  # a card that is an action space
+        return sum(n for good, n in s.goods.items() if good in goods)
     on_card = who.card_state.get("stored")
     if not on_card:
         return 0

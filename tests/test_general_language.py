@@ -41,6 +41,10 @@ TEXTS = {
     "keep_probe": "During scoring: get bonus points equal to the grain on this card times 2.",
     "yard_probe": "This card holds 2 animals of any kinds, mixed; they are your animals like those on your farm.",
     "pen_probe": "This card holds 2 sheep; they are your animals like those on your farm.",
+    "own_space_probe": "This card is an action space that you may place a person on; using it: get 1 grain.",
+    "share_probe": "At the start of each round: put 2 wood from the general supply on this card.",
+    "welcome_probe": "This card is an action space that any player (you included) may place a person on; using it: "
+                     "get 2 food if they own this card and get 1 clay if not (they own this card).",
 }
 # Every line of a probe whose other lines matter too (TEXTS holds the last line of each card).
 ALL_LINES = {
@@ -48,6 +52,11 @@ ALL_LINES = {
                     'Each time you use "Forest", if the wood on this card is at least 2: take 2 wood from this card '
                     "into your supply.",
                     "During scoring: get bonus points equal to the wood on this card."],
+    "share_probe": ["This card is an action space (it counts as a space like \"Forest\", \"Grove\" or \"Copse\") that "
+                    "any player (you included) may place a person on; using it: "
+                    "pay 2 food to the owner of this card to take everything collected on it. Its owner pays no fee "
+                    "to themselves.",
+                    "At the start of each round: put 2 wood from the general supply on this card."],
     "keep_probe": ['Each time you use "Grain Seeds": move 1 grain from your supply onto this card.',
                    "During scoring: get bonus points equal to the grain on this card times 2."],
 }
@@ -77,6 +86,26 @@ def test_probe_text(probe_texts, cid):
     assert probe_texts[cid][-1] == TEXTS[cid]
     if cid in ALL_LINES:
         assert probe_texts[cid] == ALL_LINES[cid]
+
+
+def test_a_card_that_is_an_action_space_is_on_the_board_of_copies_and_views(probes):
+    """The card is a space of the board: a copy of the state has it with its own goods, the view shows it,
+    and only the owner may use a card that is not 'for any player'."""
+    from runtime import primitives as P
+    g = _game(probes, 2)
+    owner, other = g.players
+    for cid in ("share_probe", "own_space_probe"):
+        owner.minors.append(cid)
+        g.install_card(owner, probes.all_cards[cid])
+    P.put_on_card(g, owner, "share_probe", (("wood", 2),))
+    copy = g.copy_state()
+    other.goods["food"] = 2
+    g.use_space(other, g.space_by_id["share_probe"])
+    assert (other.goods["wood"], other.goods["food"], owner.goods["food"]) == (2, 0, 2)
+    assert copy.space_by_id["share_probe"].goods == {"wood": 2} and copy.players[0].goods["food"] == 0
+    board = {s["id"]: s for s in copy.view(seat=1)["board"]}
+    assert board["share_probe"]["goods"] == {"wood": 2} and board["share_probe"]["name"] == "Share Probe"
+    assert "own_space_probe" in g.legal_spaces(owner) and "own_space_probe" not in g.legal_spaces(other)
 
 
 def test_goods_and_animals_on_cards_survive_clone_and_show_in_the_view(probes):
@@ -180,6 +209,12 @@ REFUSED = [
      "'horses' is not an animal; a card holds 'animals' (any, mixed) or one kind ('capacity of this card: 3 sheep')",
      "horses"),
     ("capacity of this card: 0 animals", "E215", "a card that holds animals needs a number from 1 up", "0"),
+    ("on play: gain 1 food if is_owner", "E212",
+     "'is_owner' asks whether the player running a body owns this card: it belongs inside 'for actor (…)', "
+     "'for each … player (…)' or the body of 'this card is an action space'", "is_owner"),
+    ("this card is an action space: take 1 wood from actor", "E212",
+     "'take … from actor' needs the player who carried out an event: it belongs in an 'after …', 'before …' or "
+     "'end of turn after …' rule", "take 1 wood from actor"),
     ("any time action: move 2 crop to an empty field", "E215",
      "'move … crop to an empty field' moves 1 crop ('move 1 crop to an empty field')", "move 2 crop to an empty field"),
 ]
