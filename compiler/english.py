@@ -282,6 +282,9 @@ class English:
                 return f", {node.op} ".join(words)
             return f" {node.op} ".join(words)
         if isinstance(node, N.Not):
+            v = node.value.value if isinstance(node.value, N.Truthy) else node.value
+            if isinstance(v, N.Quantity) and v.name == "is_owner":
+                return "they do not own this card"
             return f"not ({self.cond(node.value)})"
         if isinstance(node, N.Truthy):
             v = node.value

@@ -785,11 +785,12 @@ def housing(g, p):
     unfenced = popcount(p.stables & ~fenced) * h["unfenced_stable"]
     held = p.card_state.get("card_capacity")
     if held:  # cards that hold animals: one kind (a container) or any (one animal of any kind per place)
-        for cap, only in held.values():
-            if only < 0:
-                unfenced += cap
-            else:
-                caps.append((cap, only))
+        for places in held.values():
+            for cap, only in places:
+                if only < 0:
+                    unfenced += cap
+                else:
+                    caps.append((cap, only))
     house_fn = mods.get("house_capacity") if mods else None
     house = house_fn(g, p) if house_fn is not None else h["house"]
     return tuple(sorted(caps, reverse=True)), unfenced + house
@@ -1857,8 +1858,9 @@ def add_card_capacity(g, p, card_id, n, only):
     are the player's animals (counted, bred, scored); the card is one more place for them on the farm."""
     kind = -1 if only is None else g.rules.animals.index(only)
     held = p.card_state.setdefault("card_capacity", {})
-    old = held.get(card_id)
-    held[card_id] = (n + (old[0] if old else 0), kind)
+    places = {k: count for count, k in held.get(card_id, ())}   # kind -> how many (a card may hold several kinds apart)
+    places[kind] = places.get(kind, 0) + n
+    held[card_id] = tuple((count, k) for k, count in sorted(places.items()))
 
 
 # ====================================================================== pastures with room

@@ -111,8 +111,9 @@ def _on_cards(game, p) -> dict:
         if kept:
             out.setdefault(cid, {})["goods"] = dict(sorted(kept.items()))
     animals = game.rules.animals
-    for cid, (n, only) in p.card_state.get("card_capacity", {}).items():
-        out.setdefault(cid, {})["holds"] = {"animals": n, "kind": None if only < 0 else animals[only]}
+    for cid, places in p.card_state.get("card_capacity", {}).items():
+        out.setdefault(cid, {})["holds"] = [{"animals": n, "kind": None if only < 0 else animals[only]}
+                                            for n, only in places]
     return dict(sorted(out.items()))
 
 

@@ -44,7 +44,7 @@ TEXTS = {
     "own_space_probe": "This card is an action space that you may place a person on; using it: get 1 grain.",
     "share_probe": "At the start of each round: put 2 wood from the general supply on this card.",
     "welcome_probe": "This card is an action space that any player (you included) may place a person on; using it: "
-                     "get 2 food if they own this card and get 1 clay if not (they own this card).",
+                     "get 2 food if they own this card and get 1 clay if they do not own this card.",
 }
 # Every line of a probe whose other lines matter too (TEXTS holds the last line of each card).
 ALL_LINES = {
@@ -126,7 +126,7 @@ def test_goods_and_animals_on_cards_survive_clone_and_show_in_the_view(probes):
     assert not P.take_from_card(copy, q, "store_probe", (("wood", 3),))
     view = copy.view(seat=0)["players"][0]["on_cards"]
     assert view == {"store_probe": {"goods": {"wood": 2}},
-                    "yard_probe": {"holds": {"animals": 2, "kind": None}}}
+                    "yard_probe": {"holds": [{"animals": 2, "kind": None}]}}
     p.goods["sheep"], p.goods["boar"] = 1, 2   # the house holds 1, the card 2 of any kinds
     assert P.animals_fit(g, p)
     p.goods["cattle"] = 1
