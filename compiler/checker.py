@@ -158,9 +158,9 @@ class Checker:
     # ------------------------------------------------------------ expressions
     def quantity_name(self, name, span) -> str:
         canonical = Q.ALIASES.get(name, name)
-        if canonical in self.sym.quantities or canonical in Q.CONTEXT_QUANTITIES:
+        if canonical in self.sym.quantities or canonical in Q.CONTEXT_QUANTITIES or canonical in Q.OWNER_QUANTITIES:
             return canonical
-        known = list(self.sym.quantities) + list(Q.ALIASES) + list(Q.CONTEXT_QUANTITIES)
+        known = list(self.sym.quantities) + list(Q.ALIASES) + list(Q.CONTEXT_QUANTITIES) + list(Q.OWNER_QUANTITIES)
         self.err("E204", f"unknown quantity '{name}'{did_you_mean(name, known)}", span)
         return name
 
@@ -171,6 +171,10 @@ class Checker:
             node.name = self.quantity_name(node.name, node.span)
             if node.name in Q.CONTEXT_QUANTITIES:
                 self.event_quantity(node)
+            if node.name in Q.OWNER_QUANTITIES and not (self.for_other or self.each_player):
+                self.err("E212", f"'{node.name}' asks whether the player running a body owns this card: it belongs "
+                         "inside 'for actor (…)', 'for each … player (…)' or the body of 'this card is an action "
+                         "space'", node.span)
             return
         if isinstance(node, N.TagRef):
             self.err("E206", "a #tag can only be an argument of has(...)", node.span)
@@ -235,6 +239,8 @@ class Checker:
             return
         if node.name in Q.EVENT_FUNCTIONS:
             self.event_function(node, span)
+        if node.name == "stored" and self.card_id is None:
+            self.err("E212", "stored() is what lies on the card whose rule it is; there is none here", span)
         if node.name == "owner" and not (self.for_other or self.each_player):
             self.err("E212", "owner() is the card's owner while a body runs for another player: it belongs inside "
                      "'for actor (…)', 'for each other player (…)' or 'for each player (…)'", span)
@@ -421,6 +427,15 @@ class Checker:
             elif self.each_player:
                 self.err("E212", "'pile … on this card' cannot be done for each player: the pile is the "
                          "owner's", v.span)
+        if v.name in CARD_STORE_VERBS:
+            words = CARD_STORE_VERBS[v.name]
+            if self.card_id is None:
+                self.err("E212", f"'{words}' belongs to a card: the goods lie on the card whose rule it is", v.span)
+            elif self.each_player or self.for_other:
+                self.err("E212", f"'{words}' is done by the card's owner, not for other players: the goods on "
+                         "the card are the owner's", v.span)
+        if v.name == "move_crop" and v.number != 1:
+            self.err("E215", "'move … crop to an empty field' moves 1 crop ('move 1 crop to an empty field')", v.span)
         if v.name == "harvest_more" and v.number < 1:
             self.err("E215", "harvest needs a number of crops from 1 up", v.span)
         if v.name == "build_fences" and v.price is not None:
@@ -678,6 +693,25 @@ class Checker:
                          span)
             if m.expr is not None:
                 self.expr(m.expr)
+        elif m.kind == "card_capacity":
+            word, span = m.words[0]
+            if word not in ("animal", "animals") and word not in self.sym.animals:
+                self.err("E203", f"'{word}' is not an animal{did_you_mean(word, self.sym.animals)}; a card holds "
+                         "'animals' (any, mixed) or one kind ('capacity of this card: 3 sheep')", span)
+            if m.number < 1:
+                self.err("E215", "a card that holds animals needs a number from 1 up", getattr(m, "number_span", m.span))
+            if self.card_id is None:
+                self.err("E212", "'capacity of this card' belongs to a card", m.span)
+        elif m.kind == "card_space":
+            if self.card_id is None:
+                self.err("E212", "'this card is an action space' belongs to a card", m.span)
+            self.spaces_ref([(tag, True, span) for tag, _, span in m.targets])
+            self.for_other += 1  # the body runs for the player who uses the card ('pay … to owner')
+            try:
+                self.body(m.body, "space")
+            finally:
+                self.for_other -= 1
+            self.bound_work(m.body)
         elif m.kind == "house_holds":
             self.expr(m.expr)
         elif m.kind == "card_field":
@@ -732,6 +766,9 @@ PHASES_WITHOUT_PEOPLE_OUT = {
 _PLAYER_VALUE_WORDS = {"actor": "is worked out for the acting player", "owner": "is worked out for the card's owner",
                        "before": "is worked out for the acting player", "left": "is worked out for a neighbour",
                        "right": "is worked out for a neighbour"}
+# Goods kept on the card whose rule it is (docs/language.md, 4.5): the verb and how a reader writes it.
+CARD_STORE_VERBS = {"put_on_card": "put … on this card", "move_to_card": "move … to this card",
+                    "take_from_card": "take … from this card"}
 _VERB_WORDS = {"give_actor": "give … to actor", "pay_actor": "pay … to actor", "take_from_actor": "take … from actor",
                "for_actor": "for actor (…)", "pay_owner": "pay … to owner"}
 

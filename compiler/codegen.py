@@ -145,6 +145,8 @@ class Gen:
             import runtime.queries as RQ
             if node.name in RQ.CONTEXT_QUANTITIES:
                 return f"Q.{node.name}(c)"
+            if node.name in RQ.OWNER_QUANTITIES:
+                return f"Q.{node.name}(g, p, c)"
             return f"Q.{node.name}(g, p)"
         if isinstance(node, N.Call):
             import runtime.queries as RQ
@@ -162,6 +164,8 @@ class Gen:
                     args.append(pyrepr(tuple(RQ.GOOD_GROUPS.get(a.name, (a.name,)))))
                 else:
                     args.append(self.expr(a))
+            if node.name == "stored":  # the goods on the card whose rule it is
+                return f"Q.stored(g, p, c, {self.card_id!r}, {', '.join(args)})"
             if node.name in RQ.CONTEXT_FUNCTIONS:
                 return f"Q.{fn.__name__}(g, p, c, {', '.join(args)})"
             return f"Q.{fn.__name__}(g, p, {', '.join(args)})"
@@ -396,6 +400,11 @@ class Gen:
             return "return p.newborns > 0", "return P.newborn_acts(g, p, c)"
         if n == "pile":
             return "return True", f"return P.pile(g, p, {self.card_id!r}, {self.goods(v.goods)})"
+        if n in ("put_on_card", "move_to_card", "take_from_card"):
+            goods, cid = self.goods(v.goods), repr(self.card_id)
+            can = {"put_on_card": "True", "move_to_card": f"P.can_afford(g, p, {goods})",
+                   "take_from_card": f"P.can_take_from_card(g, p, {cid}, {goods})"}[n]
+            return f"return {can}", f"return P.{n}(g, p, {cid}, {goods}, c)"
         if n == "move_crop":
             return "return P.can_move_crop(g, p)", "return P.move_crop(g, p)"
         raise ValueError(f"no code for verb {n}")
@@ -587,6 +596,16 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
         else:
             entry = f"({word!r}, {size!r}, 'mixed', None)"
         body.append(f"p.mods.setdefault('capacities', []).append({entry})")
+    elif m.kind == "card_capacity":
+        kind = m.words[0][0]
+        only = None if kind in ("animal", "animals") else kind
+        body.append(f"P.add_card_capacity(g, p, card.id, {int(m.number)}, {only!r})")
+    elif m.kind == "card_space":
+        can, do = gen.stmt(m.body)
+        takes = any(isinstance(n, N.Verb) and n.name == "take_goods" for n in N.walk(m.body))
+        anyone = m.words[0][0] == "any"
+        tags = tuple(tag for tag, _, _ in m.targets)
+        body.append(f"P.add_card_space(g, p, card, {can}, {do}, {anyone}, {takes}, {pyrepr(tags)})")
     elif m.kind == "house_holds":
         fn = w.name("house_capacity")
         w.add(f"def {fn}(g, p):\n    return {gen.expr(m.expr)}")

@@ -159,6 +159,8 @@ class English:
                 return f"your {self.good(node.name, 2)}"
             if node.name == "event_size":
                 return f"the number of {Q.EVENT_SIZES.get(self.event, 'things it made')}"
+            if node.name == "is_owner":
+                return "they own this card"
             if node.name in ("round", "rounds_left", "players", "after_harvest", "harvest_round"):
                 return {"round": "the round number", "rounds_left": "the complete rounds left",
                         "players": "the number of players", "after_harvest": "1 right after a harvest",
@@ -203,6 +205,7 @@ class English:
                 "most": lambda: f"nobody has more {args[0]}",
                 "others_min": lambda: f"the fewest {inner[0]} of any other player",
                 "others_max": lambda: f"the most {inner[0]} of any other player",
+                "stored": lambda: f"the {_GROUP_WORDS.get(node.args[0].name) or self.good(node.args[0].name, 2)} on this card",
                 "occupations_after": lambda: f"the occupations you played after {args[0]}",
                 "roomy_pastures": lambda: f"your pastures holding an animal with room for {args[0]} more",
             }
@@ -279,9 +282,14 @@ class English:
                 return f", {node.op} ".join(words)
             return f" {node.op} ".join(words)
         if isinstance(node, N.Not):
+            v = node.value.value if isinstance(node.value, N.Truthy) else node.value
+            if isinstance(v, N.Quantity) and v.name == "is_owner":
+                return "they do not own this card"
             return f"not ({self.cond(node.value)})"
         if isinstance(node, N.Truthy):
             v = node.value
+            if isinstance(v, N.Quantity) and v.name == "is_owner":
+                return "they own this card"
             if isinstance(v, N.Quantity) and v.name in ("after_harvest", "harvest_round"):
                 return {"after_harvest": "it is the round right after a harvest",
                         "harvest_round": "this round ends with a harvest"}[v.name]
@@ -411,6 +419,12 @@ class English:
             return f"harvest {v.number} more {self.good(v.word, v.number)} from each of your {v.word} fields"
         if n == "pile":
             return f"pile {self.goods(v.goods)} on this card, in that order"
+        if n == "put_on_card":
+            return f"put {self.goods(v.goods)} from the general supply on this card"
+        if n == "move_to_card":
+            return f"move {self.goods(v.goods)} from your supply onto this card"
+        if n == "take_from_card":
+            return f"take {self.goods(v.goods)} from this card into your supply"
         return PLACEHOLDER
 
     def bonus_amount(self, node) -> str:
@@ -583,6 +597,18 @@ class English:
         if m.kind == "card_field":
             crops = _join([self.good(w, 2) for w, _ in m.words], "or") if m.words else ""
             return "You sow and harvest this card as you would a field" + (f" ({crops} only)" if crops else "") + "."
+        if m.kind == "card_capacity":
+            kind = m.words[0][0]
+            what = (f"{m.number} {'animal' if m.number == 1 else 'animals'} of any kinds, mixed"
+                    if kind in ("animal", "animals") else f"{m.number} {self.good(kind, m.number)}")
+            return f"This card holds {what}; they are your animals like those on your farm."
+        if m.kind == "card_space":
+            who = "any player (you included)" if m.words[0][0] == "any" else "you"
+            like = _join([self.space_ref(tag, True) for tag, _, _ in m.targets], "and")
+            fee = any((isinstance(x, N.MayPay) and x.recipient == "owner") or
+                      (isinstance(x, N.Verb) and x.name == "pay_owner") for x in N.walk(m.body))
+            return (f"This card is an action space{f' (it counts as a space like {like})' if like else ''} that {who} may place a person on; using it: "
+                    f"{_their(self.stmt(m.body))}." + (" Its owner pays no fee to themselves." if fee else ""))
         if m.kind == "card_room":
             return f"This card houses {m.number} {'person' if m.number == 1 else 'people'} (it is not a room)."
         if m.kind == "free_per_action":

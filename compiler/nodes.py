@@ -233,12 +233,13 @@ class Rule(Node):
 
 @dataclass
 class Modifier(Node):
-    kind: str                          # cost_delta, cost_set, cost_substitute, capacity, house_holds, card_field, card_room, allow, forbid
+    kind: str                          # cost_delta, cost_set, cost_substitute, capacity, card_capacity, card_space, house_holds, card_field, card_room, allow, forbid
     targets: list = field(default_factory=list)   # [(word, word|None, Span)]
     goods: list = field(default_factory=list)     # [(signed int, good)]
     words: list = field(default_factory=list)
     expr: Node | None = None
     number: int | None = None
+    body: Node | None = None           # card_space: what using the card as an action space does
 
 
 def walk(node):

@@ -591,6 +591,22 @@ class _Build(Transformer):
         names = _tokens(children, "NAME")
         return N.Modifier("card_field", words=[(t.value, self.s.of_token(t)) for t in names], span=self.sp(meta))
 
+    def card_capacity(self, meta, children):
+        n, name = _tokens(children, "INT")[0], _tokens(children, "NAME")[0]
+        mod = N.Modifier("card_capacity", number=self.n(n), words=[(name.value, self.s.of_token(name))],
+                         span=self.sp(meta))
+        mod.number_span = self.s.of_token(n)
+        return mod
+
+    def for_any_player(self, meta, children):
+        return _ForAnyPlayer()
+
+    def card_space(self, meta, children):
+        mod = N.Modifier("card_space", words=[("any" if any(isinstance(c, _ForAnyPlayer) for c in children)
+                                               else "owner", self.sp(meta))], body=children[-1], span=self.sp(meta),
+                         targets=[(t.value[1:], None, self.s.of_token(t)) for t in _tokens(children, "TAG")])
+        return mod
+
     def card_room(self, meta, children):
         ints = _tokens(children, "INT")
         return N.Modifier("card_room", number=self.n(ints[0]), span=self.sp(meta))
@@ -803,8 +819,17 @@ class _Build(Transformer):
     def pile(self, meta, c):
         return self._verb("pile", meta, c, goods=c[0])
 
+    def put_on_card(self, meta, c):
+        return self._verb("put_on_card", meta, c, goods=c[0])
+
+    def move_to_card(self, meta, c):
+        return self._verb("move_to_card", meta, c, goods=c[0])
+
+    def take_from_card(self, meta, c):
+        return self._verb("take_from_card", meta, c, goods=c[0])
+
     def move_crop(self, meta, c):
-        return self._verb("move_crop", meta, c)
+        return self._verb("move_crop", meta, c, number=self.n(_tokens(c, "INT")[0]))
 
     def choose(self, meta, c):
         return N.Choose(list(c), span=self.sp(meta))
@@ -963,6 +988,10 @@ class _Build(Transformer):
 
     def truthy(self, meta, c):
         return N.Truthy(c[0], span=self.sp(meta))
+
+
+class _ForAnyPlayer:
+    """'for any player' after 'this card is an action space' (a marker for the transformer)."""
 
 
 class _Guard:

@@ -82,6 +82,9 @@ VERB_EXAMPLES = {
     "newborn_acts": "in work phase action: pay 1 food to let newborn act",
     "pile": "on play: pile wood, grain, reed on this card",
     "move_crop": "any time action: move 1 crop to an empty field",
+    "put_on_card": "at round start: put 1 wood on this card",
+    "move_to_card": "any time action: move 1 grain to this card",
+    "take_from_card": "in work phase action: take 2 wood from this card",
     "choose": "on play: choose(gain 1 wood | gain 1 clay)", "group": "on play: (gain 1 wood; gain 1 clay)",
 }
 MODIFIER_EXAMPLES = {
@@ -92,13 +95,17 @@ MODIFIER_EXAMPLES = {
     "double_placement": "may place twice if one uses #animal_market", "capacity": "capacity of pasture: +2",
     "capacity_set": "capacity of stable = 3", "capacity_mixed": "capacity of pasture with stable: mixed",
     "house_holds": "house holds rooms animals", "card_field": "this card is a field for vegetable",
-    "card_room": "this card houses 1 person", "allow_rule": "allow renovate_skip",
+    "card_room": "this card houses 1 person", "card_capacity": "capacity of this card: 2 animals",
+    "card_space": "this card is an action space for any player: pay 2 food to owner to take the goods",
     "as_minor": "well is a minor for you", "counts_as_tag": "this card counts as #oven",
+    "allow_rule": "allow renovate_skip",
     "forbid_rule": "forbid renovation",
 }
 # Verbs that belong to an action space's effect or to a card file: their examples are shown, not checked
 # as rules here (the action spaces and the card examples of the guide check them).
-IN_CONTEXT = {"take_goods": "in an action space's effect", "pile": "in a card's rules"}
+IN_CONTEXT = {"take_goods": "in an action space's effect", "pile": "in a card's rules", "put_on_card": "in a card's rules",
+              "move_to_card": "in a card's rules", "take_from_card": "in a card's rules",
+              "card_capacity": "in a card's rules", "card_space": "in a card's rules"}
 # Functions about the card whose rule it is ('this', the goods on it): only in a card's rules.
 CARD_RULES_ONLY = {"occupations_after", "stored"}
 # Examples of functions whose generic example would not fit.
@@ -188,6 +195,9 @@ def language_reference() -> str:
         out.append(_row(f"`{name}`", (fn.__doc__ or "").strip()))
     for name, fn in Q.CONTEXT_QUANTITIES.items():
         out.append(_row(f"`{name}`", (fn.__doc__ or "").strip() + " (in a rule that reacts to an event)"))
+    for name, fn in Q.OWNER_QUANTITIES.items():
+        out.append(_row(f"`{name}`", (fn.__doc__ or "").strip() + " (in a body run for another player: 'for "
+                        "actor (…)', 'for each … player (…)', a card that is an action space)"))
     aliases = ", ".join(f"`{a}`" for a in Q.ALIASES)
     out += ["", f"Singular forms: {aliases}.", ""]
     out += _examples(f"on play if {name} >= 1: gain 1 food" for name in Q.QUANTITIES)
@@ -212,10 +222,11 @@ def language_reference() -> str:
         note = f"{IN_CONTEXT[alias]}: `{VERB_EXAMPLES[alias]}`" if alias in IN_CONTEXT else ""
         out.append(_row(f"`{pattern}`", alias, note))
     out += _examples(VERB_EXAMPLES[alias] for _, alias in verbs if alias not in IN_CONTEXT)
-    out += ["### 5.5 Modifiers and their targets", "", _row("modifier", "grammar name"), "|---|---|"]
+    out += ["### 5.5 Modifiers and their targets", "", _row("modifier", "grammar name", "note"), "|---|---|---|"]
     mods = _alternatives("modifier")
     for pattern, alias in mods:
-        out.append(_row(f"`{pattern}`", alias))
+        note = f"{IN_CONTEXT[alias]}: `{MODIFIER_EXAMPLES[alias]}`" if alias in IN_CONTEXT else ""
+        out.append(_row(f"`{pattern}`", alias, note))
     out += ["", "Cost targets: " + ", ".join(f"`{t}`" for t in sorted(checker.COST_TARGETS))
             + " (singular or plural; a house material in front narrows it; `newborn feeding` the food of a "
             "newborn), a card id (that card's price) and a card `#tag` (the price of every card with it). "
@@ -225,7 +236,7 @@ def language_reference() -> str:
             "Rule switches: "
             + "; ".join(f"`{k}` " + ", ".join(f"`{w}`" for w in sorted(v)) for k, v in checker.RULE_SWITCHES.items())
             + "."]
-    out += _examples(MODIFIER_EXAMPLES[alias] for _, alias in mods)
+    out += _examples(MODIFIER_EXAMPLES[alias] for _, alias in mods if alias not in IN_CONTEXT)
     out.append(END)
     return "\n".join(out) + "\n"
 

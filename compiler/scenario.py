@@ -218,6 +218,8 @@ def _check_scenario(sc: LDict, pack, players: int, report: Report) -> list:
     err = report.error
 
     def space(sid, span):
+        if sid in pack.all_cards and sid not in pack.space_defs:
+            return  # a card that is an action space (docs/language.md, 4.9): on the board once in play
         if sid not in pack.space_defs:
             err("E154", f"unknown action space '{sid}'{did_you_mean(sid, pack.space_defs)}", span)
         elif players not in pack.space_defs[sid].players:
@@ -416,6 +418,10 @@ def setup_game(sc: LDict, pack, players: int, seed: int = 0):
 
 def _reveal(game, pack, sid, span):
     """Put a round card on the board (it is revealed in the current round) unless it is there."""
+    if sid in game.space_by_id:
+        return
+    if sid in pack.all_cards:
+        raise ScenarioError(f"card '{sid}' is not in play as an action space", span)
     if sid not in pack.space_defs:
         raise ScenarioError(f"unknown action space '{sid}'{did_you_mean(sid, pack.space_defs)}", span)
     if sid not in game.space_by_id:

@@ -166,6 +166,10 @@ def stmt(node) -> str:
         verb, word, whom = {"give_actor": ("give", "to", "actor"), "pay_owner": ("pay", "to", "owner"),
                             "pay_actor": ("pay", "to", "actor"), "take_from_actor": ("take", "from", "actor")}[name]
         return f"{verb} {goods(v.goods)} {word} {whom}"
+    if name in ("put_on_card", "move_to_card", "take_from_card"):
+        verb, word = {"put_on_card": ("put", "on"), "move_to_card": ("move", "to"),
+                      "take_from_card": ("take", "from")}[name]
+        return f"{verb} {goods(v.goods)} {word} this card"
     if name in ("for_actor", "for_each_other", "for_each_player"):
         head = {"for_actor": "for actor", "for_each_other": "for each other player",
                 "for_each_player": "for each player"}[name]

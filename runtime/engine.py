@@ -84,6 +84,7 @@ class Game:
         self.animal_set = frozenset(rules.animals)
         self.building_set = frozenset(rules.building)
         self.in_work_phase = False
+        self.using = None            # id of the action space being used (the space of its verbs' events)
         self.open_windows = frozenset()  # exchange windows open besides 'any time': harvest, feeding
         self.accept_optional = False     # 'may' effects are taken without asking (a choice needs them)
         self.replacing = frozenset()     # events whose 'instead of' rule is running (primitives.replaced)
@@ -685,6 +686,7 @@ class Game:
             p.stats["group_meal"] = p.stats.get("group_meal", 0) + 1
         before, use, end = _space_events(s)
         listeners = self.listeners  # an event nobody listens to costs one look-up
+        outer, self.using = self.using, s.id
         for key in before:
             if key in listeners:
                 self.emit(key, p, ctx)
@@ -702,6 +704,7 @@ class Game:
         for key in end:
             if key in listeners:
                 self.emit(key, p, ctx)
+        self.using = outer
         self.check_latches()
 
     def returning_home(self):

@@ -9,6 +9,7 @@ Everything here is pure and cached: a fencing option list for a given farm is co
 """
 from __future__ import annotations
 
+import sys
 from functools import lru_cache
 from operator import itemgetter
 
@@ -131,9 +132,32 @@ class Grid:
     def by_perimeter(self) -> list[tuple[int, int, int]]:
         """(fences around it, region, boundary) for every region, the smallest perimeter first."""
         if self._by_perimeter is None:
-            # (fences, region) is unique, so plain tuple order is (fences, region) order
-            self._by_perimeter = sorted([(b.bit_count(), r, b) for r, b in self.region_bounds()])
+            shipped = _shipped_regions(self.rows, self.cols)
+            if shipped is not None:  # the regions in this order, listed once (runtime/farm_regions.py)
+                # a region's boundary is the XOR of its spaces' edges: looked up per byte of its mask
+                low, high = self._edges_by_byte(0), self._edges_by_byte(8)
+                self._by_perimeter = [((b := low[r & 255] ^ high[r >> 8]).bit_count(), r, b) for r in shipped]
+            else:
+                # (fences, region) is unique, so plain tuple order is (fences, region) order
+                self._by_perimeter = sorted([(b.bit_count(), r, b) for r, b in self.region_bounds()])
         return self._by_perimeter
+
+    def _edges_by_byte(self, shift: int) -> list[int]:
+        """The XOR of the edges of the spaces shift..shift+7 that each 8-bit value selects."""
+        edges = self.cell_edges
+        table = [0] * 256
+        for v in range(1, 256):
+            low = v & -v
+            i = shift + low.bit_length() - 1
+            table[v] = table[v ^ low] ^ (edges[i] if i < self.n else 0)
+        return table
+
+    def regions_table(self) -> str:
+        """The regions in by_perimeter order as runtime/farm_regions.py lists them (base64 of 16-bit
+        little-endian masks): how that table is made (python -m runtime.farm_regions)."""
+        import base64
+        bounds = sorted((b.bit_count(), r) for r, b in self.region_bounds())
+        return base64.b64encode(b"".join(r.to_bytes(2, "little") for _, r in bounds)).decode("ascii")
 
     def regions(self) -> list[int]:
         """Every connected set of spaces, smallest first (computed once)."""
@@ -166,6 +190,22 @@ class Grid:
             layer = nxt
         self._regions = ordered
         self._region_bounds = [(m, found[m][1]) for m in self._regions]
+
+
+def _shipped_regions(rows: int, cols: int):
+    """The masks of every region of a farmyard of this size in by_perimeter order, when
+    runtime/farm_regions.py lists them (growing them takes ~90 million instructions, the first
+    fencing of every process paid it), else None."""
+    from .farm_regions import TABLES
+    text = TABLES.get((rows, cols))
+    if text is None or rows * cols > 16:
+        return None
+    import binascii
+    from array import array
+    masks = array("H", binascii.a2b_base64(text))
+    if sys.byteorder == "big":
+        masks.byteswap()
+    return masks.tolist()
 
 
 def shapes(gr: Grid, free: int, size: int, touch: int) -> list[int]:

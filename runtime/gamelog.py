@@ -100,6 +100,14 @@ def gained(g, p, items, source=None):
         _say_from(g, f"{p.name} gets {goods(g, items)}", source_name(g, source))
 
 
+def on_card(g, p, card_id, items, how):
+    """``P1 puts 2 wood on <card>`` / ``P1 moves 1 boar to <card>`` / ``P1 takes 1 wood from <card>``."""
+    if g.log is not None and any(n > 0 for good, n in items):
+        word = {"put": "puts", "move": "moves", "take": "takes"}[how]
+        where = {"put": "on", "move": "to", "take": "from"}[how]
+        g.say(f"{p.name} {word} {goods(g, items)} {where} {source_name(g, card_id)}")
+
+
 def rounds_words(rounds) -> str:
     """``round 5`` or ``rounds 5, 6, 7``."""
     return ("round " if len(rounds) == 1 else "rounds ") + ", ".join(map(str, rounds))

@@ -37,7 +37,12 @@ def before_event(g, p, event, card=None):
     """Run the 'before' rules of an event, when a card in play has one: the verb is about to happen."""
     key = "before:" + event
     if g.listeners.get(key):
-        g.emit(key, p, Ctx(actor=p, card=card))
+        g.emit(key, p, Ctx(actor=p, card=card, space=_space_in_use(g)))
+
+
+def _space_in_use(g):
+    """The action space whose use the verb belongs to (``event_space``), None outside a use."""
+    return g.space_by_id.get(g.using) if g.using is not None else None
 
 
 def replaced(g, p, event, ctx=None) -> bool:
@@ -71,7 +76,7 @@ def after_event(g, p, event, data=None, card=None, before=None, goods=None):
     """Run the 'after' rules of an event with its payload; nothing is built when no card listens."""
     key = "event:" + event
     if g.listeners.get(key):
-        g.emit(key, p, Ctx(actor=p, card=card, data=data, before=before, goods=goods))
+        g.emit(key, p, Ctx(actor=p, card=card, data=data, before=before, goods=goods, space=_space_in_use(g)))
 
 
 def pay(g, p, items, ctx=None, quiet=False):
@@ -881,9 +886,15 @@ def housing(g, p):
             for _ in range(popcount(m & p.stables)):
                 cap *= factor
             caps.append((cap + extra, -1))
-    for cap, only in p.card_state.get("animal_slots", ()):
-        caps.append((cap, only))
     unfenced = popcount(p.stables & ~fenced) * h["unfenced_stable"]
+    held = p.card_state.get("card_capacity")
+    if held:  # cards that hold animals: one kind (a container) or any (one animal of any kind per place)
+        for places in held.values():
+            for cap, only in places:
+                if only < 0:
+                    unfenced += cap
+                else:
+                    caps.append((cap, only))
     house_fn = mods.get("house_capacity") if mods else None
     house = house_fn(g, p) if house_fn is not None else h["house"]
     return tuple(sorted(caps, reverse=True)), unfenced + house
@@ -1027,6 +1038,7 @@ def take_goods(g, p, ctx=None):
     space = ctx.space
     items = tuple((good, n) for good, n in space.goods.items() if n)
     space.goods.clear()
+    ctx.goods = items   # what the use of the space brought (event_goods), as for goods handed out on arrival
     gain(g, p, items, ctx, source=space)
     return True
 
@@ -1500,9 +1512,22 @@ def build_improvement(g, p, ctx=None):
     return True
 
 
+def fee_and_cost(fee, cost):
+    """The space's fee and a card's own cost as one price, each good once (2 food and 4 food: 6 food), so
+    that testing and paying it see the whole amount of a good."""
+    if not cost:
+        return tuple(fee)
+    if not fee:
+        return tuple(cost)
+    total: dict = {}
+    for good, n in tuple(fee) + tuple(cost):
+        total[good] = total.get(good, 0) + n
+    return tuple(total.items())
+
+
 def occupation_cost_options(g, p, card, fee=()):
     """The ways to pay for playing ``card``: the space's fee and the card's own cost, as cards change them."""
-    return cost_options(g, p, card.price_names, tuple(fee) + tuple(card.cost))
+    return cost_options(g, p, card.price_names, fee_and_cost(fee, card.cost))
 
 
 def occupation_options(g, p, fee):
@@ -1514,7 +1539,7 @@ def occupation_options(g, p, fee):
         card = g.card(cid)
         if card.requires is not None and not card.requires(g, p):
             continue
-        cost = tuple(fee) + card.cost if card.cost else fee
+        cost = fee_and_cost(fee, card.cost)
         ok = known.get(cost)
         if ok is None:
             ok = (can_afford_any(g, p, occupation_cost_options(g, p, card, fee)) if modified
@@ -1571,14 +1596,14 @@ def can_play_occupation(g, p, ctx=None, fee=()):
         card = cards[cid]
         if card.requires is not None and not card.requires(g, p):
             continue
-        options = occupation_cost_options(g, p, card, fee) if modified else (fee + card.cost if card.cost else fee,)
+        options = occupation_cost_options(g, p, card, fee) if modified else (fee_and_cost(fee, card.cost),)
         for cost in options:
             if _has_goods(goods, cost):
                 return True
         rest.append((card, options))
     known: dict = {}
     for card, options in rest:
-        cost = fee + card.cost if card.cost else fee
+        cost = fee_and_cost(fee, card.cost)
         ok = known.get(cost)
         if ok is None:
             ok = can_afford_any(g, p, options)
@@ -1876,6 +1901,100 @@ def pile_stack(p, card_id):
 def pile_top(p, card_id):
     stack = p.card_state.get("piles", {}).get(card_id)
     return stack[0] if stack else None
+
+
+# ====================================================================== goods and animals on cards
+
+
+def stored_on(p, card_id) -> dict:
+    """The goods lying on a card of ``p`` (good -> count; empty when none)."""
+    return p.card_state.get("stored", {}).get(card_id) or {}
+
+
+def card_space_of(g, p, card_id):
+    """The action space that ``p``'s card ``card_id`` is (None when it is none): its goods lie on the card."""
+    s = g.space_by_id.get(card_id)
+    return s if s is not None and getattr(s.defn, "card_owner", None) == p.idx else None
+
+
+def _store(g, p, card_id, items, sign):
+    s = card_space_of(g, p, card_id)
+    kept = s.goods if s is not None else p.card_state.setdefault("stored", {}).setdefault(card_id, {})
+    for good, n in items:
+        if n > 0:
+            kept[good] = kept.get(good, 0) + sign * n
+            if not kept[good]:
+                del kept[good]
+
+
+def put_on_card(g, p, card_id, items, ctx=None):
+    """Goods from the general supply onto the card (they are not in the player's supply)."""
+    gamelog.on_card(g, p, card_id, items, "put")
+    _store(g, p, card_id, items, 1)
+    return True
+
+
+def move_to_card(g, p, card_id, items, ctx=None):
+    """Goods from the player's supply onto the card."""
+    if not can_afford(g, p, items):
+        return False
+    for good, n in items:
+        if n > 0:
+            p.goods[good] -= n
+    gamelog.on_card(g, p, card_id, items, "move")
+    _store(g, p, card_id, items, 1)
+    return True
+
+
+def can_take_from_card(g, p, card_id, items) -> bool:
+    s = card_space_of(g, p, card_id)
+    kept = s.goods if s is not None else stored_on(p, card_id)
+    return any(n > 0 for good, n in items) and all(kept.get(good, 0) >= n for good, n in items)
+
+
+def take_from_card(g, p, card_id, items, ctx=None):
+    """Goods from the card into the player's supply (a gain: animals must then fit)."""
+    if not can_take_from_card(g, p, card_id, items):
+        return False
+    _store(g, p, card_id, items, -1)
+    gamelog.on_card(g, p, card_id, items, "take")
+    gain(g, p, items, ctx, quiet=True)
+    return True
+
+
+def add_card_space(g, p, card, can, use, anyone, takes_goods, tags=()):
+    """The card becomes an action space of this game (id and name the card's): people are placed on it
+    like on a board space, by its owner or, with ``anyone``, by every player. Its body runs for the
+    player placed there, with the card's owner as 'owner' (fees go to them); goods put on the card lie
+    on the space (``takes_goods``: its body says 'take the goods', else they are handed out on arrival). ``tags``: the card counts as a space with these tags ('after you use #tag')."""
+    from .pack import SpaceDef
+    owner = p.idx
+
+    def context(g, who, c):
+        return Ctx(space=g.space_by_id[card.id], actor=who, owner=g.players[owner],
+                   goods=c.goods if c is not None else None, before=c.before if c is not None else None)
+
+    def can_use(g, who, c):
+        return (anyone or who.idx == owner) and bool(can(g, who, context(g, who, c)))
+
+    def do_use(g, who, c):
+        return use(g, who, context(g, who, c))
+
+    n = g.nplayers
+    defn = SpaceDef({"id": card.id, "name": card.name, "players": (n,), "tags": ("card_space",) + tuple(tags),
+                     "text": "", "variants": {n: (do_use, can_use, None)}, "takes_goods": takes_goods})
+    defn.card_owner = owner
+    g._add_space(defn)
+
+
+def add_card_capacity(g, p, card_id, n, only):
+    """The card holds ``n`` animals of the player's: of the kind ``only`` (None: any kinds, mixed). They
+    are the player's animals (counted, bred, scored); the card is one more place for them on the farm."""
+    kind = -1 if only is None else g.rules.animals.index(only)
+    held = p.card_state.setdefault("card_capacity", {})
+    places = {k: count for count, k in held.get(card_id, ())}   # kind -> how many (a card may hold several kinds apart)
+    places[kind] = places.get(kind, 0) + n
+    held[card_id] = tuple((count, k) for k, count in sorted(places.items()))
 
 
 # ====================================================================== pastures with room

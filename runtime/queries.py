@@ -215,6 +215,15 @@ def event_size(c):
 
 CONTEXT_QUANTITIES = {"event_size": event_size}
 
+
+def is_owner(g, p, c):
+    """1 when the player running the body owns the card (the owner uses their own card without a fee)"""
+    return c is None or c.owner is None or c.owner is p
+
+
+# Quantities about who runs a body for another player: generated code passes the player and the context.
+OWNER_QUANTITIES = {"is_owner": is_owner}
+
 # The events of the language and the payload each carries to its rules (docs/language.md, 4.1.1):
 # 'size' (``event_size``, ``Ctx.data`` as a whole number), 'goods' (``event_goods``, ``Ctx.goods``) and
 # 'card' (``event_card``, ``Ctx.card``); every event also has its actor (``actor(…)``) and the state
@@ -222,7 +231,7 @@ CONTEXT_QUANTITIES = {"event_size": event_size}
 # the generated reference (docs/language.md, section 5) is written from this table.
 EVENTS = {
     "use": {"what": "a person is placed on an action space and its action carried out",
-            "goods": "goods taken from the space on arrival"},
+            "goods": "goods taken from the space (on arrival, or when its effect takes them)"},
     "gain": {"what": "goods are gained, from any source",
              "goods": "the goods gained"},
     "build_rooms": {"what": "rooms are built", "size": "rooms built"},
@@ -436,6 +445,19 @@ def event_space(g, p, c, space_or_tag):
     return s is not None and (s.id == space_or_tag or space_or_tag in s.tags)
 
 
+def stored(g, p, c, card_id, goods):
+    """goods lying on this card (put, moved or kept there), of the good or group"""
+    who = c.owner if c is not None and c.owner is not None else p
+    s = g.space_by_id.get(card_id)
+    if s is not None and getattr(s.defn, "card_owner", None) == who.idx:  # a card that is an action space
+        return sum(n for good, n in s.goods.items() if good in goods)
+    on_card = who.card_state.get("stored")
+    if not on_card:
+        return 0
+    kept = on_card.get(card_id)
+    return sum(n for good, n in kept.items() if good in goods) if kept else 0
+
+
 def occupations_after(g, p, card_id):
     """occupations the player played after the given card"""
     occ = p.occupations
@@ -473,6 +495,7 @@ FUNCTIONS = {
     "event_via": (event_via, ("card",)),
     "event_space": (event_space, ("space_or_tag",)),
     "occupations_after": (occupations_after, ("card",)),
+    "stored": (stored, ("goods",)),
     "roomy_pastures": (roomy_pastures, ("number",)),
     "occupied": (occupied, ("space",)),
     "has": (has, ("card",)),
@@ -483,7 +506,7 @@ FUNCTIONS = {
 # Functions that read the event a rule reacts to: they take the context and are refused outside such rules.
 EVENT_FUNCTIONS = {"actor", "before", "event_goods", "event_card", "event_space", "event_paid", "event_via"}
 # Functions that take the context but have a value anywhere (the owner is the rule's player outside 'for …').
-CONTEXT_FUNCTIONS = EVENT_FUNCTIONS | {"owner"}
+CONTEXT_FUNCTIONS = EVENT_FUNCTIONS | {"owner", "stored"}
 
 
 def tier(value, table):

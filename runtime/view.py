@@ -90,6 +90,7 @@ def _player(game, p, own: bool) -> dict:
         "animals": {a: p.goods[a] for a in rules.animals},
         "people": p.people, "newborns": p.newborns, "at_home": p.home, "begging": p.begging, "bonus": p.bonus,
         "cards": {"majors": list(p.majors), "minors": list(p.minors), "occupations": list(p.occupations)},
+        "on_cards": _on_cards(game, p),
         "hand": ({"occupations": list(p.hand_occupations), "minors": list(p.hand_minors)} if own else None),
         "hand_size": {"occupations": len(p.hand_occupations), "minors": len(p.hand_minors)},
         "score": {"total": score["total"], "categories": score["categories"]},
@@ -103,6 +104,19 @@ def _stables_left(game, p) -> int:
     if game.rules.shared_stables is not None:
         left = min(left, game.rules.shared_stables - sum(popcount(q.stables) for q in game.players))
     return max(0, left)
+
+
+def _on_cards(game, p) -> dict:
+    """What lies on each card of ``p`` (goods put or moved there) and the animals each card may hold."""
+    out = {}
+    for cid, kept in p.card_state.get("stored", {}).items():
+        if kept:
+            out.setdefault(cid, {})["goods"] = dict(sorted(kept.items()))
+    animals = game.rules.animals
+    for cid, places in p.card_state.get("card_capacity", {}).items():
+        out.setdefault(cid, {})["holds"] = [{"animals": n, "kind": None if only < 0 else animals[only]}
+                                            for n, only in places]
+    return dict(sorted(out.items()))
 
 
 def _pending(game, seat, everything: bool):

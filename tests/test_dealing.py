@@ -254,3 +254,27 @@ def test_the_web_server_deals_from_the_chosen_decks_and_keeps_them(small, tmp_pa
         state = client.get(f"/api/games/{made['id']}", params={"token": made["seats"]["0"]}).json()
     assert again == saved
     assert state["pending"]["yours"]
+
+
+# ---------------------------------------------------------------- occupation spaces with priced cards
+
+def test_an_occupation_with_its_own_cost_needs_the_fee_and_the_cost_together(tmp_path):
+    """Some 2007 occupations cost food of their own; on a space that charges a fee for an occupation both
+    are paid, so a player needs their sum (a price once listed 1 food and 2 food apart, and each was
+    checked alone: a player with 2 food paid 3)."""
+    from runtime import primitives as P
+    root = make_root(tmp_path, {})
+    folder = root / "cards" / "original" / "E"
+    card_file(folder, "priced_occupation", "occupation", "E")
+    path = folder / "priced_occupation.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("deck: E\n", "deck: E\ncost: 2 food\n"), encoding="utf-8")
+    pack = compiled(root)
+    g = Game(pack, 2, seed=1)
+    p = g.players[0]
+    p.hand_occupations = ["priced_occupation"]
+    fee = (("food", 1),)
+    p.goods["food"] = 2
+    assert P.occupation_options(g, p, fee) == [] and not P.can_play_occupation(g, p, fee=fee)
+    p.goods["food"] = 3
+    assert P.occupation_options(g, p, fee) == ["priced_occupation"] and P.can_play_occupation(g, p, fee=fee)
+    assert P.occupation_cost_options(g, p, pack.cards["priced_occupation"], fee) == [(("food", 3),)]

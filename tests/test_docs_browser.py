@@ -51,6 +51,12 @@ def site(request, tmp_path_factory, chromium_path, compiler_for_docs):
     return result, checked
 
 
+def _hand_cards(checked):
+    """The cards the site shows: none for a pack played without hand cards (the family versions, which
+    inherit the cards of their base pack)."""
+    return checked.cards if checked.game["settings"].get("hand") else []
+
+
 def _shot(result, name: str) -> Path:
     """Screenshots of the revised pack keep their old names; the others carry the pack's name."""
     return SHOTS / (name if result.pack == "revised" else f"{result.pack}-{name}")
@@ -140,8 +146,7 @@ def test_card_sheets_fit_and_hold_every_card(site, browser):
         page, errors = _open(browser, result.out_dir / name)
         page.screenshot(path=str(_shot(result, shot)), full_page=True)
         page.close()
-    if not result.cards:   # no hand cards: a family version, or a pack whose cards do not exist yet
-        assert not checked.cards or not checked.game["settings"].get("hand")
+    if not _hand_cards(checked):      # no card pages at all
         assert "sheets.html" not in result.pages and "cards.html" not in result.pages
         assert result.cards == 0 and result.sheet_pages == 0
         assert not (result.out_dir / "sheets.html").exists()
@@ -159,7 +164,7 @@ def test_card_sheets_fit_and_hold_every_card(site, browser):
         return {id: c.dataset.card, w: r.width, h: r.height, over, clipped};
     })""")
     ids = [c["id"] for c in info]
-    assert sorted(ids) == sorted(u.id for u in checked.cards), "the sheets must hold every card once"
+    assert sorted(ids) == sorted(u.id for u in _hand_cards(checked)), "the sheets must hold every card once"
     bad = [c for c in info if c["over"] or c["clipped"]]
     assert not bad, f"text overflows the card box: {bad[:5]}"
     for c in info:
@@ -175,7 +180,7 @@ def test_pdf_pages_and_text(site):
     result, checked = site
     assert result.pdf is not None and result.pdf.is_file()
     reader = PdfReader(str(result.pdf))
-    n_cards = result.cards   # the hand cards the site shows (none in a pack without hand cards)
+    n_cards = len(_hand_cards(checked))
     sheets = math.ceil(n_cards / 9)
     texts = [re.sub(r"\s+", " ", p.extract_text() or "") for p in reader.pages]
     assert len(reader.pages) == result.pdf_pages
@@ -188,8 +193,7 @@ def test_pdf_pages_and_text(site):
         assert abs(float(p.mediabox.width) - 595.3) < 1.5 and abs(float(p.mediabox.height) - 841.9) < 1.5
     assert "Rules of" in texts[0] and "Scoring" in " ".join(texts[:first_sheet])
     sheet_text = " ".join(texts[first_sheet:])
-    shown = checked.cards if result.cards else []
-    missing = [u.data["name"] for u in shown if u.data["name"] not in sheet_text]
+    missing = [u.data["name"] for u in _hand_cards(checked) if u.data["name"] not in sheet_text]
     assert not missing, f"card names not found in the PDF text: {missing}"
     rules_text = " ".join(texts[:first_sheet])
     for u in checked.spaces + checked.rounds + checked.majors:

@@ -179,6 +179,12 @@ this card houses 2 people
 allow renovate_skip
 forbid renovation
 on play: pile 1 wood, 1 grain on this card
+at round start: put 1 wood on this card; move 1 grain to this card
+after you use forest if stored(wood) >= 2: take 2 wood from this card
+capacity of this card: 2 animals
+capacity of this card: 1 cattle
+this card is an action space for any player: pay 1 food to owner to take the goods; gain 1 wood if not is_owner
+this card is an action space: gain 1 grain
 after another player gains building if event_goods(clay) >= 1 and actor(rooms) > rooms: take 1 clay from actor; give 1 wood to actor; pay 1 food to actor
 after any player uses forest: for actor (may pay 1 food to owner to gain 1 wood; pay 1 food to owner); may pay 1 food to actor to gain 1 wood
 after another player converts if event_via(#fireplace) and event_paid(animals) > 0 and event_goods(food) > 1: gain 1 food

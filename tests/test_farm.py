@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -494,6 +495,22 @@ def test_regions_count_is_5726_by_brute_force():
     regions = grid(3, 5).regions()
     assert len(regions) == 5726
     assert set(regions) == brute
+
+
+def test_the_shipped_regions_are_the_grown_ones():
+    """runtime/farm_regions.py lists the 3 x 5 regions (no process grows them): the same as grown, in the
+    same by_perimeter order, with the same boundaries."""
+    from runtime.farm import Grid
+    from runtime import farm_regions
+    shipped = Grid(3, 5)
+    assert shipped._region_bounds is None
+    listed = shipped.by_perimeter()
+    assert shipped._region_bounds is None  # not grown
+    grown = Grid(3, 5)
+    assert grown.regions_table() == "".join(farm_regions.TABLES[(3, 5)])
+    assert listed == sorted((b.bit_count(), r, b) for r, b in grown.region_bounds())
+    text = Path(farm_regions.__file__).read_text(encoding="utf-8")
+    assert farm_regions.tables_literal() in text  # python -m runtime.farm_regions prints it
 
 
 # ================================================================ a real game with a scripted agent

@@ -63,6 +63,28 @@ TEXTS = {
     "clay_oven_price_probe": 'For "Clay Oven", you pay only 2 clay and 1 stone.',
     "feeding_probe": "For feeding each person, you pay 1 food less.",
     "newborn_feeding_probe": "For feeding each newborn, you pay 1 food less.",
+    "store_probe": "During scoring: get bonus points equal to the wood on this card.",
+    "keep_probe": "During scoring: get bonus points equal to the grain on this card times 2.",
+    "yard_probe": "This card holds 2 animals of any kinds, mixed; they are your animals like those on your farm.",
+    "pen_probe": "This card holds 2 sheep; they are your animals like those on your farm.",
+    "own_space_probe": "This card is an action space that you may place a person on; using it: get 1 grain.",
+    "share_probe": "At the start of each round: put 2 wood from the general supply on this card.",
+    "welcome_probe": "This card is an action space that any player (you included) may place a person on; using it: "
+                     "get 2 food if they own this card and get 1 clay if they do not own this card.",
+}
+# Every line of a probe whose other lines matter too (TEXTS holds the last line of each card).
+ALL_LINES = {
+    "store_probe": ["At the start of each round: put 1 wood from the general supply on this card.",
+                    'Each time you use "Forest", if the wood on this card is at least 2: take 2 wood from this card '
+                    "into your supply.",
+                    "During scoring: get bonus points equal to the wood on this card."],
+    "share_probe": ["This card is an action space (it counts as a space like \"Forest\", \"Grove\" or \"Copse\") that "
+                    "any player (you included) may place a person on; using it: "
+                    "pay 2 food to the owner of this card to take everything collected on it. Its owner pays no fee "
+                    "to themselves.",
+                    "At the start of each round: put 2 wood from the general supply on this card."],
+    "keep_probe": ['Each time you use "Grain Seeds": move 1 grain from your supply onto this card.',
+                   "During scoring: get bonus points equal to the grain on this card times 2."],
 }
 
 
@@ -82,12 +104,59 @@ def probe_texts(tmp_path_factory):
     src, checked, report = comp.check("lang-probes", Report())
     assert checked is not None and not report.errors, report.render()
     eng = english.for_pack(checked)
-    return {u.id: english.card_lines(eng, u)[-1] for u in checked.cards if u.id in TEXTS}
+    return {u.id: english.card_lines(eng, u)[2:] for u in checked.cards if u.id in TEXTS}
 
 
 @pytest.mark.parametrize("cid", sorted(TEXTS))
 def test_probe_text(probe_texts, cid):
-    assert probe_texts[cid] == TEXTS[cid]
+    assert probe_texts[cid][-1] == TEXTS[cid]
+    if cid in ALL_LINES:
+        assert probe_texts[cid] == ALL_LINES[cid]
+
+
+def test_a_card_that_is_an_action_space_is_on_the_board_of_copies_and_views(probes):
+    """The card is a space of the board: a copy of the state has it with its own goods, the view shows it,
+    and only the owner may use a card that is not 'for any player'."""
+    from runtime import primitives as P
+    g = _game(probes, 2)
+    owner, other = g.players
+    for cid in ("share_probe", "own_space_probe"):
+        owner.minors.append(cid)
+        g.install_card(owner, probes.all_cards[cid])
+    P.put_on_card(g, owner, "share_probe", (("wood", 2),))
+    copy = g.copy_state()
+    other.goods["food"] = 2
+    g.use_space(other, g.space_by_id["share_probe"])
+    assert (other.goods["wood"], other.goods["food"], owner.goods["food"]) == (2, 0, 2)
+    assert copy.space_by_id["share_probe"].goods == {"wood": 2} and copy.players[0].goods["food"] == 0
+    board = {s["id"]: s for s in copy.view(seat=1)["board"]}
+    assert board["share_probe"]["goods"] == {"wood": 2} and board["share_probe"]["name"] == "Share Probe"
+    assert "own_space_probe" in g.legal_spaces(owner) and "own_space_probe" not in g.legal_spaces(other)
+
+
+def test_goods_and_animals_on_cards_survive_clone_and_show_in_the_view(probes):
+    """What lies on a card and the animals a card holds are state of the player: a copy has its own,
+    and the state view shows them (docs/api.md, 'on_cards')."""
+    from runtime import primitives as P
+    g = _game(probes, 2)
+    p = g.players[0]
+    for cid in ("store_probe", "yard_probe"):
+        p.minors.append(cid)
+        g.install_card(p, probes.all_cards[cid])
+    P.put_on_card(g, p, "store_probe", (("wood", 2),))
+    copy = g.copy_state()   # (Game.clone replays the decisions, and so rebuilds this state)
+    P.take_from_card(g, p, "store_probe", (("wood", 2),))
+    assert p.goods["wood"] == 2 and P.stored_on(p, "store_probe") == {}
+    q = copy.players[0]
+    assert q.goods["wood"] == 0 and P.stored_on(q, "store_probe") == {"wood": 2}
+    assert not P.take_from_card(copy, q, "store_probe", (("wood", 3),))
+    view = copy.view(seat=0)["players"][0]["on_cards"]
+    assert view == {"store_probe": {"goods": {"wood": 2}},
+                    "yard_probe": {"holds": [{"animals": 2, "kind": None}]}}
+    p.goods["sheep"], p.goods["boar"] = 1, 2   # the house holds 1, the card 2 of any kinds
+    assert P.animals_fit(g, p)
+    p.goods["cattle"] = 1
+    assert not P.animals_fit(g, p)
 
 
 def _game(pack, n):
@@ -222,6 +291,21 @@ REFUSED = [
      "the feeding cost cannot be paid in other goods (missing feature: substitutions for feeding)", "may pay", 45),
     ("after you sow if count_others(#oven) > 1: gain 1 food", "E206",
      "count_others() needs a quantity or a condition of a player", "#oven"),
+    ("after another player uses forest: for actor (put 1 wood on this card)", "E212",
+     "'put … on this card' is done by the card's owner, not for other players: the goods on the card are the "
+     "owner's", "put 1 wood on this card"),
+    ("capacity of this card: 2 horses", "E203",
+     "'horses' is not an animal; a card holds 'animals' (any, mixed) or one kind ('capacity of this card: 3 sheep')",
+     "horses"),
+    ("capacity of this card: 0 animals", "E215", "a card that holds animals needs a number from 1 up", "0"),
+    ("on play: gain 1 food if is_owner", "E212",
+     "'is_owner' asks whether the player running a body owns this card: it belongs inside 'for actor (…)', "
+     "'for each … player (…)' or the body of 'this card is an action space'", "is_owner"),
+    ("this card is an action space: take 1 wood from actor", "E212",
+     "'take … from actor' needs the player who carried out an event: it belongs in an 'after …', 'before …' or "
+     "'end of turn after …' rule", "take 1 wood from actor"),
+    ("any time action: move 2 crop to an empty field", "E215",
+     "'move … crop to an empty field' moves 1 crop ('move 1 crop to an empty field')", "move 2 crop to an empty field"),
 ]
 
 

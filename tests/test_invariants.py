@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from runtime import primitives as P
-from runtime.agents import RandomAgent
+from runtime.agents import GreedyAgent, RandomAgent
 from runtime.engine import Game
 
 ROWS, COLS = 3, 5
@@ -31,30 +31,48 @@ CARD_POINTS = {
     "clay_oven": 2, "stone_oven": 3, "joinery": 2, "pottery": 2, "basketmakers_workshop": 2,
 }
 ROOT = Path(__file__).resolve().parent.parent
-ORIGINAL = {"original", "original-family"}   # the 2007 edition's scoring table (Anhang 1)
+ORIGINAL = {"original", "original-family", "original-probes"}   # the 2007 scoring table (Anhang 1)
+
+
+CARD_FOLDERS = (ROOT / "cards", ROOT / "tests" / "packs" / "cards")
+
+
+def pack_chain(pack_id: str) -> list:
+    """The pack and the packs it extends, base first (read from their game.yaml)."""
+    for rules in (ROOT / "rules", ROOT / "tests" / "packs" / "rules"):
+        game = rules / pack_id / "game.yaml"
+        if game.is_file():
+            base = (yaml.safe_load(game.read_text(encoding="utf-8")) or {}).get("extends")
+            return (pack_chain(base) if base else []) + [pack_id]
+    return [pack_id]
 
 
 @lru_cache(maxsize=None)
-def card_sources() -> dict:
-    """id -> the card's source data (cards/<pack>/**/*.yaml), read here, not through the compiled pack."""
+def card_sources(pack_id: str) -> dict:
+    """id -> the source data of the hand cards of ``pack_id`` and the packs it extends (cards/<pack>/**/*.yaml,
+    or the test packs'), read here, not through the compiled pack. By pack: the 2007 and the revised decks
+    may use one id."""
     out = {}
-    for path in sorted((ROOT / "cards").rglob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        for d in data if isinstance(data, list) else [data]:
-            if isinstance(d, dict) and "id" in d:
-                out[d["id"]] = d
+    for folder in [f / name for name in pack_chain(pack_id) for f in CARD_FOLDERS]:
+        for path in sorted(folder.rglob("*.yaml")):
+            if path.name.endswith(".test.yaml") or path.name == "missing.yaml":
+                continue
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            for d in data if isinstance(data, list) else [data]:
+                if isinstance(d, dict) and "id" in d:
+                    out[d["id"]] = d
     return out
 
 
-def printed_points(cid: str) -> int:
+def printed_points(pack_id: str, cid: str) -> int:
     if cid in CARD_POINTS:
         return CARD_POINTS[cid]
-    return int(card_sources()[cid].get("points", 0) or 0)
+    return int(card_sources(pack_id)[cid].get("points", 0) or 0)
 
 
-def scores_by_effect(cid: str) -> bool:
+def scores_by_effect(pack_id: str, cid: str) -> bool:
     """A hand card with an 'at scoring' effect (its bonus is not recounted here)."""
-    return cid not in CARD_POINTS and "at scoring" in (card_sources()[cid].get("effects") or "")
+    return cid not in CARD_POINTS and "at scoring" in (card_sources(pack_id)[cid].get("effects") or "")
 
 
 # workshops: the good they count and the (threshold, bonus) steps
@@ -217,9 +235,10 @@ TABLE = {
 }
 
 
-def recount(p, goods, bonus, begging_under_cards=False):
+def recount(p, goods, bonus, begging_under_cards=False, pack_id=""):
     """Score from the raw state: ``goods`` and ``bonus`` as they were before the scoring phase.
-    ``begging_under_cards``: the 2007 table, begging cards counted in card points."""
+    ``begging_under_cards``: the 2007 table, begging cards counted in card points; ``pack_id``: whose hand
+    cards the player has."""
     fenced = 0
     for m in p.pastures:
         fenced |= m
@@ -246,7 +265,7 @@ def recount(p, goods, bonus, begging_under_cards=False):
         "fenced_stables": popcount(p.stables & fenced),
         "rooms": popcount(p.rooms) * {"wood": 0, "clay": 1, "stone": 2}[p.house],
         "family": 3 * p.people,
-        "cards": sum(printed_points(cid) for cid in p.majors + p.minors),   # improvements only
+        "cards": sum(printed_points(pack_id, cid) for cid in p.majors + p.minors),   # improvements only
         "bonus": bonus + extra,
         "begging": -3 * p.begging,
     }
@@ -257,15 +276,16 @@ def recount(p, goods, bonus, begging_under_cards=False):
 
 # ---------------------------------------------------------------- the runs
 
-def play_checked(pack, n, seed):
+def play_checked(pack, n, seed, agent="random"):
     try:
-        return _play_checked(pack, n, seed)
+        return _play_checked(pack, n, seed, agent)
     except AssertionError as exc:
-        raise AssertionError(f"{pack.id}, {n} players, seed {seed}: {exc}") from exc
+        raise AssertionError(f"{pack.id}, {n} players, seed {seed}, {agent} agents: {exc}") from exc
 
 
-def _play_checked(pack, n, seed):
-    g = CheckedGame(pack, n, seed=seed, agents=[RandomAgent(f"{seed}:{i}") for i in range(n)])
+def _play_checked(pack, n, seed, agent="random"):
+    agents = [RandomAgent(f"{seed}:{i}") if agent == "random" else GreedyAgent(f"{seed}:{i}") for i in range(n)]
+    g = CheckedGame(pack, n, seed=seed, agents=agents)
     while g.round < g.last_round:
         g.play_round()
     # the farms as the last round left them, before the scoring phase
@@ -273,11 +293,13 @@ def _play_checked(pack, n, seed):
         check_player(g, p)
     # Hand cards with 'at scoring' effects (some give bonus points to every player) are not recounted:
     # in such a game the bonus category is taken from the engine and everything else is recounted.
-    card_bonus = any(scores_by_effect(cid) for p in g.players for cid in p.majors + p.minors + p.occupations)
+    cards_of = pack.id
+    card_bonus = any(scores_by_effect(cards_of, cid) for p in g.players for cid in p.majors + p.minors + p.occupations)
     g.finish()
     for p, s, (goods, bonus) in zip(g.players, g.scores, g.before_scoring):
         check_player(g, p)
-        cats, total, workshop_bonus = recount(p, goods, bonus, begging_under_cards=pack.id in ORIGINAL)
+        cats, total, workshop_bonus = recount(p, goods, bonus, begging_under_cards=pack.id in ORIGINAL,
+                                              pack_id=cards_of)
         if card_bonus:
             total += s["categories"]["bonus"] - cats["bonus"]
             cats["bonus"] = s["categories"]["bonus"]
@@ -292,10 +314,10 @@ def _play_checked(pack, n, seed):
     return g
 
 
-def run_many(pack, n, seeds):
+def run_many(pack, n, seeds, agent="random"):
     checked = 0
     for seed in seeds:
-        g = play_checked(pack, n, seed)
+        g = play_checked(pack, n, seed, agent)
         assert g.finished and g.round == g.last_round
         checked += g.steps_checked
     assert checked > 0
@@ -337,3 +359,53 @@ def test_thousand_random_games_keep_invariants(request, pack_name, n):
     start = time.perf_counter()
     run_many(pack, n, range(100_000, 100_000 + games))
     print(f"{pack_name} {n}p: {games} games in {time.perf_counter() - start:.1f}s")
+
+
+# ---------------------------------------------------------------- the 2007 edition with its hand cards
+# The `original` pack deals 7 + 7 from decks E, I and K as they are encoded (an equal share of the
+# cards there are while the decks are short: docs/editions.md); these runs play whatever cards exist,
+# with random and with greedy agents (greedy ones play cards far more often). The probe pack deals its
+# few test cards, so the passing and short-hand paths are run before the real decks are complete.
+
+def hands_as_dealt(g):
+    occs = len(g.dealable("occupations"))
+    minors = len(g.dealable("minors"))
+    want = (min(7, occs // g.nplayers), min(7, minors // g.nplayers))
+    return want, [(len(p.hand_occupations), len(p.hand_minors)) for p in g.players]
+
+
+def run_2007(pack, n, seeds, agent):
+    """Checked games of ``pack`` (hands checked as dealt); the number of hand cards played."""
+    played = 0
+    for seed in seeds:
+        fresh = Game(pack, n, seed=seed)
+        want, hands = hands_as_dealt(fresh)
+        assert hands == [want] * n, f"{pack.id} {n}p seed {seed}: hands {hands}, expected {want} each"
+        g = play_checked(pack, n, seed, agent)
+        assert g.finished and g.round == g.last_round and g.steps_checked > 0
+        played += sum(len(p.occupations) + sum(1 for c in p.minors if c in pack.cards) for p in g.players)
+    return played
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
+def test_greedy_original_games_with_the_2007_cards_keep_invariants(original, n):
+    run_2007(original, n, [40_000 + n], "greedy")
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
+def test_random_games_with_probe_cards_dealt_keep_invariants(pack_loader, n):
+    probes = pack_loader("original-probes")   # the 2007 cards there are and 5 probe cards (passing among them)
+    assert run_2007(probes, n, range(41_000, 41_020), "random") > 0
+
+
+SLOW_2007_GAMES = {"random": 200, "greedy": 20}   # per player count
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
+def test_2007_cards_dealt_keep_invariants(original, n):
+    start = time.perf_counter()
+    played = {agent: run_2007(original, n, range(200_000, 200_000 + games), agent)
+              for agent, games in SLOW_2007_GAMES.items()}
+    print(f"original {n}p with {len(original.cards)} hand cards: {SLOW_2007_GAMES} games, cards played "
+          f"{played}, {time.perf_counter() - start:.1f}s")

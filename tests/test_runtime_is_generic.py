@@ -19,15 +19,12 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _pack_vocabulary():
+def _board_vocabulary():
+    """Ids and printed names of the packs' action spaces, round cards and major improvements."""
     ids, names = set(), set()
     for pack in (ROOT / "rules").iterdir():
         if not (pack / "game.yaml").exists():
             continue
-        ids.add(pack.name)
-        game = yaml.safe_load((pack / "game.yaml").read_text(encoding="utf-8")) or {}
-        if game.get("edition"):
-            ids.add(str(game["edition"]))
         for fname in ("actions.yaml", "rounds.yaml", "majors.yaml"):
             path = pack / fname
             if path.exists():
@@ -35,6 +32,18 @@ def _pack_vocabulary():
                     ids.add(str(entry["id"]))
                     if entry.get("name"):
                         names.add(str(entry["name"]))
+    return ids, names
+
+
+def _pack_vocabulary():
+    ids, names = _board_vocabulary()
+    for pack in (ROOT / "rules").iterdir():
+        if not (pack / "game.yaml").exists():
+            continue
+        ids.add(pack.name)
+        game = yaml.safe_load((pack / "game.yaml").read_text(encoding="utf-8")) or {}
+        if game.get("edition"):
+            ids.add(str(game["edition"]))
     for card in (ROOT / "cards").rglob("*.yaml"):
         data = yaml.safe_load(card.read_text(encoding="utf-8")) or {}
         if isinstance(data, dict) and "id" in data:
@@ -114,9 +123,16 @@ def _hand_cards():
 
 
 def test_no_python_file_names_a_hand_card():
-    """Cards are data: no Python file of the project (compiler, runtime, tests, tools) names one."""
+    """Cards are data: no Python file of the project (compiler, runtime, tests, tools) names one. A card
+    whose id or name is also that of a space or major of some pack (the 2007 minor Clay Pit and the
+    revised space Clay Pit) cannot be told apart from it here, and tests may name spaces: such words are
+    left to test_runtime_names_no_space_card_or_edition, which holds for the runtime."""
     ids, names = _hand_cards()
     assert len(ids) >= 96
+    board_ids, board_names = _board_vocabulary()
+    assert "clay_pit" in board_ids and "Clay Pit" in board_names  # the vocabulary is really read
+    ids -= board_ids
+    names -= board_names
     bad = []
     for path in sorted(ROOT.rglob("*.py")):
         rel = path.relative_to(ROOT)

@@ -1,5 +1,6 @@
 """The playtest page in a real browser (headless Debian Chromium via Playwright, as tests/test_docs_browser.py):
-a person and three agents play to the final score through the buttons, a save is uploaded and watched to
+a person and three agents play to the final score through the buttons, two people play a game to its
+end each through their own seat link in their own browser, a save is uploaded and watched to
 its end, a card is hot-reloaded with a mistake and then fixed. No console errors; screenshots of the
 table and of a farm go to build/web-screenshots/ for people to look at.
 """
@@ -22,21 +23,31 @@ TINY = ROOT / "tests" / "fixtures" / "tiny"
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory):
+def playwright_chromium():
     chromium = docs.find_chromium()
     if chromium is None:
         pytest.fail("Chromium is not installed: run `make browser` (Debian package 'chromium'), "
                     "or set AGRICOLA_CHROMIUM to a Chromium binary")
     from playwright.sync_api import sync_playwright
-    profile = tmp_path_factory.mktemp("chromium-profile")
     with sync_playwright() as p:
-        args = [f for f in docs.CHROMIUM_FLAGS if f != "--headless"]
-        ctx = p.chromium.launch_persistent_context(str(profile), executable_path=chromium, headless=True,
-                                                   args=args, viewport={"width": 1400, "height": 1200})
-        try:
-            yield ctx
-        finally:
-            ctx.close()
+        yield p, chromium
+
+
+def _context(playwright_chromium, profile):
+    """A browser of its own: a Chromium with its own profile (cookies, storage, history)."""
+    p, chromium = playwright_chromium
+    args = [f for f in docs.CHROMIUM_FLAGS if f != "--headless"]
+    return p.chromium.launch_persistent_context(str(profile), executable_path=chromium, headless=True,
+                                                args=args, viewport={"width": 1400, "height": 1200})
+
+
+@pytest.fixture(scope="module")
+def browser(playwright_chromium, tmp_path_factory):
+    ctx = _context(playwright_chromium, tmp_path_factory.mktemp("chromium-profile"))
+    try:
+        yield ctx
+    finally:
+        ctx.close()
 
 
 @pytest.fixture(scope="module")
@@ -98,6 +109,86 @@ def test_a_person_and_three_agents_play_to_the_final_score(browser, server):
     best = max(range(4), key=lambda i: state["score_table"]["totals"][i])
     page.locator(".farm-box").nth(best).screenshot(path=str(SHOTS / "farm.png"))
     assert shot_taken and not errors, errors
+
+
+def test_two_people_at_one_table_each_in_their_own_browser(browser, playwright_chromium, server, tmp_path):
+    """Two people, each through their own secret seat link in their own browser, play a game with hand
+    cards to its end; each sees only their own hand, waits while the other decides, and a seat cannot
+    answer for the other (the server refuses it and nothing changes)."""
+    page, errors = _open(browser, server.url + "/")
+    page.wait_for_selector("#new-game")
+    page.select_option("#pack", "revised")
+    page.fill("#players", "2")
+    page.dispatch_event("#players", "change")
+    page.fill("#seed", "4")
+    for select in page.query_selector_all("select.seat"):
+        select.select_option("human")
+    page.click("#start")
+    page.wait_for_selector("#links a[href^='/play/']")
+    links = page.eval_on_selector_all("#links a[href^='/play/']", "els => els.map(e => e.getAttribute('href'))")
+    assert len(links) == 2 and links[0] != links[1]
+    game_id = links[0].split("/")[2]
+    tokens = [link.split("/")[3] for link in links]
+    other = _context(playwright_chromium, tmp_path / "second-profile")
+    try:
+        assert not errors, errors
+        page.close()   # (the lobby's poll of the packs may be in flight: not an error of the page)
+        p1, errors1 = _open(browser, server.url + links[0])   # each person opens their own link
+        p2, errors2 = _open(other, server.url + links[1])
+        pages = [p1, p2]
+        for seat, pg in enumerate(pages):
+            pg.wait_for_selector("#farms .farm-box")
+            mine = pg.locator(".farm-box.mine")
+            assert mine.count() == 1 and mine.get_attribute("data-player") == f"P{seat + 1}"
+            assert pg.locator(".hand").count() == 1   # the own hand only; the other's is counted
+        state = httpx.get(f"{server.url}/api/games/{game_id}", params={"token": tokens[0]}).json()
+        hands = [set(p["hand"]["occupations"] + p["hand"]["minors"]) if p["hand"] else None
+                 for p in state["view"]["players"]]
+        assert hands[0] and hands[1] is None
+        names = [state["card_names"][c] for c in sorted(hands[0])]
+        assert all(n in p1.inner_text(".hand") for n in names)
+        shown_to_p2 = p2.inner_text("#farms")
+        assert not any(n in shown_to_p2 for n in names)   # P2's page holds nothing of P1's hand
+        clicks = [0, 0]
+        refused = False
+        while True:
+            turn = httpx.get(f"{server.url}/api/games/{game_id}").json()
+            if turn["finished"]:
+                break
+            seat = turn["pending"]["seat"]
+            waiting = pages[1 - seat]
+            mover = pages[seat]
+            decision = turn["pending"]["decision"]
+            mover.wait_for_selector(f"#request[data-decision='{decision}'] button.option")
+            # the other person's page has no buttons, and their link cannot answer this decision
+            assert waiting.locator("#options button.option").count() == 0
+            if not refused:
+                assert waiting.inner_text("#request h2") == f"Waiting for P{seat + 1} ({turn['pending']['kind']})"
+                # (sent from the waiting person's browser, as the page's own button would send it)
+                answer = waiting.request.post(f"{server.url}/api/games/{game_id}/answer",
+                                              data={"token": tokens[1 - seat], "decision": decision, "index": 0})
+                assert (answer.status, answer.json()) == (409, {"error": f"it is P{seat + 1}'s decision, not yours"})
+                after = httpx.get(f"{server.url}/api/games/{game_id}").json()
+                assert after["pending"]["decision"] == decision and after["decisions"] == turn["decisions"]
+                refused = True
+            buttons = mover.query_selector_all("#options button.option")
+            buttons[-1 if len(buttons) < 8 else 0].click()
+            clicks[seat] += 1
+            mover.wait_for_function("d => !document.querySelector('#request[data-decision=\"' + d + '\"]')",
+                                    arg=decision)
+        assert refused and min(clicks) > 20
+        for pg in pages:   # each page follows the other's decisions to the end by itself
+            pg.wait_for_selector("#final", timeout=30_000)
+            assert pg.inner_text("#scores h2") == "Final scores"
+        final = httpx.get(f"{server.url}/api/games/{game_id}").json()
+        totals = [str(t) for t in final["score_table"]["totals"]]
+        for pg in pages:
+            assert pg.eval_on_selector_all("#scores tr.total th.n", "els => els.map(e => e.textContent)") == totals
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        p2.screenshot(path=str(SHOTS / "two-people-p2.png"), full_page=True)
+        assert not errors1 and not errors2, (errors1 + errors2)[:5]
+    finally:
+        other.close()
 
 
 def test_a_save_is_uploaded_and_watched_to_its_end(browser, server, tmp_path, build_root):

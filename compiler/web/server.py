@@ -63,6 +63,7 @@ class Server:
         self.tokens: dict[str, dict] = {}    # game id -> {seat: token}
         self.stored: dict[str, int] = {}     # game id -> decisions on disk
         self.fingerprint = self._fingerprint()
+        self._summaries = None               # (fingerprint, the packs' summaries) of the last pack_list
 
     # ------------------------------------------------------------ packs
     def pack_ids(self) -> list[str]:
@@ -70,8 +71,12 @@ class Server:
 
     def pack_list(self) -> list[dict]:
         from ..cli import pack_summaries
-        summaries, _ = pack_summaries(self.root)
-        by_id = {s["id"]: s for s in summaries}
+        # reading every pack's game.yaml takes seconds on a loaded machine, and the start page asks
+        # every second: the summaries are read again only when a rule or card file changed
+        fingerprint = self._fingerprint()
+        if self._summaries is None or self._summaries[0] != fingerprint:
+            self._summaries = (fingerprint, pack_summaries(self.root)[0])
+        by_id = {s["id"]: s for s in self._summaries[1]}
         out = []
         for pack_id in self.pack_ids():
             s = by_id.get(pack_id, {"id": pack_id, "name": pack_id, "min_players": None, "max_players": None})

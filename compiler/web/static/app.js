@@ -112,6 +112,7 @@ async function lobby() {
         h("td", {}, h("a", { href: "/game/" + g.id }, "spectate")))))));
   // hot reload: the packs' diagnostics follow the files
   timer = setInterval(async () => {
+    if (polling) return;   // the last poll is not answered yet: do not pile up requests
     try { polling = api("GET", "/api/packs"); drawDiagnostics(await polling); } catch (e) { /* the server restarts */ }
     polling = null;
   }, 800);
