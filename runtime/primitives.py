@@ -822,6 +822,22 @@ _PASTURE = ("pasture", "pasture_of_size")
 _PASTURE_WITH_STABLE = ("pasture", "pasture_of_size", "pasture_with_stable")
 
 
+def _card_places(p, caps) -> int:
+    """Cards that hold animals (docs/language.md 4.5): a place for one kind is added to ``caps`` as a
+    container of that kind; the places for any kind are returned, one animal of any kind each."""
+    held = p.card_state.get("card_capacity")
+    if not held:
+        return 0
+    anyone = 0
+    for places in held.values():
+        for cap, only in places:
+            if only < 0:
+                anyone += cap
+            else:
+                caps.append((cap, only))
+    return anyone
+
+
 def _housing_with_capacities(g, p, mods):
     """housing() when cards change capacities by name ('capacity of stable: +1', '…: mixed')."""
     h = g.rules.housing
@@ -842,8 +858,7 @@ def _housing_with_capacities(g, p, mods):
             singles += cap + extra
         else:
             caps.append((cap + extra, -1))
-    for cap, only in p.card_state.get("animal_slots", ()):
-        caps.append((cap, only))
+    singles += _card_places(p, caps)
     loose = popcount(p.stables & ~fenced)
     base = h["unfenced_stable"]
     cap, mixed = capacity_of(g, p, mods, ("stable",), base)
@@ -887,14 +902,7 @@ def housing(g, p):
                 cap *= factor
             caps.append((cap + extra, -1))
     unfenced = popcount(p.stables & ~fenced) * h["unfenced_stable"]
-    held = p.card_state.get("card_capacity")
-    if held:  # cards that hold animals: one kind (a container) or any (one animal of any kind per place)
-        for places in held.values():
-            for cap, only in places:
-                if only < 0:
-                    unfenced += cap
-                else:
-                    caps.append((cap, only))
+    unfenced += _card_places(p, caps)
     house_fn = mods.get("house_capacity") if mods else None
     house = house_fn(g, p) if house_fn is not None else h["house"]
     return tuple(sorted(caps, reverse=True)), unfenced + house
