@@ -22,8 +22,8 @@ def test_costs_narrowed_to_a_material_do_what_they_say(tmp_path):
     shutil.copytree(REPO / "rules" / "revised", root / "rules" / "revised")
     deck = root / "cards" / "revised" / "T"
     deck.mkdir(parents=True)
-    (deck / "mason.yaml").write_text(
-        "id: mason\nname: Mason\nkind: minor\neffects: |\n"
+    (deck / "material_probe.yaml").write_text(
+        "id: material_probe\nname: Material Probe\nkind: minor\neffects: |\n"
         "  cost of stone renovation: -1 reed\n"
         "  cost of rooms: -1 material\n"
         "  may pay 2 reed instead of 1 clay for clay rooms\n", encoding="utf-8")
@@ -33,7 +33,7 @@ def test_costs_narrowed_to_a_material_do_what_they_say(tmp_path):
     p = g.players[0]
     assert P.renovation_options(g, p, "clay") == [(("clay", 2), ("reed", 1))]
     assert P.room_options(g, p) == [(("wood", 5), ("reed", 2))]
-    g.install_card(p, g.card("mason"))
+    g.install_card(p, g.card("material_probe"))
     assert P.renovation_options(g, p, "clay") == [(("clay", 2), ("reed", 1))]   # to clay: unchanged
     assert P.room_options(g, p) == [(("wood", 4), ("reed", 2))]                 # not a clay house: no substitute
     p.house = "clay"
