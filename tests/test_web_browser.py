@@ -70,13 +70,18 @@ def _open(ctx, url: str):
     return page, errors
 
 
+def _fill_start_form(page, pack: str, players: int, seed: int) -> None:
+    """The start page, filled in: pack, number of players (its seats follow) and seed."""
+    page.wait_for_selector("#new-game")
+    page.select_option("#pack", pack)
+    page.fill("#players", str(players))
+    page.dispatch_event("#players", "change")
+    page.fill("#seed", str(seed))
+
+
 def test_a_person_and_three_agents_play_to_the_final_score(browser, server):
     page, errors = _open(browser, server.url + "/")
-    page.wait_for_selector("#new-game")
-    page.select_option("#pack", "revised-family")
-    page.fill("#players", "4")
-    page.dispatch_event("#players", "change")
-    page.fill("#seed", "11")
+    _fill_start_form(page, "revised-family", 4, 11)
     kinds = page.eval_on_selector_all("select.seat", "els => els.map(e => e.value)")
     assert kinds == ["human", "greedy", "greedy", "greedy"]
     page.click("#start")
@@ -116,11 +121,7 @@ def test_two_people_at_one_table_each_in_their_own_browser(browser, playwright_c
     cards to its end; each sees only their own hand, waits while the other decides, and a seat cannot
     answer for the other (the server refuses it and nothing changes)."""
     page, errors = _open(browser, server.url + "/")
-    page.wait_for_selector("#new-game")
-    page.select_option("#pack", "revised")
-    page.fill("#players", "2")
-    page.dispatch_event("#players", "change")
-    page.fill("#seed", "4")
+    _fill_start_form(page, "revised", 2, 4)
     for select in page.query_selector_all("select.seat"):
         select.select_option("human")
     page.click("#start")
