@@ -287,7 +287,7 @@ def test_coverage_counts_a_card_for_its_own_edition_and_kind_only(tmp_path):
     shutil.copytree(REPO / "rules", clone / "rules")
     deck = clone / "cards" / "original" / "E"
     deck.mkdir(parents=True)
-    (deck / "field.yaml").write_text("id: field\nname: Field\nkind: minor\ndeck: E\nnumber: 11\ncost: 1 food\n"
+    (deck / "probe_e11.yaml").write_text("id: probe_e11\nname: Probe Minor\nkind: minor\ndeck: E\nnumber: 11\ncost: 1 food\n"
                                      "effects: 'on play: gain 1 grain'\n")
     status, out, err = run_cli("--root", clone, "--build", tmp_path / "build2", "coverage", "--pack", "original")
     assert status == 2, err

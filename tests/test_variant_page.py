@@ -186,7 +186,7 @@ def test_removing_a_space_only_cards_name_is_a_warning(root, capsys):
 def test_removing_a_space_another_space_names_is_an_error(root, capsys):
     base = root / "rules/revised/actions.yaml"
     base.write_text(base.read_text(encoding="utf-8") +
-                    "\n- id: far_field\n  name: Far Field\n  effect: gain 1 grain if occupied(farmland)\n",
+                    "\n- id: far_field\n  name: Far Meadow\n  effect: gain 1 grain if occupied(farmland)\n",
                     encoding="utf-8")
     assert cli.main(["--root", str(root), "validate", str(root / "rules/revised")]) == 0
     capsys.readouterr()
