@@ -920,13 +920,19 @@ def animals_fit(g, p, counts=None) -> bool:
 
 def best_food_rate(g, p, good):
     """The most food one ``good`` gives through the player's exchanges usable now, or 0."""
-    best = 0
+    return best_food_exchange(g, p, good)[0]
+
+
+def best_food_exchange(g, p, good):
+    """(food, card) of the player's exchange usable now that gives the most food for one ``good``;
+    (0, None) when there is none."""
+    best, via = 0, None
     for give, get, window, at_most, source, key in g.exchanges_of(p):
         if window != "any_time" or len(give) != 1 or give[0] != (good, 1) or len(get) != 1:
             continue
         if get[0][0] == "food" and get[0][1] > best:
-            best = get[0][1]
-    return best
+            best, via = get[0][1], source
+    return best, via
 
 
 def settle_animals(g, p, source=None):
@@ -947,9 +953,12 @@ def settle_animals(g, p, source=None):
         if surplus <= 0:
             continue
         p.goods[animal] = kept
-        rate = best_food_rate(g, p, animal) if rules.cook_arriving else 0
+        rate, via = best_food_exchange(g, p, animal) if rules.cook_arriving else (0, None)
         if rate:
             p.goods["food"] += rate * surplus
+            if g.listeners.get("event:convert"):   # each animal cooked is one conversion (as use_exchange)
+                for _ in range(surplus):
+                    converted(g, p, ((animal, 1),), (("food", rate),), via)
         elif rules.leftovers_stay and source is not None:
             space, taken = source
             back = min(surplus, sum(k for good, k in taken if good == animal))
