@@ -102,6 +102,7 @@ class Checker:
         self.report = report
         self.counts = list(range(symbols.min_players, symbols.max_players + 1))  # player counts in scope
         self.card_id = None  # the card being checked ('this' refers to it)
+        self.card_kind = None  # its kind: major, minor or occupation
         self.trigger = None  # the trigger of the rule being checked (None: no event is running)
         self.scheduled = 0   # > 0 inside 'schedule action (…)': it runs later, in a round's start
         self.each_player = 0  # > 0 inside 'for each player (…)': it runs for players who do not own the card
@@ -735,6 +736,16 @@ class Checker:
             if not self.sym.knows("card_tags", name):
                 self.err("E205", f"unknown card tag '#{name}'"
                          f"{did_you_mean('#' + name, ['#' + t for t in self.sym.card_tags])}", span)
+        elif m.kind in ("counts_as_occupations", "counts_as_major"):
+            if self.card_id is None:
+                self.err("E212", "'this card counts as …' belongs to a card", m.span)
+            elif m.kind == "counts_as_occupations" and self.card_kind != "occupation":
+                self.err("E212", "only an occupation can count as several occupations", m.span)
+            elif m.kind == "counts_as_major" and self.card_kind != "minor":
+                self.err("E212", "only a minor improvement can count as a major improvement too", m.span)
+            if m.kind == "counts_as_occupations" and m.number < 2:
+                self.err("E215", "an occupation counts as 1 occupation already: write a number from 2 up",
+                         m.number_span)
         elif m.kind == "as_minor":
             name, is_tag, span = m.words[0]
             known = self.sym.major_tags if is_tag else self.sym.majors
@@ -1222,6 +1233,7 @@ def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> Check
         effects = _text(e, "effects") if "effects" not in bad else None
         rules = parse(effects, "rules", report) if effects else []
         chk.card_id = cid
+        chk.card_kind = "major" if e in src.majors else str(e.get("kind"))
         for r in rules or []:
             chk.rule(r, "card")
         chk.card_id = None
@@ -1246,6 +1258,9 @@ def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> Check
                     "passing": bool(e.get("passing")), "deck": e.get("deck"), "number": e.get("number"),
                     "players": players,
                     "upgrade_of": [str(t) for t in (e.get("upgrade_of") or [])]}
+            if data["upgrade_of"] and data["kind"] == "occupation":
+                report.error("E212", "'upgrade_of' belongs to an improvement: an occupation returns no card",
+                             e.span_of("upgrade_of"))
             for t in data["upgrade_of"]:
                 if not sym.knows("card_tags", t) and not sym.knows("cards", t):
                     report.error("E205", f"unknown card or tag '{t}' in upgrade_of"

@@ -136,6 +136,8 @@ class Gen:
     def __init__(self, w: ModuleWriter):
         self.w = w
         self.card_id = None
+        # in a prerequisite and at scoring a card counts as often as it says (docs/language.md 4.8)
+        self.counted = False
 
     # ------------------------------------------------------------ expressions
     def expr(self, node) -> str:
@@ -147,6 +149,8 @@ class Gen:
                 return f"Q.{node.name}(c)"
             if node.name in RQ.OWNER_QUANTITIES:
                 return f"Q.{node.name}(g, p, c)"
+            if self.counted and node.name in RQ.COUNTED:
+                return f"Q.counted_{node.name}(g, p)"
             return f"Q.{node.name}(g, p)"
         if isinstance(node, N.Call):
             import runtime.queries as RQ
@@ -157,7 +161,8 @@ class Gen:
                     args.append(repr(a.name))
                 elif kind == "player_value":
                     if isinstance(a, N.Quantity) and a.name in RQ.QUANTITIES:
-                        args.append(f"Q.{a.name}")  # a quantity is itself a function of a player
+                        counted = "counted_" if self.counted and a.name in RQ.COUNTED else ""
+                        args.append(f"Q.{counted}{a.name}")  # a quantity is itself a function of a player
                     else:
                         args.append(f"(lambda g, p: {self.expr(a)})")
                 elif kind == "goods":
@@ -168,6 +173,8 @@ class Gen:
                 return f"Q.stored(g, p, c, {self.card_id!r}, {', '.join(args)})"
             if node.name in RQ.CONTEXT_FUNCTIONS:
                 return f"Q.{fn.__name__}(g, p, c, {', '.join(args)})"
+            if self.counted and node.name == "occupations_after":
+                return f"Q.counted_occupations_after(g, p, {', '.join(args)})"
             return f"Q.{fn.__name__}(g, p, {', '.join(args)})"
         if isinstance(node, N.Tier):
             table = tuple((int(k), int(v)) for k, v, *_ in node.entries)
@@ -463,7 +470,9 @@ def card_table(gen: Gen, unit: Unit) -> dict:
         entry["cost_fn"] = Code(fname)
     if d["requires"] is not None:
         fname = w.name("requires")
+        gen.counted = True
         w.add(f"def {fname}(g, p):\n    # {_where(d['requires'].span)}\n    return {gen.expr(d['requires'])}")
+        gen.counted = False
         entry["requires"] = Code(fname)
         entry["requires_text"] = textgen.expr(d["requires"])
     on_play, listeners, exchanges, bake, modifiers, latches, actions = [], [], [], [], [], [], []
@@ -479,7 +488,12 @@ def card_table(gen: Gen, unit: Unit) -> dict:
                     exchanges.append((give, get, rule.window, ex.at_most))
             continue
         if rule.kind == "modifier":
-            if rule.modifier.kind != "counts_as_tag":   # a tag of the card's table entry (_tags_of)
+            kind = rule.modifier.kind
+            if kind == "counts_as_occupations":   # facts of the card's table entry, read where counted
+                entry["occupation_count"] = int(rule.modifier.number)
+            elif kind == "counts_as_major":
+                entry["counts_as_major"] = True
+            elif kind != "counts_as_tag":   # a tag of the card's table entry (_tags_of)
                 modifiers.append(Code(_modifier(gen, rule.modifier)))
             continue
         if rule.kind == "action":
@@ -501,6 +515,7 @@ def card_table(gen: Gen, unit: Unit) -> dict:
             actions.append((rule.window, Code(f"{name}_can"), Code(f"{name}_do"), textgen.stmt(rule.body)))
             continue
         t = rule.trigger
+        gen.counted = t.kind == "at_phase" and t.phase == "scoring"
         can, do = gen.stmt(rule.body)
         handler = w.name("rule")
         lines = [f"def {handler}(g, p, c):", f"    # {_where(rule.span)}: {t.kind}"]
@@ -522,6 +537,7 @@ def card_table(gen: Gen, unit: Unit) -> dict:
         lines.append(f"    return P.fire(g, p, c, {f'{unit.id}:{i}'!r}, {can}, {do}, {_rule_where(rule.span)!r}, "
                      f"{str(d['name'])!r}{limit_args})")
         w.add("\n".join(lines))
+        gen.counted = False
         if any(isinstance(x, N.Call) and x.name == "before" for x in N.walk(rule)):
             snapshots.append("use" if t.kind in ("after_use", "turn_end_use") else t.event)
         if t.kind == "on_play":

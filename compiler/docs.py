@@ -122,7 +122,7 @@ def _card(eng, unit) -> dict:
     elif d["kind"] != "occupation":
         cost = "nothing"
     if cost and d.get("upgrade_of"):
-        cost += " or return a " + " or ".join(t.replace("_", " ").title() for t in d["upgrade_of"]) + " you have"
+        cost = english.upgrade_cost(cost, d)
     requires = eng.cond(d["requires"]) if d.get("requires") is not None else None
     points = d.get("points") or 0
     rules = [eng.rule(r, d["kind"]) for r in d["rules"]]

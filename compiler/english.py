@@ -626,6 +626,12 @@ class English:
                      if name in getattr(self, "own_tags", {}).get(n, {name})]   # the cards printed with it
             like = f" (like {_join([chr(34) + n + chr(34) for n in names], 'and')})" if names else ""
             return f"This card counts as a card tagged {name.replace('_', ' ')}{like}."
+        if m.kind == "counts_as_occupations":
+            return (f"This card counts as {m.number} occupations for the prerequisites of cards and when cards "
+                    f"score occupations.")
+        if m.kind == "counts_as_major":
+            return ("This card counts as a major improvement too for the prerequisites of cards and when cards "
+                    "score major improvements (it is still one improvement).")
         if m.kind == "as_minor":
             name, is_tag, _ = m.words[0]
             majors = getattr(self, "major_names", None)
@@ -793,6 +799,18 @@ def for_pack(checked) -> English:
     return eng
 
 
+def upgrade_cost(cost: str, d: dict) -> str:
+    """The price of an upgrade (``upgrade_of``, docs/language.md 4.8): a major's returned card replaces its
+    price, a minor's is part of it."""
+    names = " or ".join(t.replace("_", " ").title() for t in d["upgrade_of"])
+    card = f"{'an' if names[0] in 'AEIOU' else 'a'} {names} you have"
+    if d["kind"] == "major":
+        return f"{cost}, or return {card}"
+    if cost in ("Cost: nothing", "nothing"):
+        return f"{cost[:-len('nothing')]}return {card}"
+    return f"{cost}, and return {card}"
+
+
 def card_lines(eng: English, unit) -> list[str]:
     """A card's full description: facts, then one sentence per rule."""
     d = unit.data
@@ -811,7 +829,7 @@ def card_lines(eng: English, unit) -> list[str]:
     elif d["kind"] != "occupation":
         facts.append("Cost: nothing")
     if d.get("upgrade_of"):
-        facts[-1] += f", or return a {' or '.join(t.replace('_', ' ').title() for t in d['upgrade_of'])} you have"
+        facts[-1] = upgrade_cost(facts[-1], d)
     if d.get("requires") is not None:
         facts.append(f"Prerequisite: {eng.cond(d['requires'])}")
     if d["kind"] != "occupation" or d.get("points"):

@@ -615,6 +615,15 @@ class _Build(Transformer):
         tok = children[0]
         return N.Modifier("counts_as_tag", words=[(tok.value[1:], self.s.of_token(tok))], span=self.sp(meta))
 
+    def counts_as_occupations(self, meta, children):
+        n = _tokens(children, "INT")[0]
+        mod = N.Modifier("counts_as_occupations", number=self.n(n), span=self.sp(meta))
+        mod.number_span = self.s.of_token(n)
+        return mod
+
+    def counts_as_major(self, meta, children):
+        return N.Modifier("counts_as_major", span=self.sp(meta))
+
     def as_minor(self, meta, children):
         return N.Modifier("as_minor", words=[children[0]], span=self.sp(meta))   # (name, is_tag, span)
 

@@ -98,6 +98,8 @@ MODIFIER_EXAMPLES = {
     "card_room": "this card houses 1 person", "card_capacity": "capacity of this card: 2 animals",
     "card_space": "this card is an action space for any player: pay 2 food to owner to take the goods",
     "as_minor": "well is a minor for you", "counts_as_tag": "this card counts as #oven",
+    "counts_as_occupations": "this card counts as 2 occupations",
+    "counts_as_major": "this card counts as a major improvement too",
     "allow_rule": "allow renovate_skip",
     "forbid_rule": "forbid renovation",
 }
@@ -105,7 +107,8 @@ MODIFIER_EXAMPLES = {
 # as rules here (the action spaces and the card examples of the guide check them).
 IN_CONTEXT = {"take_goods": "in an action space's effect", "pile": "in a card's rules", "put_on_card": "in a card's rules",
               "move_to_card": "in a card's rules", "take_from_card": "in a card's rules",
-              "card_capacity": "in a card's rules", "card_space": "in a card's rules"}
+              "card_capacity": "in a card's rules", "card_space": "in a card's rules",
+              "counts_as_occupations": "in an occupation's rules", "counts_as_major": "in a minor improvement's rules"}
 # Functions about the card whose rule it is ('this', the goods on it): only in a card's rules.
 CARD_RULES_ONLY = {"occupations_after", "stored"}
 # Examples of functions whose generic example would not fit.

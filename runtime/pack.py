@@ -82,6 +82,9 @@ class CardDef:
         self.bonus_points = d.get("bonus_points", False)
         self.tags = tuple(d.get("tags", ()))
         self.upgrade_of = tuple(d.get("upgrade_of", ()))
+        # 'this card counts as N occupations' / 'as a major improvement too' (docs/language.md 4.8)
+        self.occupation_count = d.get("occupation_count", 1)
+        self.counts_as_major = d.get("counts_as_major", False)
         # the cost names of its price (docs/language.md 4.3): its kind, its id and each of its tags
         kinds = ("improvement", self.kind) if self.kind in ("major", "minor") else (self.kind,)
         self.price_names = kinds + (self.id,) + tuple("#" + t for t in self.tags)

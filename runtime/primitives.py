@@ -1342,11 +1342,34 @@ def major_options(g, p, only=None):
     return opts
 
 
+def returnable_cards(g, p, card):
+    """The cards ``p`` could return to play the hand card ``card`` whose price includes returning one
+    (``upgrade_of``, docs/language.md 4.8): the majors and minors in front of ``p`` with that id or tag."""
+    wanted = card.upgrade_of
+    cards = g.pack.all_cards
+    return [cid for cid in list(p.majors) + list(p.minors)
+            if cid != card.id and any(t == cid or t in cards[cid].tags for t in wanted)]
+
+
+def return_card(g, p, cid):
+    """Return a card in front of ``p`` as part of a price: a major goes back to the supply (anyone may
+    build it again), any other card leaves the game; its lasting effects end (Game.release_card)."""
+    g.release_card(p, cid)
+    if cid in p.majors:
+        p.majors.remove(cid)
+        g.major_supply.append(cid)
+        g.major_supply.sort(key=g.major_order.get)
+    else:
+        p.minors.remove(cid)
+
+
 def minor_options(g, p):
     out = []
     for cid in list(p.hand_minors) + list(_majors_as_minors(g, p)):
         card = g.card(cid)
         if card.requires is not None and not card.requires(g, p):
+            continue
+        if card.kind != "major" and card.upgrade_of and not returnable_cards(g, p, card):
             continue
         if _card_affordable(g, p, card):
             out.append(cid)
@@ -1428,6 +1451,8 @@ def can_play_minor(g, p, ctx=None):
         card = cards[cid]
         if card.requires is not None and not card.requires(g, p):
             continue
+        if card.kind != "major" and card.upgrade_of and not returnable_cards(g, p, card):
+            continue
         if modified:
             options = card_cost_options(g, p, card)
         else:
@@ -1498,8 +1523,12 @@ def _play_minor(g, p, cid):
         g.major_supply.remove(cid)
     else:
         p.hand_minors.remove(cid)
+    returned = None
+    if card.kind != "major" and card.upgrade_of:   # an upgrade: one card named by upgrade_of goes back
+        returned = g.decide(p, "return", returnable_cards(g, p, card))
+        return_card(g, p, returned)
     if g.log is not None:
-        g.say(f"{p.name} plays {card.name}")
+        g.say(f"{p.name} plays {card.name}" + (f", returning {g.card(returned).name}" if returned else ""))
     if card.passing:
         g.run_on_play(p, card)
         if g.nplayers > 1 or not g.rules.pass_minors_solo:

@@ -464,6 +464,34 @@ def occupations_after(g, p, card_id):
     return len(occ) - occ.index(card_id) - 1 if card_id in occ else 0
 
 
+# The card counts where prerequisites and scoring read them (docs/language.md 4.8): an occupation that
+# 'counts as N occupations' is N there, a minor that 'counts as a major improvement too' is also a major.
+# The compiler writes these for 'occupations', 'majors' and 'occupations_after(this)' in a card's
+# 'requires' and in its 'at scoring' rules; everywhere else (prices of spaces, other rules) each card is one.
+def counted_occupations(g, p):
+    """occupations, each counted as often as it counts"""
+    cards = g.pack.all_cards
+    return sum(cards[cid].occupation_count for cid in p.occupations)
+
+
+def counted_majors(g, p):
+    """major improvements, with the minors that count as a major too"""
+    cards = g.pack.all_cards
+    return len(p.majors) + sum(1 for cid in p.minors if cards[cid].counts_as_major)
+
+
+def counted_occupations_after(g, p, card_id):
+    """occupations_after(…) with each occupation counted as often as it counts"""
+    occ = p.occupations
+    if card_id not in occ:
+        return 0
+    cards = g.pack.all_cards
+    return sum(cards[cid].occupation_count for cid in occ[occ.index(card_id) + 1:])
+
+
+COUNTED = {"occupations": counted_occupations, "majors": counted_majors}
+
+
 def roomy_pastures(g, p, free):
     """pastures holding at least one animal with room for ``free`` more, in the best arrangement"""
     from .primitives import roomy_pasture_count
