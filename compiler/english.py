@@ -263,6 +263,13 @@ class English:
                     return f"you have {_compared(node.op, n, self.good(left.name, 1), self.good(left.name, 2))}"
                 one = _QUANTITY.get(left.name, left.name.replace("_", " "))
                 return f"you have {_compared(node.op, n, one, plural(one))}"
+            if isinstance(left, N.Call) and left.name in ("count_players", "count_others") and \
+                    node.op == ">=" and isinstance(node.right, N.Num) and node.right.value == 1:
+                who = "player (you included)" if left.name == "count_players" else "other player"
+                inner = self.arg(left.args[0])
+                if inner.startswith("you have "):   # "at least one player (you included) has 'Well'"
+                    return f"at least one {who} has {inner[len('you have '):]}"
+                return f"for at least one {who}, {_their(inner)}"
             if isinstance(left, N.Quantity) and left.name == "round":
                 phrase = {">=": "from round", "<=": "up to round", "==": "in round", ">": "after round",
                           "<": "before round", "!=": "except in round"}[node.op]
