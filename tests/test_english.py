@@ -170,6 +170,8 @@ capacity of family: +1
 well is a minor for you
 instead of you plow (twice per game): may plow 2 fields
 this card counts as #oven
+this card counts as 2 occupations
+this card counts as a major improvement too
 house holds 2 animals
 house holds rooms animals
 this card is a field for vegetable, grain
