@@ -106,6 +106,7 @@ def _string_literals(path: Path):
             yield tok.start[0], tok.string
 
 
+@pytest.mark.source_text
 def test_no_message_says_s_in_brackets():
     """Real plurals everywhere: "1 begging card", "2 begging cards", never "card(s)"."""
     bad = []

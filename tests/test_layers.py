@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parent.parent
 
 # Third-party packages the runtime may import (pyproject.toml's dependencies), and the optional extra
@@ -36,6 +38,7 @@ def imports_of(path: Path) -> list[tuple[int, int, str]]:
     return out
 
 
+@pytest.mark.source_text
 def test_runtime_imports_nothing_from_the_toolchain():
     stdlib = set(sys.stdlib_module_names)
     problems = []
@@ -139,6 +142,7 @@ def test_a_compiled_pack_plays_without_the_toolchain(revised, build_root):
 WEB_EXTRA = {"starlette", "uvicorn"}
 
 
+@pytest.mark.source_text
 def test_the_web_server_sits_above_the_runtime():
     """compiler/web/ (the playtest server) may use the runtime and the toolchain; nothing else imports the
     web extra's packages but the server and the command that starts it (lazily), and the runtime imports

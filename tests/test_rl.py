@@ -28,6 +28,7 @@ def test_pettingzoos_api_test_passes(pack_loader, pack_id, players):
         api_test(AgricolaEnv(pack_loader(pack_id), players=players), num_cycles=300)
 
 
+@pytest.mark.source_text
 def test_every_request_the_runtime_makes_is_a_kind_the_environment_encodes():
     """Each ``decide(player, "kind", …)`` in runtime/ names one of runtime.requests.KINDS, and
     docs/api.md's table lists exactly those kinds."""

@@ -14,6 +14,7 @@ import re
 import tokenize
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,6 +93,7 @@ def _problems(path: Path, ids, names):
     return out
 
 
+@pytest.mark.source_text
 def test_runtime_names_no_space_card_or_edition():
     ids, names = _pack_vocabulary()
     assert {"forest", "fireplace_2", "revised", "cooking_hearth_4"} <= ids  # the vocabulary is really read
@@ -122,6 +124,7 @@ def _hand_cards():
     return ids, names
 
 
+@pytest.mark.source_text
 def test_no_python_file_names_a_hand_card():
     """Cards are data: no Python file of the project (compiler, runtime, tests, tools) names one. A card
     whose id or name is also that of a space or major of some pack (the 2007 minor Clay Pit and the
