@@ -103,3 +103,87 @@ def test_the_stamp_module_imports_only_the_standard_library_and_the_runtime():
     found = [(line, level, m) for line, level, m in imports_of(REPO / "compiler" / "stamp.py")
              if not (m.split(".")[0] in stdlib | {"runtime"} or (level == 1 and m in ("", "__init__")))]
     assert found == []
+
+
+def _count_reads(monkeypatch):
+    """Count the files compiler/stamp.py reads (the digests it computes rather than remembers)."""
+    from compiler import stamp
+    reads = []
+    real = stamp.digest
+
+    def counting(path):
+        reads.append(str(path))
+        return real(path)
+    monkeypatch.setattr(stamp, "digest", counting)
+    return reads
+
+
+def _same_size_edit(path: Path, keep_mtime: bool) -> None:
+    """Change one byte of ``path`` (its size stays); with ``keep_mtime``, set its modification time back."""
+    st = os.stat(path)
+    data = bytearray(path.read_bytes())
+    data[-1:] = b"\n" if data[-1:] != b"\n" else b" "
+    path.write_bytes(bytes(data))
+    if keep_mtime:
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert os.stat(path).st_size == st.st_size
+
+
+def test_settled_files_are_not_read_again_and_every_change_is_seen(workspace, tmp_path, monkeypatch):
+    from compiler import stamp
+    build = tmp_path / "build"
+    assert Compiler(workspace, build).compile("revised-family").ok
+    out = build_dir_for("revised-family", build)
+    monkeypatch.setattr(stamp, "SETTLED_NS", 0)  # every file written before the check counts as settled
+    assert is_current(workspace, out) and (out / stamp.DIGESTS_FILE).exists()
+    reads = _count_reads(monkeypatch)
+    assert is_current(workspace, out)
+    assert reads == []
+    card = sorted(p for p in (workspace / "cards" / "revised").glob("*/*.yaml") if not p.name.endswith(".test.yaml"))[0]
+    original = card.read_bytes()
+    _same_size_edit(card, keep_mtime=True)  # same size, same modification time: the change time differs
+    assert not is_current(workspace, out)
+    assert reads == [str(card.resolve())]
+    card.write_bytes(original)
+    assert is_current(workspace, out)
+
+
+def test_a_file_changed_within_the_same_second_is_read_every_time(workspace, tmp_path, monkeypatch):
+    from compiler import stamp
+    build = tmp_path / "build"
+    assert Compiler(workspace, build).compile("revised-family").ok
+    out = build_dir_for("revised-family", build)
+    card = sorted(p for p in (workspace / "cards" / "revised").glob("*/*.yaml") if not p.name.endswith(".test.yaml"))[1]
+    original = card.read_bytes()
+    try:
+        _same_size_edit(card, keep_mtime=False)
+        _same_size_edit(card, keep_mtime=False)   # back to the first bytes: the build is current again
+        assert card.read_bytes() == original
+        assert is_current(workspace, out)
+        remembered = json.loads((out / stamp.DIGESTS_FILE).read_text())
+        assert str(card.resolve()) not in remembered   # too recent to be remembered
+        reads = _count_reads(monkeypatch)
+        _same_size_edit(card, keep_mtime=True)    # within the same second as the check, same size
+        assert not is_current(workspace, out)
+        assert str(card.resolve()) in reads
+    finally:
+        card.write_bytes(original)
+    assert is_current(workspace, out)
+
+
+def test_an_unreadable_digests_file_is_only_a_slower_check(workspace, tmp_path, monkeypatch):
+    from compiler import stamp
+    build = tmp_path / "build"
+    assert Compiler(workspace, build).compile("revised-family").ok
+    out = build_dir_for("revised-family", build)
+    monkeypatch.setattr(stamp, "SETTLED_NS", 0)
+    for garbage in ("{not json", "[1, 2]", '{"x": 3}'):
+        (out / stamp.DIGESTS_FILE).write_text(garbage)
+        assert is_current(workspace, out)
+        assert isinstance(json.loads((out / stamp.DIGESTS_FILE).read_text()), dict)
+    # a remembered digest for a file whose size differs is not used
+    remembered = json.loads((out / stamp.DIGESTS_FILE).read_text())
+    path, entry = sorted(remembered.items())[0]
+    remembered[path] = [entry[0] + 1] + entry[1:4] + ["0" * 64]
+    (out / stamp.DIGESTS_FILE).write_text(json.dumps(remembered))
+    assert is_current(workspace, out)
