@@ -1047,7 +1047,35 @@ def cmd_schema(args) -> int:
 
 # ---------------------------------------------------------------- main
 
+def _terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns`` without importing shutil (with bz2, lzma and fnmatch), which
+    argparse's help formatter does for every argument added: COLUMNS when it is a positive number, else
+    the terminal's width, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+        except (AttributeError, ValueError, OSError):
+            columns = 80
+    return columns
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help formatter with the same width (the terminal's, less 2), found without shutil."""
+
+    def __init__(self, prog, indent_increment=2, max_help_position=24, width=None):
+        super().__init__(prog, indent_increment, max_help_position,
+                         _terminal_columns() - 2 if width is None else width)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message):
         self.print_usage(sys.stderr)
         # a huge value is shown cut short
@@ -1085,7 +1113,44 @@ def _command(sub, name: str, text: str, func):
     return p
 
 
-def make_parser() -> argparse.ArgumentParser:
+class _NotBuilt:
+    """Stands for the parser of a command that is not being run (``make_parser(only=…)``): it takes the
+    command's arguments and builds nothing."""
+
+    def add_argument(self, *args, **kwargs):
+        return None
+
+    def add_subparsers(self, *args, **kwargs):
+        return self
+
+    def add_parser(self, *args, **kwargs):
+        return self
+
+    def set_defaults(self, **kwargs):
+        return None
+
+
+def command_named(argv) -> str | None:
+    """The command an argument list runs when it is plain to see: the first word, after any ``--root DIR``
+    and ``--build DIR``, if it is a command's name; None otherwise (then every command's parser is built,
+    for the help and the error messages)."""
+    i = 0
+    while i < len(argv) and argv[i] in ("--root", "--build"):
+        i += 2
+    while i < len(argv) and argv[i].startswith(("--root=", "--build=")):
+        i += 1
+    word = argv[i] if i < len(argv) else None
+    return word if word in COMMANDS else None
+
+
+COMMANDS = ("validate", "compile", "packs", "play", "watch", "simulate", "balance", "resume", "replay", "score",
+            "serve", "test", "cards", "docs", "card", "coverage", "schema")
+
+
+def make_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or with ``only`` of that command alone (the main parser's options and
+    messages are the same; building the 17 commands' parsers was a third of ``agricola play``'s argument
+    handling)."""
     from . import __version__
     ap = _Parser(prog="agricola", description="Agricola rules compiler and game runner.")
     ap.add_argument("--version", action="version", version=f"agricola {__version__}",
@@ -1094,7 +1159,10 @@ def make_parser() -> argparse.ArgumentParser:
     ap.add_argument("--build", help="build folder (default: <root>/build)")
     sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
 
-    p = _command(sub, "validate", "check rule, card and scenario files; every problem as file:line:col", cmd_validate)
+    def command(name, text, func):
+        return _command(sub, name, text, func) if only in (None, name) else _NotBuilt()
+
+    p = command("validate", "check rule, card and scenario files; every problem as file:line:col", cmd_validate)
     p.add_argument("paths", nargs="+", metavar="PATH", help="a pack folder, a pack file, a card file or a scenario file")
     p.add_argument("--packs", action="append", default=[], metavar="DIR",
                    help="another folder of packs for scenario files, as for 'agricola test' "
@@ -1102,15 +1170,15 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--pack", default=None, help="the pack a card file outside any pack is checked with "
                    "(default: 'validate' in rules/defaults.yaml)")
 
-    p = _command(sub, "compile", "compile packs into <build>/packs/ (only changed modules are rewritten)",
+    p = command("compile", "compile packs into <build>/packs/ (only changed modules are rewritten)",
                  cmd_compile)
     p.add_argument("--pack", help="pack name (default: every pack)")
 
-    p = _command(sub, "packs", "list the packs: id, name, the pack each extends, players, description",
+    p = command("packs", "list the packs: id, name, the pack each extends, players, description",
                  cmd_packs)
     p.add_argument("--json", action="store_true", help="print a JSON list instead of a table (default: a table)")
 
-    p = _command(sub, "play", "play a full game between agents and print its log and scores", cmd_play)
+    p = command("play", "play a full game between agents and print its log and scores", cmd_play)
     p.add_argument("--pack", default=None, help="pack name (default: 'play' in rules/defaults.yaml)")
     p.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
     p.add_argument("--seed", type=int, default=1, help="seed of the shuffles and of the agents (default: 1)")
@@ -1124,10 +1192,10 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--save", metavar="FILE",
                    help="save the game after every decision (JSON; see docs/save-format.md; default: no save)")
 
-    p = _command(sub, "watch", "step through a saved game (next, back, jump to a round), farms drawn", cmd_watch)
+    p = command("watch", "step through a saved game (next, back, jump to a round), farms drawn", cmd_watch)
     p.add_argument("file", metavar="FILE", help="a save file (agricola play --save)")
 
-    p = _command(sub, "simulate", "play many seeded games between agents into a folder DuckDB reads "
+    p = command("simulate", "play many seeded games between agents into a folder DuckDB reads "
                  "(resumable; a process pool or Ray)", cmd_simulate)
     p.add_argument("--pack", default=None, help="pack name (default: 'simulate' in rules/defaults.yaml)")
     p.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
@@ -1151,7 +1219,7 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object (default: a line)")
     p.add_argument("--quiet", action="store_true", help="no progress bar (default: a bar on stderr)")
 
-    p = _command(sub, "balance", "write the balance report of simulated games: a static HTML page with plots",
+    p = command("balance", "write the balance report of simulated games: a static HTML page with plots",
                  cmd_balance)
     p.add_argument("dir", metavar="DIR", help="a run folder of 'agricola simulate', or a folder of them")
     p.add_argument("--out", default=None, metavar="REPORT",
@@ -1161,21 +1229,21 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--min-games", type=int, default=30,
                    help="games in each group for a card to be ranked strongest or weakest (default: 30)")
 
-    p = _command(sub, "resume", "continue a saved game with its agents (a person's seat is asked at this terminal)",
+    p = command("resume", "continue a saved game with its agents (a person's seat is asked at this terminal)",
                  cmd_resume)
     p.add_argument("file", metavar="FILE", help="a save file written by 'agricola play --save'")
     p.add_argument("--json", action="store_true", help="print one JSON object with the scores (default: the log)")
 
-    p = _command(sub, "replay", "play a finished game's log again and check its final state", cmd_replay)
+    p = command("replay", "play a finished game's log again and check its final state", cmd_replay)
     p.add_argument("log", metavar="LOG", help="the save file of a finished game")
 
-    p = _command(sub, "score", "score an end-of-game farm described in YAML (docs/farm-format.md)", cmd_score)
+    p = command("score", "score an end-of-game farm described in YAML (docs/farm-format.md)", cmd_score)
     p.add_argument("farm", metavar="FARM.yaml", help="the farm file")
     p.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
     p.add_argument("--json", action="store_true", help="print the scores as JSON (default: a table)")
     p.add_argument("--svg", metavar="FILE", help="also draw the farm as SVG into FILE (default: no picture)")
 
-    p = _command(sub, "serve", "the web playtest server: play, watch and upload games in a browser, "
+    p = command("serve", "the web playtest server: play, watch and upload games in a browser, "
                  "packs recompiled when their files change", cmd_serve)
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
@@ -1184,7 +1252,7 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-reload", action="store_true",
                    help="do not recompile packs when their files change (default: hot reload on)")
 
-    p = _command(sub, "test", "run scenario files (card tests *.test.yaml) and report failures", cmd_test)
+    p = command("test", "run scenario files (card tests *.test.yaml) and report failures", cmd_test)
     p.add_argument("paths", nargs="+", metavar="PATH", help="a scenario file, or a folder of them")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="also list the scenarios that pass (default: only failures)")
@@ -1193,20 +1261,21 @@ def make_parser() -> argparse.ArgumentParser:
                         "or a folder holding one in rules/, e.g. tests/packs (default: only the packs under "
                         "<root>/rules)")
 
-    p = _command(sub, "cards", "list the cards of a pack, or show a card's text (generated from its effects)",
+    p = command("cards", "list the cards of a pack, or show a card's text (generated from its effects)",
                  cmd_cards)
     p.add_argument("action", choices=["show", "list"], help="'list' every card, or 'show' the cards named")
     p.add_argument("ids", nargs="*", metavar="ID", help="card ids, for 'show'")
     p.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
 
-    p = _command(sub, "docs", "write the pack's printable reference: an HTML site (and a PDF with --pdf)", cmd_docs)
+    p = command("docs", "write the pack's printable reference: an HTML site (and a PDF with --pdf)", cmd_docs)
     p.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
     p.add_argument("--out", default=None, help="output folder (default: <build>/docs/<pack>)")
     p.add_argument("--pdf", action="store_true", help="also print <pack>.pdf with headless Chromium (default: no PDF)")
     p.add_argument("--chromium", default=None,
                    help="path of the Chromium binary (default: $AGRICOLA_CHROMIUM, else /usr/bin/chromium)")
 
-    p = sub.add_parser("card", help="card tools: 'card new ID --kind occupation|minor' writes files to fill in",
+    card_sub = sub if only in (None, "card") else _NotBuilt()
+    p = card_sub.add_parser("card", help="card tools: 'card new ID --kind occupation|minor' writes files to fill in",
                        description="Card tools.")
     csub = p.add_subparsers(dest="card_command", required=True, parser_class=_Parser, metavar="COMMAND")
     q = _command(csub, "new", "write cards/<pack>/<deck>/ID.yaml and ID.test.yaml to fill in", cmd_card_new)
@@ -1217,7 +1286,7 @@ def make_parser() -> argparse.ArgumentParser:
     q.add_argument("--name", help="the card's name (default: from the id)")
     q.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
 
-    p = _command(sub, "coverage", "how many real cards the pack expresses, and what the missing ones need",
+    p = command("coverage", "how many real cards the pack expresses, and what the missing ones need",
                  cmd_coverage)
     p.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
     p.add_argument("--edition", default=None, help="edition id in the reference list (default: the pack's 'edition' in its game.yaml, "
@@ -1225,14 +1294,16 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--reference", default=None, help="a list of real cards in the format of compiler/reference/cards.json "
                    "(default: that catalogue, shipped with agricola)")
 
-    p = _command(sub, "schema", "print the JSON Schemas of rule, card, scenario, farm and save files", cmd_schema)
+    p = command("schema", "print the JSON Schemas of rule, card, scenario, farm and save files", cmd_schema)
     p.add_argument("kind", nargs="?", help="one schema: card, farm, game, game-full, major, save, scenario, space, "
                    "spaces (default: all of them)")
     return ap
 
 
 def main(argv=None) -> int:
-    args = make_parser().parse_args(argv)
+    if argv is None:
+        argv = sys.argv[1:]
+    args = make_parser(command_named(argv)).parse_args(argv)
     problem = _check_arguments(args)
     if problem:
         print(f"error: {problem}", file=sys.stderr)

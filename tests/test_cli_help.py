@@ -193,3 +193,32 @@ def test_a_description_is_one_line(tmp_path, capsys):
     assert cli.main(["--root", str(root), "validate", str(root / "rules/mine")]) == 2
     err = capsys.readouterr().err
     assert "a pack's description is one line of at most 200 characters" in err, err
+
+
+def test_the_command_named_on_the_line_is_the_only_parser_built():
+    full = cli.make_parser()
+    [commands] = [a for a in full._actions if isinstance(a, argparse._SubParsersAction)]
+    assert tuple(commands.choices) == cli.COMMANDS
+    for name in cli.COMMANDS:
+        alone = cli.make_parser(name)
+        assert [" ".join(path) for path, _ in _subparsers(alone)][:2] == ["", name]
+        assert {" ".join(p) for p, _ in _subparsers(alone)} == {" ".join(p) for p, _ in _subparsers(full)
+                                                                if not p or p[0] == name}
+        for (path, mine), (_, theirs) in zip(_subparsers(alone), (x for x in _subparsers(full) if not x[0] or x[0][0] == name)):
+            assert mine.format_usage() == theirs.format_usage(), " ".join(path)
+            if path:  # the main parser's help (listing every command) is printed only by the full parser
+                assert mine.format_help() == theirs.format_help(), " ".join(path)
+    for argv, named in ((["play", "--json"], "play"), (["--root", "x", "--build", "y", "play"], "play"),
+                        (["--build=y", "card", "new"], "card"), (["--version"], None), (["--bogus", "play"], None),
+                        (["plya"], None), ([], None), (["--root"], None), (["--root", "play"], None)):
+        assert cli.command_named(argv) == named, argv
+
+
+def test_the_help_width_is_the_terminals_as_argparse_finds_it(monkeypatch):
+    import shutil
+    for columns in ("50", "0", "abc", None):
+        if columns is None:
+            monkeypatch.delenv("COLUMNS", raising=False)
+        else:
+            monkeypatch.setenv("COLUMNS", columns)
+        assert cli._terminal_columns() == shutil.get_terminal_size().columns
