@@ -645,6 +645,12 @@ class Checker:
                         self.err("E205", f"unknown card tag '{first}'"
                                  f"{did_you_mean(first, ['#' + t for t in self.sym.card_tags])}", span)
                     continue
+                if second is None and first == self.card_id and first not in COST_TARGETS:
+                    # a card's modifiers act while it is in play, and its own price is paid before that
+                    self.err("E300", f"'{first}' is this card's own price, paid before the card is in play, so "
+                             "its own modifier never changes it (missing feature: alternative prices for a "
+                             "card, docs/language.md 4.3)", span)
+                    continue
                 if second is None and word not in COST_TARGETS and self.sym.knows("cards", word):
                     continue   # a card id names that card's price (docs/language.md 4.3)
                 if word == "feeding" and second is not None and first != "newborn":

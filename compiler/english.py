@@ -256,8 +256,13 @@ class English:
                 if self.event == "fence_pasture":
                     return f"it covers {_compared(node.op, n, 'farmyard space')}"
                 return f"that was {_compared(node.op, n, _EVENT_UNIT.get(self.event, 'thing'))}"
-            if isinstance(left, N.Quantity) and left.name not in ("round", "rounds_left", "players") and \
-                    isinstance(node.right, N.Num):
+            if isinstance(left, N.Quantity) and left.name in _FLAGS and isinstance(node.right, N.Num) and \
+                    _holds(node.op, node.right.value) is not None:
+                return self.flag(left.name, _holds(node.op, node.right.value))
+            if isinstance(left, N.Quantity) and _counted(left) and isinstance(node.right, N.Quantity) \
+                    and _counted(node.right):
+                return f"you have {_compared_quantities(node.op, self.quantity_words(left), self.quantity_words(node.right))}"
+            if isinstance(left, N.Quantity) and left.name not in _NOT_OWNED and isinstance(node.right, N.Num):
                 n = node.right.value
                 if left.name in _GOOD_PLURAL:
                     return f"you have {_compared(node.op, n, self.good(left.name, 1), self.good(left.name, 2))}"
@@ -274,9 +279,10 @@ class English:
                 phrase = {">=": "from round", "<=": "up to round", "==": "in round", ">": "after round",
                           "<": "before round", "!=": "except in round"}[node.op]
                 return f"{phrase} {right}"
-            op = {">=": "is at least", "<=": "is at most", "==": "is", ">": "is more than", "<": "is less than",
-                  "!=": "is not"}[node.op]
-            return f"{self.expr(left)} {op} {right}"
+            op = {">=": "at least", "<=": "at most", "==": "", ">": "more than", "<": "less than",
+                  "!=": "not"}[node.op]
+            verb = "are" if _plural_subject(left) else "is"
+            return f"{self.expr(left)} {verb} {op + ' ' if op else ''}{right}"
         if isinstance(node, N.HouseIs):
             return f"you {'do not ' if node.negated else ''}live in a {node.material} house"
         if isinstance(node, N.BoolOp):
@@ -290,20 +296,21 @@ class English:
             return f" {node.op} ".join(words)
         if isinstance(node, N.Not):
             v = node.value.value if isinstance(node.value, N.Truthy) else node.value
-            if isinstance(v, N.Quantity) and v.name == "is_owner":
-                return "they do not own this card"
+            if isinstance(v, N.Quantity) and v.name in _FLAGS:
+                return self.flag(v.name, False)
             return f"not ({self.cond(node.value)})"
         if isinstance(node, N.Truthy):
             v = node.value
-            if isinstance(v, N.Quantity) and v.name == "is_owner":
-                return "they own this card"
-            if isinstance(v, N.Quantity) and v.name in ("after_harvest", "harvest_round"):
-                return {"after_harvest": "it is the round right after a harvest",
-                        "harvest_round": "this round ends with a harvest"}[v.name]
+            if isinstance(v, N.Quantity) and v.name in _FLAGS:
+                return self.flag(v.name, True)
             if isinstance(v, N.Quantity):
                 return f"you have at least 1 {_QUANTITY.get(v.name, v.name.replace('_', ' '))}"
             return self.expr(v)
         return self.expr(node)
+
+    def flag(self, name: str, holds: bool) -> str:
+        """A quantity that is 1 or 0 (a yes or a no), said as the statement or its negation."""
+        return _FLAGS[name][0 if holds else 1]
 
     def _grouped(self, node: N.BoolOp) -> str:
         parts = [self.cond(x) for x in _chain(node, node.op)]
@@ -327,7 +334,7 @@ class English:
 
     def stmt(self, node) -> str:
         if isinstance(node, N.Seq):
-            parts = [self.stmt(x) for x in node.items]
+            parts = _with_subjects(node.items, [self.stmt(x) for x in node.items])
             if any(isinstance(x, _COMPOUND) for x in node.items[:-1]):
                 return "; ".join(parts)  # 'choose one: a or b; c': the choice ends where the ';' is
             return _join(parts, "and")
@@ -335,7 +342,7 @@ class English:
             first, *rest = node.items
             return self.stmt(first) + "".join(f", then you may {self.stmt(x)}" for x in rest)
         if isinstance(node, N.AndOr):
-            return _join([self.stmt(x) for x in node.items], "and/or")
+            return _join(_with_subjects(node.items, [self.stmt(x) for x in node.items]), "and/or")
         if isinstance(node, N.May):
             return f"you may {self.stmt(node.body)}"
         if isinstance(node, N.MayPay):
@@ -495,13 +502,12 @@ class English:
             if t.event == "gain":
                 what = t.event_args["what"][0]
                 ev = "get " + (_GROUP_WORDS.get(what) or self.good(what, 2))
-            if t.actor != "you":  # "another player builds", "any player has a child"
-                first, _, rest = ev.partition(" ")
-                ev = {"have": "has", "become": "becomes"}.get(first, first + "s") + (" " + rest if rest else "")
             if t.event == "renovate" and t.event_args:
                 frm = t.event_args.get("from")
                 to = t.event_args.get("to")
                 ev = "renovate" + (f" from {frm[0]}" if frm else "") + (f" to {to[0]}" if to else "")
+            if t.actor != "you" and not t.instead:  # "another player builds", "any player has a child"
+                ev = _third_person(ev)
             if t.instead:
                 return f"Each time {who} would {ev}"
             when = "Each time before" if t.kind == "before_event" else "Each time"
@@ -724,6 +730,54 @@ def _their(text: str) -> str:
     return text
 
 
+# Quantities that are 1 or 0: a comparison of them is a yes or a no ("harvest_round == 0" is "this round
+# does not end with a harvest", never "no harvest rounds"): the phrase and its negation.
+_FLAGS = {"after_harvest": ("it is the round right after a harvest", "it is not the round right after a harvest"),
+          "harvest_round": ("this round ends with a harvest", "this round does not end with a harvest"),
+          "is_owner": ("they own this card", "they do not own this card")}
+# Quantities of the game rather than things a player has ('you have …' does not fit them).
+_NOT_OWNED = ("round", "rounds_left", "players", "event_size", "is_owner", *_FLAGS)
+_OPS = {">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, "==": lambda a, b: a == b,
+        "!=": lambda a, b: a != b, ">": lambda a, b: a > b, "<": lambda a, b: a < b}
+
+
+def _holds(op: str, n: int):
+    """Whether 'flag op n' means the flag is set (True), unset (False), or neither (None: always or never)."""
+    yes, no = _OPS[op](1, n), _OPS[op](0, n)
+    return None if yes == no else yes
+
+
+def _counted(node) -> bool:
+    """A quantity that counts things the player has (rooms, sheep): 'you have more rooms than people'."""
+    return isinstance(node, N.Quantity) and node.name not in _NOT_OWNED
+
+
+def _plural_subject(node) -> bool:
+    """Whether the words of ``node`` are a plural noun ('your rooms', 'the acting player's rooms', 'the
+    complete rounds left'), so that the verb after it is 'are'; a number or 'the number of …' is singular."""
+    if isinstance(node, N.Call) and node.name in ("actor", "owner", "before", "left", "right") and node.args:
+        return _plural_subject(node.args[0])
+    if isinstance(node, N.Call) and node.name in ("event_goods", "event_paid", "stored") and node.args:
+        good = getattr(node.args[0], "name", None)   # 'the building resources it brought', 'the wood on this card'
+        return good in _GROUP_WORDS or good not in _MASS
+    if isinstance(node, N.Quantity):
+        if node.name in ("round", "players", "event_size", *_FLAGS):
+            return False
+        return node.name not in _MASS
+    return False
+
+
+_MASS = ("food", "grain", "wood", "clay", "reed", "stone")  # goods counted without a plural ('less food')
+
+
+def _compared_quantities(op: str, left: str, right: str) -> str:
+    """Two counts of the player compared: 'more rooms than people', 'as many sheep as cattle'."""
+    fewer = "less" if left in _MASS else "fewer"
+    return {">": f"more {left} than {right}", "<": f"{fewer} {left} than {right}",
+            ">=": f"at least as many {left} as {right}", "<=": f"at most as many {left} as {right}",
+            "==": f"as many {left} as {right}", "!=": f"a number of {left} different from the number of {right}"}[op]
+
+
 def _compared(op: str, n: int, one: str, many: str | None = None) -> str:
     """'at least 2 rooms', 'no rooms' (never 'exactly 0 rooms'), 'at least 1 room' for '> 0'."""
     many = many or (one if one in ("grain",) else plural(one))
@@ -760,6 +814,36 @@ def _target(first, second) -> str:
             return f"{first} rooms"
         return f"{what} while you live in a {first} house"
     return names.get(first, first)
+
+
+# Statements whose words have a subject other than you ('that player gets 1 food'): a statement after
+# one of them says 'you' again ('… and you get 1 food'), or it would read as that player's.
+_OTHER_SUBJECT = ("give_others", "give_actor", "pay_owner", "for_actor", "for_each_other", "for_each_player")
+
+
+def _has_other_subject(node) -> bool:
+    while isinstance(node, N.Guarded):
+        node = node.body
+    return isinstance(node, N.Verb) and node.name in _OTHER_SUBJECT
+
+
+def _with_subjects(nodes, parts: list[str]) -> list[str]:
+    """The words of a list of statements, 'you' put back before an imperative that follows a statement
+    about another player."""
+    out, other = [], False
+    for node, text in zip(nodes, parts):
+        if other and not _has_other_subject(node) and not text.startswith("you "):
+            text = "you " + text
+        out.append(text)
+        other = other or _has_other_subject(node)
+    return out
+
+
+def _third_person(phrase: str) -> str:
+    """'build fences' said of another player: 'builds fences' (the verb agrees with 'another player')."""
+    first, _, rest = phrase.partition(" ")
+    first = {"have": "has", "become": "becomes"}.get(first) or plural_of(first)
+    return first + (" " + rest if rest else "")
 
 
 def _article(words: str) -> str:

@@ -103,6 +103,9 @@ MODIFIER_EXAMPLES = {
     "allow_rule": "allow renovate_skip",
     "forbid_rule": "forbid renovation",
 }
+# What the grammar allows but the checker narrows, said beside the verb (docs/language.md 1.8).
+VERB_NOTES = {"build_fences": "`free` or nothing: `for <goods>` is refused (E212), the fences cost what the rules "
+                              "say; `fence <n> spaces for <goods>` pays a price instead"}
 # Verbs that belong to an action space's effect or to a card file: their examples are shown, not checked
 # as rules here (the action spaces and the card examples of the guide check them).
 IN_CONTEXT = {"take_goods": "in an action space's effect", "pile": "in a card's rules", "put_on_card": "in a card's rules",
@@ -222,7 +225,7 @@ def language_reference() -> str:
     out += ["### 5.4 Verbs", "", _row("statement", "grammar name", "note"), "|---|---|---|"]
     verbs = _alternatives("atom")
     for pattern, alias in verbs:
-        note = f"{IN_CONTEXT[alias]}: `{VERB_EXAMPLES[alias]}`" if alias in IN_CONTEXT else ""
+        note = f"{IN_CONTEXT[alias]}: `{VERB_EXAMPLES[alias]}`" if alias in IN_CONTEXT else VERB_NOTES.get(alias, "")
         out.append(_row(f"`{pattern}`", alias, note))
     out += _examples(VERB_EXAMPLES[alias] for _, alias in verbs if alias not in IN_CONTEXT)
     out += ["### 5.5 Modifiers and their targets", "", _row("modifier", "grammar name", "note"), "|---|---|---|"]

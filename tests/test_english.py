@@ -376,6 +376,21 @@ def _remember(checked_packs):
     ("occupations > 2", "you have at least 3 occupations"),
     ("has(#fireplace)", 'you have "Fireplace"'),
     ("has(#cooking)", 'you have "Fireplace" or "Cooking Hearth"'),
+    # a quantity that is 1 or 0 compared with a number is a yes or a no, never a count ("no harvest rounds")
+    ("harvest_round == 0", "this round does not end with a harvest"),
+    ("harvest_round != 0", "this round ends with a harvest"),
+    ("harvest_round >= 1", "this round ends with a harvest"),
+    ("not harvest_round", "this round does not end with a harvest"),
+    ("after_harvest < 1", "it is not the round right after a harvest"),
+    # two counts of the player compared, and the verb agreeing with a plural subject
+    ("rooms > people", "you have more rooms than people"),
+    ("sheep <= cattle", "you have at most as many sheep as cattle"),
+    ("food < grain", "you have less food than grain"),
+    ("rooms == fields", "you have as many rooms as field tiles"),
+    ("actor(rooms) > rooms", "the acting player's rooms are more than your rooms"),
+    ("rounds_left >= 3", "the complete rounds left are at least 3"),
+    ("round >= 3 + players", "from round 3 plus the number of players"),
+    ("players + 1 > rooms", "the number of players plus 1 is more than your rooms"),
 ])
 def test_condition_words(text, words):
     assert _english(text) == words
@@ -393,6 +408,17 @@ def test_condition_words(text, words):
     ("cost of clay rooms = 3 clay, 1 reed", "For clay rooms, you pay only 3 clay and 1 reed each."),
     ("cost of well, #oven: -1 stone", 'For "Well", "Clay Oven" and "Stone Oven", you pay 1 stone less.'),
     ("cost of feeding = 1 food", "For feeding each person, you pay only 1 food each."),
+    # the verb agrees with 'any player' also when the event names a material (designer test s5)
+    ("after any player renovates to stone: gain 1 clay",
+     "Each time any player (you included) renovates to stone: get 1 clay."),
+    ("after another player renovates from clay to stone: gain 1 clay",
+     "Each time another player renovates from clay to stone: get 1 clay."),
+    # a statement after one about another player says 'you' again (Chairman, designer test s5)
+    ("before another player uses meeting_place: give 1 food to actor; gain 1 food",
+     'Each time before another player uses "Meeting Place": that player gets 1 food from the general supply '
+     "and you get 1 food."),
+    ("after another player uses forest: give 1 wood to each other player; may pay 1 food to gain 1 clay",
+     'Each time another player uses "Forest": every other player gets 1 wood and you may pay 1 food to get 1 clay.'),
 ])
 def test_rule_words(rule, words):
     assert _english(rule, "rules") == words

@@ -15,11 +15,11 @@ from test_diagnostics import check, root  # noqa: F401  (root is a fixture)
 TEXTS = {
     "gain_probe": "Each time you get clay: get 1 food.",
     "building_gain_probe": "Each time another player gets building resources, if the building resources it brought "
-                           "is at least 2: get 1 food.",
+                           "are at least 2: get 1 food.",
     "before_rooms_probe": "Each time before you build at least 1 room: get 1 reed.",
     "before_sow_probe": "Each time before you sow: get 1 vegetable.",
     "sow_goods_probe": "Each time you sow: get (the vegetables it brought) food.",
-    "second_stable_probe": "Each time you build stables, if the acting player's stables just before it is less than "
+    "second_stable_probe": "Each time you build stables, if the acting player's stables just before it are less than "
                            "2 and you have at least 2 stables: get 1 cattle.",
     "card_probe": 'Each time any player (you included) plays a minor improvement, if the card is "Card Probe": '
                   "get 1 food.",
@@ -29,14 +29,14 @@ TEXTS = {
     "tax_probe": 'Each time another player uses "Clay Pit": take 1 clay from that player (as much of it as they '
                  "have).",
     "gift_probe": 'Each time another player uses "Fishing": that player gets 1 wood from the general supply.',
-    "actor_probe": "Each time another player uses \"Forest\", if the acting player's rooms is more than your "
+    "actor_probe": "Each time another player uses \"Forest\", if the acting player's rooms are more than your "
                    "rooms: get 2 food.",
     "others_probe": "When you play this card: get (the number of other players for whom they have no occupations) "
-                    "food and each other player: get 1 grain if their rooms is at least the card owner's rooms.",
+                    "food and each other player: get 1 grain if their rooms are at least the card owner's rooms.",
     "rank_probe": "During scoring: get bonus points equal to 4 minus your place in rooms (1 for the most).",
     "order_probe": 'Each time another player uses "Forest", if the most food of any other player is 0: get 1 food.',
     "convert_probe": 'Each time you convert goods with an exchange or by cooking, if it was done with "Fireplace" or '
-                     '"Cooking Hearth" and the vegetables it took is at least 1: get 1 food.',
+                     '"Cooking Hearth" and the vegetables it took are at least 1: get 1 food.',
     "next_time_probe": 'The next time you use "Forest" or "Clay Pit": get 1 food.',
     "next_time_may_probe": 'The next time you use "Forest" or "Clay Pit": you may pay 1 wood to get 2 food.',
     "work_phase_end_probe": 'At the end of each work phase (everyone placed, before returning home), if one of '
@@ -289,6 +289,15 @@ REFUSED = [
      "'wood feeding' is no cost name: write 'feeding' (each person) or 'newborn feeding'", "wood feeding"),
     ("may pay 1 grain instead of 1 food for feeding", "E300",
      "the feeding cost cannot be paid in other goods (missing feature: substitutions for feeding)", "may pay", 45),
+    # a card's own price is paid before its modifiers act: they could never change it (designer test s5)
+    ("may pay 1 wood instead of 2 stone for basketmakers_workshop", "E300",
+     "'basketmakers_workshop' is this card's own price, paid before the card is in play, so its own modifier "
+     "never changes it (missing feature: alternative prices for a card, docs/language.md 4.3)",
+     "basketmakers_workshop"),
+    ("cost of basketmakers_workshop: -1 stone", "E300",
+     "'basketmakers_workshop' is this card's own price, paid before the card is in play, so its own modifier "
+     "never changes it (missing feature: alternative prices for a card, docs/language.md 4.3)",
+     "basketmakers_workshop"),
     ("after you sow if count_others(#oven) > 1: gain 1 food", "E206",
      "count_others() needs a quantity or a condition of a player", "#oven"),
     ("after another player uses forest: for actor (put 1 wood on this card)", "E212",
