@@ -439,6 +439,9 @@ class Checker:
             self.err("E215", "'move … crop to an empty field' moves 1 crop ('move 1 crop to an empty field')", v.span)
         if v.name == "harvest_more" and v.number < 1:
             self.err("E215", "harvest needs a number of crops from 1 up", v.span)
+        if v.name == "renovate" and (v.price is not None or v.free):
+            self.err("E300", "a renovation at the price a card gives is designed, not built (missing feature: "
+                     "renovation for a price, docs/language.md 4.13)", v.span)
         if v.name == "build_fences" and v.price is not None:
             self.err("E212", "'build fences' takes 'free' or nothing (fences cost what the rules say)", v.span)
         if v.name == "plow" and not 1 <= (v.number or 0) <= 15:
@@ -475,6 +478,9 @@ class Checker:
     def round_spec(self, rs: N.RoundSpec):
         """The rounds of 'schedule … on …': each must be a round of the game, counted the way it says."""
         last = self.sym.rounds
+        if rs.kind == "next_count":
+            self.expr(rs.count)   # any number: rounds beyond the last are not placed, none when it is 0 or less
+            return
         spans = getattr(rs, "number_spans", None) or [rs.span] * len(rs.numbers)
         if rs.kind == "next" and not 1 <= rs.numbers[0] <= last:
             self.err("E215", f"'next {rs.numbers[0]} rounds' needs a number from 1 to {last} "

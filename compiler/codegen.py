@@ -287,6 +287,8 @@ class Gen:
     def _rounds(self, rs) -> str:
         if rs.kind == "next":
             return f"P.rounds_next(g, {int(rs.numbers[0])})"
+        if rs.kind == "next_count":   # worked out when the statement runs
+            return f"P.rounds_next(g, {self.expr(rs.count)})"
         if rs.kind == "offsets":
             return f"P.rounds_offsets(g, {pyrepr(tuple(int(x) for x in rs.numbers))})"
         if rs.kind == "listed":

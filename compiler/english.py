@@ -143,6 +143,12 @@ class English:
             return str(node.value)
         return f"({self.expr(node)})"
 
+    def how_many(self, node) -> str:
+        """A number said after 'as many … as': 'you have sheep' for a count of yours, else its words."""
+        if _counted(node):
+            return f"you have {self.quantity_words(node)}"
+        return self.expr(node)
+
     def quantity_words(self, node) -> str:
         if isinstance(node, N.Quantity):
             if node.name in _GOOD_PLURAL:
@@ -198,6 +204,9 @@ class English:
                 "event_space": lambda: "it happened on " + (self.space_ref(node.args[0].name, True)
                                                             if isinstance(node.args[0], N.TagRef) else args[0]),
                 "occupied": lambda: f"{args[0]} is occupied",
+                "space_goods": lambda: f"the {_GROUP_WORDS.get(node.args[1].name) or self.good(node.args[1].name, 2)} "
+                                       "lying on " + (_join(self.space_names(node.args[0].name, True), "and")
+                                                      + " together" if isinstance(node.args[0], N.TagRef) else args[0]),
                 "yours": lambda: f"one of your people is on {args[0]}",
                 "has": lambda: f"you have {args[0]}",
                 "min": lambda: f"the smaller of {args[0]} and {args[1]}",
@@ -462,6 +471,8 @@ class English:
 
     def rounds(self, rs, spaces=True) -> str:
         noun = "round space" if spaces else "round"
+        if rs.kind == "next_count":
+            return f"as many of the next {plural(noun)} as {self.how_many(rs.count)} (counted then)"
         if rs.kind == "next":
             n = rs.numbers[0]
             if n == 1:
@@ -757,8 +768,8 @@ def _plural_subject(node) -> bool:
     complete rounds left'), so that the verb after it is 'are'; a number or 'the number of …' is singular."""
     if isinstance(node, N.Call) and node.name in ("actor", "owner", "before", "left", "right") and node.args:
         return _plural_subject(node.args[0])
-    if isinstance(node, N.Call) and node.name in ("event_goods", "event_paid", "stored") and node.args:
-        good = getattr(node.args[0], "name", None)   # 'the building resources it brought', 'the wood on this card'
+    if isinstance(node, N.Call) and node.name in ("event_goods", "event_paid", "stored", "space_goods") and node.args:
+        good = getattr(node.args[-1], "name", None)   # 'the building resources it brought', 'the wood on this card'
         return good in _GROUP_WORDS or good not in _MASS
     if isinstance(node, N.Quantity):
         if node.name in ("round", "players", "event_size", *_FLAGS):

@@ -186,8 +186,9 @@ class Verb(Node):
 
 @dataclass
 class RoundSpec(Node):
-    kind: str  # next / listed / offsets / remaining / even / odd
+    kind: str  # next / next_count / listed / offsets / remaining / even / odd
     numbers: list = field(default_factory=list)
+    count: Node | None = None   # next_count: the expression ('next (sheep) rounds')
 
 
 # ---------------- rules ----------------

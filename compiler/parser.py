@@ -730,7 +730,9 @@ class _Build(Transformer):
 
     def renovate(self, meta, c):
         names = _tokens(c, "NAME")
-        v = self._verb("renovate", meta, c, word=names[0].value if names else None)
+        price = next((x for x in c if isinstance(x, _Price)), None)
+        v = self._verb("renovate", meta, c, word=names[0].value if names else None,
+                       price=price.goods if price else None, free=bool(price and price.free))
         if names:
             v.word_span = self.s.of_token(names[0])
         return v
@@ -855,6 +857,9 @@ class _Build(Transformer):
     # round specs
     def rs_next(self, meta, c):
         return self._round_spec("next", _tokens(c, "INT"), meta)
+
+    def rs_next_count(self, meta, c):
+        return N.RoundSpec("next_count", count=c[0], span=self.sp(meta))
 
     def rs_listed(self, meta, c):
         return self._round_spec("listed", _tokens(c, "INT"), meta)

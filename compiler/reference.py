@@ -104,7 +104,8 @@ MODIFIER_EXAMPLES = {
     "forbid_rule": "forbid renovation",
 }
 # What the grammar allows but the checker narrows, said beside the verb (docs/language.md 1.8).
-VERB_NOTES = {"build_fences": "`free` or nothing: `for <goods>` is refused (E212), the fences cost what the rules "
+VERB_NOTES = {"renovate": "`for <goods>` / `free`: designed (4.13), refused with E300 until built",
+              "build_fences": "`free` or nothing: `for <goods>` is refused (E212), the fences cost what the rules "
                               "say; `fence <n> spaces for <goods>` pays a price instead"}
 # Verbs that belong to an action space's effect or to a card file: their examples are shown, not checked
 # as rules here (the action spaces and the card examples of the guide check them).
@@ -123,6 +124,7 @@ FUNCTION_EXAMPLES = {
     "event_paid": "after you convert if event_paid(sheep) >= 1: gain 1 food",
     "event_via": "after you convert if event_via(#cooking): gain 1 food",
     "event_space": "after you gain wood if event_space(#wood_accumulation): gain 1 food",
+    "space_goods": "after you use forest if space_goods(fishing, food) >= 3: gain 1 food",
     "actor": "after another player uses forest if actor(rooms) > rooms: gain 1 food",
     "before": "after you build rooms if before(rooms) == 2: gain 1 food",
 }

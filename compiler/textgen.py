@@ -98,6 +98,8 @@ def _price(v) -> str:
 def _rounds(rs) -> str:
     if rs.kind == "next":
         return f"next {rs.numbers[0]} rounds"
+    if rs.kind == "next_count":
+        return f"next ({expr(rs.count)}) rounds"
     if rs.kind == "listed":
         return "rounds " + ", ".join(map(str, rs.numbers))
     if rs.kind == "range":

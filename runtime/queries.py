@@ -445,6 +445,15 @@ def event_space(g, p, c, space_or_tag):
     return s is not None and (s.id == space_or_tag or space_or_tag in s.tags)
 
 
+def space_goods(g, p, space_or_tag, goods):
+    """goods lying on the action space (or on every space with that #tag) now: collected there and not yet taken"""
+    s = g.space_by_id.get(space_or_tag)
+    if s is not None:
+        return sum(n for good, n in s.goods.items() if good in goods)
+    return sum(n for s in g.space_by_id.values() if space_or_tag in s.tags
+               for good, n in s.goods.items() if good in goods)
+
+
 def stored(g, p, c, card_id, goods):
     """goods lying on this card (put, moved or kept there), of the good or group"""
     who = c.owner if c is not None and c.owner is not None else p
@@ -526,6 +535,7 @@ FUNCTIONS = {
     "stored": (stored, ("goods",)),
     "roomy_pastures": (roomy_pastures, ("number",)),
     "occupied": (occupied, ("space",)),
+    "space_goods": (space_goods, ("space_or_tag", "goods")),
     "has": (has, ("card",)),
     "min": (fn_min, ("number", "number")),
     "max": (fn_max, ("number", "number")),

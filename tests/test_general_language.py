@@ -44,6 +44,9 @@ TEXTS = {
     "feeding_start_probe": "At the start of the feeding phase of each harvest (before anyone feeds): get 1 food.",
     "range_probe": "When you play this card: place 1 food on the round spaces of rounds 6 to 9 (those still to "
                    "come); you get them at the start of those rounds.",
+    "round_count_probe": "When you play this card: place 1 grain on as many of the next round spaces as your "
+                         "field tiles times 2 (counted then); you get them at the start of those rounds.",
+    "space_goods_probe": 'Each time you use "Reed Bank", if the food lying on "Fishing" is 0: get 1 reed.',
     "mixed_pasture_probe": "Each of your pastures may hold animals of different kinds together.",
     "stable_capacity_probe": "Each of your unfenced stables holds 2 more animals (all of one kind).",
     "stable_set_probe": "Each of your unfenced stables holds 2 animals of one kind.",
@@ -74,6 +77,9 @@ TEXTS = {
 }
 # Every line of a probe whose other lines matter too (TEXTS holds the last line of each card).
 ALL_LINES = {
+    "space_goods_probe": ['Each time you use "Clay Pit": get (the wood lying on "Forest", "Grove" and "Copse" '
+                          "together) food.",
+                          'Each time you use "Reed Bank", if the food lying on "Fishing" is 0: get 1 reed.'],
     "store_probe": ["At the start of each round: put 1 wood from the general supply on this card.",
                     'Each time you use "Forest", if the wood on this card is at least 2: take 2 wood from this card '
                     "into your supply.",
@@ -298,6 +304,10 @@ REFUSED = [
      "'basketmakers_workshop' is this card's own price, paid before the card is in play, so its own modifier "
      "never changes it (missing feature: alternative prices for a card, docs/language.md 4.3)",
      "basketmakers_workshop"),
+    # designed, not built: a renovation at a card's price (docs/language.md 4.13; Trowel, designer test s5)
+    ("any time action: renovate to stone for 1 stone per room", "E300", "a renovation at the price a card gives "
+     "is designed, not built (missing feature: renovation for a price, docs/language.md 4.13)",
+     "renovate to stone for 1 stone per room"),
     ("after you sow if count_others(#oven) > 1: gain 1 food", "E206",
      "count_others() needs a quantity or a condition of a player", "#oven"),
     ("after another player uses forest: for actor (put 1 wood on this card)", "E212",
