@@ -204,7 +204,7 @@ SYNTHETIC_BODIES = [
     "build major; build major #cooking; build pastures; build improvement; play minor; play occupation; play occupation for 1 food; take start player",
     "schedule 1 food on next 3 rounds; schedule 1 wood on rounds 5, 8; schedule 1 grain on rounds +2, +4",
     "schedule 1 food on remaining rounds; schedule 1 food on remaining even rounds; schedule 1 food on remaining odd rounds",
-    "schedule 1 food on next 1 round",
+    "schedule 1 food on next 1 round", "schedule 1 food on next (sheep) rounds",
     "schedule 1 food on rounds 6 to 14",
     "return 1 wood to the space; give 1 food to each other player",
     "schedule action (plow 1 field) on next 2 rounds; for each player (gain 1 food)",
