@@ -386,7 +386,7 @@ def test_effect_unfinished_line(root, capsys):
     edit(root, "revised/majors.yaml", "    on build: schedule 1 food on next 5 rounds\n",
          "    on build: schedule 1 food on next\n")
     check(root, capsys, "revised", block(
-        "rules/revised/majors.yaml:46:38: error[E202]: unexpected end of line; expected a number",
+        "rules/revised/majors.yaml:46:38: error[E202]: unexpected end of line; expected '(', a number",
         "      on build: schedule 1 food on next",
         "                                       ^",
     ))
@@ -853,7 +853,7 @@ def test_a_syntax_error_does_not_hide_the_other_lines(root, capsys):
                    "                  ^^^^^^^",
                ),
                block(
-                   "cards/revised/T/test_card.yaml:10:35: error[E202]: unexpected end of line; expected a number",
+                   "cards/revised/T/test_card.yaml:10:35: error[E202]: unexpected end of line; expected '(', a number",
                    "    on play: schedule 1 food on next   # soon",
                    "                                    ^",
                ))
