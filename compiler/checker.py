@@ -912,6 +912,7 @@ def _game_settings(src: PackSource, report: Report) -> dict | None:
             "swaps": int(g.get("swaps") or 0),
             "draw_after_play": bool(g.get("draw_after_play", False)),
             "round_order": str(g.get("round_order", "shuffled")),
+            "campaign": _campaign_settings(g.get("campaign"), players),
         }
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         # the schema has reported what is missing or wrong; if it has not, say so here (never fail silently)
@@ -950,6 +951,7 @@ def _game_settings(src: PackSource, report: Report) -> dict | None:
                 f"round {', '.join(map(str, twice))} is in more than one stage")
         report.error("E131", f"the stages must cover rounds 1 to {rounds} once each: {what}", g.span_of("stages"))
     _check_draft(settings, g, report)
+    _check_campaign(settings, g, report)
     for r, _k in settings["reverse_passes"]:
         if r > rounds:
             report.error("E131", f"reverse_passes names round {r}, but the game has {rounds} rounds",
@@ -978,6 +980,53 @@ def _game_settings(src: PackSource, report: Report) -> dict | None:
         report.error("E134", f"the runtime knows no good '{unknown[0]}' (it knows: {', '.join(Q.GOODS_IN_SUPPLY)})",
                      g.span_of("goods"))
     return settings
+
+
+def _campaign_settings(c, players) -> dict | None:
+    """The campaign rules of game.yaml in their compiled form (docs/variants.md, Campaigns), or None."""
+    if c is None:
+        return None
+    keep = c.get("keep")
+    food = c.get("food_over_target")
+    return {
+        "games": int(c["games"]) if c.get("games") is not None else None,
+        "more_games": bool(c.get("more_games", False)),
+        "players": sorted(int(n) for n in c.get("players") or range(players[0], players[1] + 1)),
+        "points_by_rank": [[int(x) for x in row] for row in c.get("points_by_rank") or ()],
+        "winner": str(c.get("winner", "campaign_points" if c.get("points_by_rank") else "game_points")),
+        "start_player": str(c.get("start_player", "drawn")),
+        "food_for_last": int(c.get("food_for_last") or 0),
+        "keep": ({"occupations": int(keep["occupations"]), "optional": bool(keep.get("optional", False)),
+                  "add": bool(keep.get("add", False)),
+                  "hand_less": {k: int(v) for k, v in sorted((keep.get("hand_less") or {}).items())}}
+                 if keep is not None else None),
+        "targets": [int(t) for t in c.get("targets") or ()],
+        "target_step": int(c.get("target_step") or 0),
+        "food_over_target": {"points": int(food["points"]), "food": int(food["food"])} if food is not None else None,
+        "missed_target": str(c.get("missed_target", "go_on")),
+    }
+
+
+def _check_campaign(settings, g, report):
+    """A campaign is for player counts the pack allows, with campaign points for every rank."""
+    c = settings["campaign"]
+    if c is None:
+        return
+    lo, hi = settings["players"]
+    span = g["campaign"].span_of("players") if "players" in g["campaign"] else g.span_of("campaign")
+    outside = [n for n in c["players"] if not lo <= n <= hi]
+    if outside:
+        report.error("E139", f"the campaign is for {outside[0]} players, but the pack is for {lo} to {hi}", span)
+    for i, row in enumerate(c["points_by_rank"]):
+        if len(row) < max(c["players"]):
+            report.error("E139", f"campaign points after game {i + 1} give {len(row)} ranks, but the campaign is "
+                         f"for up to {max(c['players'])} players", g["campaign"]["points_by_rank"].span_of(i))
+    if c["winner"] == "campaign_points" and not c["points_by_rank"]:
+        report.error("E139", "the campaign is won on campaign points, but 'points_by_rank' gives none",
+                     g["campaign"].span_of("winner") if "winner" in g["campaign"] else g.span_of("campaign"))
+    if (c["food_over_target"] is not None or c["missed_target"] == "replay") and not c["targets"]:
+        report.error("E139", "the campaign gives food over the target or replays a missed target, but "
+                     "'targets' gives none", g.span_of("campaign"))
 
 
 def _check_draft(settings, g, report):

@@ -899,6 +899,154 @@ def cmd_docs(args) -> int:
     return EXIT_OK
 
 
+# ---------------------------------------------------------------- campaign
+
+def cmd_campaign_new(args) -> int:
+    """Start a campaign file of a pack with campaign rules (compiler/campaign.py)."""
+    from .campaign import CampaignError, new_campaign, write_campaign
+    path = Path(args.file)
+    if os.path.lexists(path):
+        print(f"error: {path}: the file exists; 'campaign new' never replaces a file (give the path of a new "
+              "file, or go on with 'agricola campaign next')", file=sys.stderr)
+        return EXIT_USAGE
+    pack, err = _load(args, args.pack)
+    if pack is None:
+        return err
+    c = pack.rules.campaign
+    players = args.players
+    if players is None and c is not None:
+        if len(c["players"]) != 1:
+            print(f"error: the campaign of pack '{pack.id}' is for several numbers of players; give --players",
+                  file=sys.stderr)
+            return EXIT_USAGE
+        players = c["players"][0]
+    try:
+        doc = new_campaign(pack, players, args.seed)
+    except CampaignError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    write_campaign(path, doc)
+    print(f"campaign of pack '{pack.id}' for {plural(players, 'player')} written to {path}; "
+          f"play its first game with: agricola campaign next {path}")
+    return EXIT_OK
+
+
+def _read_campaign_and_pack(args):
+    """(campaign, pack) of ``args.file``, or (None, exit code) after printing why not."""
+    from .campaign import CampaignError, read_campaign
+    try:
+        doc = read_campaign(Path(args.file))
+    except CampaignError as exc:
+        print(str(exc) if str(exc).startswith(str(args.file)) else f"error: {exc}", file=sys.stderr)
+        return None, EXIT_FAIL
+    pack, err = _load(args, doc["pack"])
+    if pack is None:
+        return None, err
+    try:
+        read_campaign(Path(args.file), pack)
+    except CampaignError as exc:
+        print(str(exc), file=sys.stderr)
+        return None, EXIT_FAIL
+    if pack.rules.campaign is None:
+        print(f"error: {args.file}: pack '{pack.id}' has no campaign rules any more ('campaign' in its game.yaml)",
+              file=sys.stderr)
+        return None, EXIT_FAIL
+    return doc, pack
+
+
+def cmd_campaign_next(args) -> int:
+    """Play the next game of a campaign with agents and write what carries over (compiler/campaign.py)."""
+    from .campaign import CampaignError, play_next, standings, write_campaign
+    doc, pack = _read_campaign_and_pack(args)
+    if doc is None:
+        return pack
+    from .table import HUMAN
+    kinds, problem = _agent_kinds(args.agents, doc["players"])
+    if problem is None and HUMAN in kinds:
+        problem = ("--agents: a campaign game is played by agents (" + ", ".join(_playing_agent_kinds()) +
+                   "); a person's seat is not supported by 'campaign next' yet")
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    from .campaign import game_seed
+    seed = args.seed if args.seed is not None else game_seed(doc)
+    specs = [{"kind": kind, "seed": f"{seed}:{i}"} for i, kind in enumerate(kinds)]
+    try:
+        after, game = play_next(pack, doc, specs, seed)
+    except CampaignError as exc:
+        print(f"error: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    write_campaign(Path(args.file), after)
+    if args.json:
+        print(json.dumps(standings(pack, after), sort_keys=True))
+    else:
+        print(_campaign_text(pack, after))
+    return EXIT_OK
+
+
+def cmd_campaign_status(args) -> int:
+    """Print the campaign so far: each game's scores, campaign points, what carries over, the next game."""
+    from .campaign import standings
+    doc, pack = _read_campaign_and_pack(args)
+    if doc is None:
+        return pack
+    if args.json:
+        print(json.dumps(standings(pack, doc), sort_keys=True))
+    else:
+        print(_campaign_text(pack, doc))
+    return EXIT_OK
+
+
+def _campaign_text(pack, doc) -> str:
+    from .campaign import standings
+    st = standings(pack, doc)
+    c = pack.rules.campaign
+    name = lambda cid: pack.all_cards[cid].name if cid in pack.all_cards else cid  # noqa: E731
+    of = f" of {c['games']}" if c["games"] is not None else ""
+    lines = [f"Campaign of pack '{pack.id}' ({pack.rules.name}), {plural(st['players'], 'player')}: "
+             f"{plural(st['games_played'], 'game')} played{of}"]
+    for g in st["results"]:
+        scores = ", ".join(f"P{i + 1} {s}" for i, s in enumerate(g["scores"]))
+        line = f"  game {g['game']}: {scores}"
+        if g["target"] is not None:
+            line += f" (target {g['target']}: {'reached' if g['reached'] else 'missed'})"
+        if g["campaign_points"] is not None:
+            line += "; campaign points " + ", ".join(f"P{i + 1} {k}" for i, k in enumerate(g["campaign_points"]))
+        kept = [f"P{i + 1} {', '.join(name(x) for x in k)}" for i, k in enumerate(g["kept"]) if k]
+        if kept:
+            line += "; kept: " + "; ".join(kept)
+        back = [f"P{i + 1} {', '.join(name(x) for x in k)}" for i, k in enumerate(g["returned"]) if k]
+        if back:
+            line += "; back into the deck (cost not paid): " + "; ".join(back)
+        lines.append(line)
+    if st["campaign_points"] is not None:
+        lines.append("Campaign points: " + ", ".join(f"P{i + 1} {k}" for i, k in enumerate(st["campaign_points"])))
+    if st["players"] > 1 and st["games_played"]:
+        lines.append("Game points: " + ", ".join(f"P{i + 1} {k}" for i, k in enumerate(st["game_points"])))
+        lines.append(("Winner: " if doc["finished"] else "Leading: ") + st["leader"])
+    nxt = st["next"]
+    if nxt is None:
+        lines.append("The campaign is over.")
+    else:
+        more = " (the campaign's games are played; it may go on)" if doc["finished"] else ""
+        lines.append(f"Next: game {nxt['game']}{more}" + (f", target {nxt['target']}" if nxt["target"] is not None
+                                                          else ""))
+        setup = nxt["setup"]
+        if setup["start_player"] is not None:
+            lines.append(f"  start player: P{setup['start_player'] + 1}")
+        for i, seat in enumerate(setup["seats"]):
+            parts = []
+            if seat["goods"]:
+                parts.append("extra " + ", ".join(f"{k} {g}" for g, k in seat["goods"].items()))
+            if seat["occupations"]:
+                parts.append("in play: " + ", ".join(name(x) for x in seat["occupations"]))
+            if seat.get("hand"):
+                parts.append("hand: " + ", ".join(f"{k} {kind}" for kind, k in seat["hand"].items()))
+            if parts:
+                lines.append(f"  P{i + 1}: " + "; ".join(parts))
+    return "\n".join(lines)
+
+
 def cmd_card_new(args) -> int:
     """Write a card file and a scenario file to fill in. Nothing is written when the id is taken in the
     pack, when the files would land outside the pack's card folder, or when they would not be valid."""
@@ -1144,7 +1292,7 @@ def command_named(argv) -> str | None:
 
 
 COMMANDS = ("validate", "compile", "packs", "play", "watch", "simulate", "balance", "resume", "replay", "score",
-            "serve", "test", "cards", "docs", "card", "coverage", "schema")
+            "serve", "test", "cards", "docs", "card", "campaign", "coverage", "schema")
 
 
 def make_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -1286,7 +1434,33 @@ def make_parser(only: str | None = None) -> argparse.ArgumentParser:
     q.add_argument("--name", help="the card's name (default: from the id)")
     q.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
 
+    campaign_sub = sub if only in (None, "campaign") else _NotBuilt()
+    p = campaign_sub.add_parser("campaign", help="campaigns: 'campaign new FILE --pack PACK', 'campaign next FILE', "
+                       "'campaign status FILE'", description="Campaigns: several games in a row, each carrying "
+                       "into the next (docs/variants.md, Campaigns).")
+    csub = p.add_subparsers(dest="campaign_command", required=True, parser_class=_Parser, metavar="COMMAND")
+    q = _command(csub, "new", "start a campaign file of a pack with campaign rules", cmd_campaign_new)
+    q.add_argument("file", metavar="FILE", help="the new campaign file (never replaces a file)")
+    q.add_argument("--pack", required=True, help="a pack with campaign rules (required; 'agricola packs' lists them)")
+    q.add_argument("--players", type=int, default=None,
+                   help="number of players (default: the campaign's, when it is for one number)")
+    q.add_argument("--seed", type=int, default=1, help="the campaign's seed: game i's seed comes from it and i "
+                   "(default: 1)")
+    q = _command(csub, "next", "play the campaign's next game with agents and write what carries over",
+                 cmd_campaign_next)
+    q.add_argument("file", metavar="FILE", help="a campaign file (agricola campaign new)")
+    q.add_argument("--agents", default="greedy", metavar="KIND[,KIND…]",
+                   help=f"the agent of each seat, one kind per player, or one kind for all "
+                        f"({', '.join(_playing_agent_kinds())}; default: greedy)")
+    q.add_argument("--seed", type=int, default=None,
+                   help="seed of the game (default: from the campaign's seed and the game's number)")
+    q.add_argument("--json", action="store_true", help="print the campaign's standing as JSON (default: text)")
+    q = _command(csub, "status", "print the campaign so far and its next game", cmd_campaign_status)
+    q.add_argument("file", metavar="FILE", help="a campaign file (agricola campaign new)")
+    q.add_argument("--json", action="store_true", help="print one JSON object (default: text)")
+
     p = command("coverage", "how many real cards the pack expresses, and what the missing ones need",
+
                  cmd_coverage)
     p.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
     p.add_argument("--edition", default=None, help="edition id in the reference list (default: the pack's 'edition' in its game.yaml, "

@@ -737,6 +737,7 @@ def game_table(gen: Gen, frame: dict) -> dict:
                         "pass": e["pass"]} for e in s.get("draft") or ()),
         "redraw": s.get("redraw", False), "swaps": s.get("swaps", 0),
         "draw_after_play": s.get("draw_after_play", False), "round_order": s.get("round_order", "shuffled"),
+        **({"campaign": s["campaign"]} if s.get("campaign") else {}),
         **_tile_farm_table(frame, s),
     }
 

@@ -290,6 +290,7 @@ USUAL_RULES = {
     "Draft": "none: the hand is dealt", "Draft 1": "none: the hand is dealt", "Draft 2": "none",
     "Redrawing": "none", "Swapping": "none", "Drawing": "none",
     "Round cards": "shuffled within each stage",
+    "Campaign": "none: each game stands alone",
 }
 
 
@@ -338,6 +339,63 @@ def special_rules(s: dict) -> list:
     if s.get("pastures_per_animal_kind"):
         k = s["pastures_per_animal_kind"]
         out.append(("Pastures per animal kind", f"animals of one kind live in at most {k} pasture{'s' if k != 1 else ''}"))
+    if s.get("campaign"):
+        out.extend(campaign_words(s["campaign"], (s.get("hand") or {})))
+    return out
+
+
+def campaign_words(c: dict, hand: dict) -> list:
+    """The campaign rules of a pack (docs/variants.md, Campaigns) as (label, words)."""
+    players = " or ".join(map(str, c["players"]))
+    games = f"{c['games']} games in a row" if c["games"] is not None else "games in a row, as many as wanted"
+    more = " (more may follow)" if c["games"] is not None and c["more_games"] else ""
+    out = [("Campaign", f"{games} for {players} player{'s' if c['players'] != [1] else ''}{more}, each game "
+                        "carrying into the next (agricola campaign)")]
+    rows = c["points_by_rank"]
+    if rows:
+        words = "; ".join(f"after game {i + 1}: {'/'.join(map(str, row))}" for i, row in enumerate(rows))
+        out.append(("Campaign points by rank", words + (" (and so for later games)" if c["games"] is None else "")))
+    if c["winner"] == "campaign_points" and rows:
+        out.append(("The campaign's winner", "most campaign points; a tie is broken by the total of the game scores"))
+    elif len(c["players"]) > 1 or c["players"][0] > 1:
+        out.append(("The campaign's winner", "the highest total of the game scores"))
+    if c["start_player"] == "winner":
+        out.append(("Start player", "each game's winner starts the next game"))
+    if c["food_for_last"]:
+        out.append(("Food for the last", f"each game's last player gets {c['food_for_last']} more food at the start "
+                                         "of the next game"))
+    keep = c["keep"]
+    if keep:
+        k = keep["occupations"]
+        what = f"{k} occupation{'s' if k != 1 else ''} they had in play"
+        words = (f"after each game each player {'may keep' if keep['optional'] else 'keeps'} {what}; "
+                 + ("kept occupations stay for the rest of the campaign" if keep["add"]
+                    else "only the occupation kept after the last game is carried (it may be kept again)")
+                 + "; in the next game they are in play from the start, without an action or the occupation "
+                 "fee; a cost printed on the card is paid at the start, and one that cannot be paid goes back "
+                 "into the deck")
+        out.append(("Occupations kept", words))
+        kinds = {"occupations": "occupations", "minors": "minor improvements"}
+        one = {"occupations": "occupation", "minors": "minor improvement"}
+        less = [f"{n} {one[kind] if n == 1 else kinds[kind]} fewer" for kind, n in (keep.get("hand_less") or {}).items()
+                if n]
+        if less:
+            out.append(("Hand in a campaign", "for each occupation in play from the start, the hand holds "
+                        + " and ".join(less) + f" (of {', '.join(f'{v} {kinds[k]}' for k, v in hand.items())})"))
+    if c["targets"]:
+        words = ", ".join(map(str, c["targets"])) + " in games 1 to " + str(len(c["targets"]))
+        if c["target_step"]:
+            words += f"; then the target rises by {c['target_step']} a game"
+        out.append(("Targets", words))
+    over = c["food_over_target"]
+    if over:
+        per = "point" if over["points"] == 1 else f"{over['points']} points"
+        out.append(("Food over the target", f"each game starts with {over['food']} food for every {per} the previous "
+                                            "game scored over its target (rounded down)"))
+    if c["targets"]:
+        out.append(("A missed target", "the game is played again at the same target, without food over the target "
+                                       "and without keeping an occupation" if c["missed_target"] == "replay"
+                    else "the campaign goes on to the next game (no food over the target)"))
     return out
 
 

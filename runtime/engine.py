@@ -19,7 +19,7 @@ from . import primitives as P
 from .payments import price_cache_for
 from .requests import Request, norm
 from .state import Ctx, Player, Space
-from . import gamelog, pregame
+from . import gamelog, given_setup, pregame
 from .words import plural
 
 
@@ -48,7 +48,8 @@ _PAUSE = object()  # in a replay queue: hold the game at the next request
 
 
 class Game:
-    def __init__(self, pack, nplayers: int, seed: int = 0, agents=None, log: bool = False, decks=None):
+    def __init__(self, pack, nplayers: int, seed: int = 0, agents=None, log: bool = False, decks=None,
+                 setup=None):
         rules = pack.rules
         if not rules.min_players <= nplayers <= rules.max_players:
             raise ValueError(f"pack '{pack.id}' is for {rules.min_players} to {rules.max_players} players, not {nplayers}")
@@ -59,6 +60,8 @@ class Game:
                 raise ValueError(f"pack '{pack.id}' has no deck {', '.join(map(repr, unknown)) or '(none named)'}; "
                                  f"its decks are {', '.join(pack.decks) or 'none'}")
         self.chosen_decks = decks   # the decks hand cards are dealt from; None: every deck of the pack
+        self.setup = given_setup.normal(pack, nplayers, setup)  # a set-up given from outside (runtime/given_setup.py)
+        self.returned: list = []    # (seat, card id): given occupations whose cost could not be paid
         self.short_hands: dict = {}  # kind -> (dealt each, full hand, cards in the decks) when the decks are short
         self.pack = pack
         self.rules = rules
@@ -99,6 +102,7 @@ class Game:
         self.round_order: list[str] = []
         self.decks: dict = {}           # the shuffled hand cards not dealt, by kind (runtime/pregame.py)
         self.pregame_done = False
+        self.given_played = False   # the set-up's occupations are in play (or went back)
         self.finished = False
         self.scores = None
         self.pending = None         # the Request a held-open game waits for
@@ -160,7 +164,7 @@ class Game:
         their start through decisions (not for states set up by hand, as scenario files do)."""
         mine = [copy.deepcopy(a) for a in self.agents] if agents is SAME else list(agents)
         g = Game(self.pack, self.nplayers, seed=self.seed, agents=mine, log=self.log is not None,
-                 decks=self.chosen_decks)
+                 decks=self.chosen_decks, setup=self.setup)
         if self.decisions or self._engine is not None:
             g.replay(self.record).append(_PAUSE)  # stop at the next request, even a seat with an agent's
             g.run()
@@ -250,6 +254,9 @@ class Game:
             self.pending = None
 
     def _loop(self, *_):
+        if self.round == 0 and given_setup.has_cards(self.setup) and not self.given_played:
+            given_setup.play_given_cards(self)
+            self.given_played = True
         if self.round == 0 and self.rules.pregame and not self.pregame_done:
             pregame.run(self)
             self.pregame_done = True
@@ -451,28 +458,35 @@ class Game:
             order.extend(ids)
         self.round_order = order
         self.start_player = self.rng.randrange(n)
+        if self.setup is not None and self.setup["start_player"] is not None:
+            self.start_player = self.setup["start_player"]
         first_fn, others_fn = self.rules.start_goods
         for p in self.players:
             fn = first_fn if p.idx == self.start_player else others_fn
             for good, k in fn(self, p):
                 p.goods[good] += k
+        if self.setup is not None:
+            given_setup.add_goods(self)
         self._deal()
 
     def dealable(self, kind: str) -> list:
         """The hand cards of ``kind`` ('occupations' or 'minors') this game deals from, sorted by id: the
         cards of the chosen decks (every deck of the pack by default); occupations only of those whose
-        player filter (1+, 3+, 4+) admits the number of players."""
+        player filter (1+, 3+, 4+) admits the number of players; never a card a set-up puts in play."""
         decks = self.chosen_decks
         if kind == "occupations":
+            given = given_setup.in_play(self.setup)
             return sorted(cid for cid, c in self.pack.cards.items() if c.kind == "occupation"
-                          and (c.players or 1) <= self.nplayers and (decks is None or c.deck in decks))
+                          and (c.players or 1) <= self.nplayers and (decks is None or c.deck in decks)
+                          and cid not in given)
         return sorted(cid for cid, c in self.pack.cards.items()
                       if c.kind == "minor" and (decks is None or c.deck in decks))
 
     def _deal(self):
         """Each player gets the pack's hand of each kind from the shuffled dealable cards. When the decks
         hold fewer cards than every player's full hand, everyone gets an equal share of what there is
-        (the rest stays in the deck); ``short_hands`` records it as {kind: (dealt each, full hand, cards)}."""
+        (the rest stays in the deck); ``short_hands`` records it as {kind: (dealt each, full hand, cards)}.
+        A set-up may give a seat a smaller (or larger) hand (runtime/given_setup.py)."""
         hand = self.rules.hand
         if not hand:
             return
@@ -480,17 +494,19 @@ class Game:
         occs, minors = self.dealable("occupations"), self.dealable("minors")
         self.rng.shuffle(occs)
         self.rng.shuffle(minors)
-        sizes = {}
+        sizes = {}   # kind -> hand size of each seat
         for kind, deck in (("occupations", occs), ("minors", minors)):
             full = 0 if kind in drafted else hand.get(kind, 0)
-            sizes[kind] = min(full, len(deck) // self.nplayers)
-            if sizes[kind] < full:
-                self.short_hands[kind] = (sizes[kind], full, len(deck))
+            wanted = [given_setup.hand_size(self.setup, i, kind, full) if full else 0 for i in range(self.nplayers)]
+            share = len(deck) // self.nplayers
+            sizes[kind] = wanted if sum(wanted) <= len(deck) else [min(k, share) for k in wanted]
+            if sizes[kind] != wanted:
+                self.short_hands[kind] = (min(sizes[kind]), max(wanted), len(deck))
         for p in self.players:
-            k = sizes["occupations"]
+            k = sizes["occupations"][p.idx]
             p.hand_occupations = occs[:k]
             occs = occs[k:]
-            k = sizes["minors"]
+            k = sizes["minors"][p.idx]
             p.hand_minors = minors[:k]
             minors = minors[k:]
         self.decks = {"occupations": occs, "minors": minors}

@@ -158,6 +158,7 @@ class Rules:
         self.swaps = d.get("swaps", 0)
         self.draw_after_play = d.get("draw_after_play", False)
         self.round_order = d.get("round_order", "shuffled")
+        self.campaign = d.get("campaign")   # campaign rules for the toolchain's campaign driver, or None
         self.pregame = bool(self.draft or self.redraw or self.swaps or self.round_order == "chosen")
         # A farm of tiles (all optional; without them the farmyard is a grid fenced into pastures): pasture
         # tiles with a printed cost and capacity, shared by all players in a supply

@@ -6,7 +6,8 @@ A save file (format version 1, see docs/save-format.md)::
      "pack": "<pack id>", "pack_hash": "<content hash of the compiled pack>",
      "players": 4, "seed": 1, "agents": [{"kind": "random", "seed": "1:0"}, …],
      "decisions": [[player, kind, option], …],
-     "finished": false, "final": null, "decks": ["E", "I"]}     (decks: only when chosen)
+     "finished": false, "final": null, "decks": ["E", "I"],     (decks: only when chosen)
+     "setup": {"start_player": 0, "seats": [...]}}              (setup: only when given, runtime/given_setup.py)
 
 Resuming replays the decisions from the start: the engine is deterministic, and the agents are
 asked again so that their own generators advance exactly as in the uninterrupted game (each answer is
@@ -73,6 +74,8 @@ SAVE_SCHEMA = {
         "seed": {"type": "integer", "minimum": -MAX_SEED, "maximum": MAX_SEED},
         "decks": {"type": ["array", "null"], "items": {"type": "string", "minLength": 1, "maxLength": 8},
                   "maxItems": 50, "description": "the decks hand cards were dealt from; absent or null: every deck"},
+        "setup": {"type": ["object", "null"], "description": "a set-up given from outside the pack "
+                  "(runtime/given_setup.py); absent or null: none"},
         "agents": {"type": "array", "items": {
             "type": "object",
             "properties": {"kind": {"enum": list(AGENT_KINDS)}, "seed": {"type": ["string", "integer"]}},
@@ -162,6 +165,7 @@ class Recorder:
             "finished": g.finished,
             "final": ({"scores": g.scores, "state_hash": state_hash(g)} if g.finished else None),
             **({"decks": list(g.chosen_decks)} if g.chosen_decks is not None else {}),
+            **({"setup": g.setup} if g.setup is not None else {}),
         }
 
     def save(self, *_):
@@ -290,7 +294,11 @@ def restore(doc: dict, pack, *, continue_with_agents: bool = True, log: bool = F
             raise SaveError(f"the save deals from {_deck_words(unknown) if unknown else 'no deck'}, which pack "
                             f"'{pack.id}' does not have; its decks are {', '.join(pack.decks) or 'none'}")
     agents = [make_agent(spec) if continue_with_agents else None for spec in doc["agents"]]
-    game = Game(pack, doc["players"], seed=doc["seed"], agents=agents, log=log, decks=decks)
+    try:
+        game = Game(pack, doc["players"], seed=doc["seed"], agents=agents, log=log, decks=decks,
+                    setup=doc.get("setup"))
+    except ValueError as exc:  # a set-up that does not fit the pack (runtime/given_setup.normal says why)
+        raise SaveError(f"the save's {exc}") from None
     pending = game.replay(doc["decisions"], ask_agents=True)
     rec = Recorder(game, path, doc["agents"])
     rec.written = doc
