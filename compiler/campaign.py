@@ -134,10 +134,12 @@ def game_seed(doc: dict) -> int:
     return (doc["seed"] * 1000 + len(doc["games"]) + 1) % MAX_SEED
 
 
-def play_next(pack, doc: dict, agent_specs, seed: int | None = None, log: bool = False):
+def play_next(pack, doc: dict, agent_specs, seed: int | None = None, log: bool = False, game_class=None):
     """Play the next game of the campaign ``doc`` with agents of ``agent_specs`` (save-file form); returns
-    (the campaign after it, the game). ``doc`` itself is not changed."""
+    (the campaign after it, the game). ``doc`` itself is not changed. ``game_class``: a subclass of
+    runtime.engine.Game to play with (tests check invariants with one)."""
     from runtime.engine import Game
+    Game = game_class or Game
     from runtime.savegame import make_agent
     rules, c = pack.rules, pack.rules.campaign
     if doc["finished"] and not c["more_games"]:
@@ -165,7 +167,9 @@ def _after_game(pack, doc, game, seed, agent_specs) -> dict:
     fixed = [[cid for cid in seat["occupations"] if cid not in gone] for seat in nxt["setup"]["seats"]]
     kept = [[] for _ in range(n)]
     keep = c["keep"]
-    if keep is not None and not replay:
+    number = nxt["game"] + (0 if replay else 1)
+    over_now = c["games"] is not None and number > c["games"] and not c["more_games"]
+    if keep is not None and not replay and not over_now:  # nothing to keep for after the last game
         for p in game.players:
             for _ in range(keep["occupations"]):
                 options = [cid for cid in p.occupations if cid not in kept[p.idx]
@@ -199,7 +203,6 @@ def _after_game(pack, doc, game, seed, agent_specs) -> dict:
         points = [0] * n
         for rank, seat in enumerate(ranking):
             points[seat] = row[rank] if rank < len(row) else 0
-    number = nxt["game"] + (0 if replay else 1)
     start = ranking[0] if c["start_player"] == "winner" else None
     entry = {"game": nxt["game"], "seed": seed, "agents": list(agent_specs), "target": target,
              "setup": nxt["setup"], "scores": totals, "ranking": ranking, "reached": reached,
