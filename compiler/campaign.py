@@ -4,7 +4,7 @@ results of each game carried into the next. A campaign is a file (JSON, docs/var
     {"format": "agricola-campaign", "version": 1, "pack": "revised-campaign-solo", "players": 1, "seed": 1,
      "games": [{"game": 1, "seed": 1001, "agents": [...], "target": 50, "setup": {...},
                 "scores": [57], "ranking": [0], "reached": true, "campaign_points": null,
-                "returned": [[]], "kept": [["wood_cutter"]]}, ...],
+                "returned": [[]], "kept": [["<card id>"]]}, ...],
      "next": {"game": 2, "target": 55, "setup": {...}},      # the set-up the next game is played with
      "finished": false,
      "check": "<sha256 of the rest>"}

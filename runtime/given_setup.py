@@ -5,7 +5,7 @@ A set-up is plain JSON data, saved with the game (docs/save-format.md) so that a
     {"start_player": 2,                       # seat index; absent or null: drawn as usual
      "seats": [                               # one entry per seat, in seat order
         {"goods": {"food": 3},                # added to the pack's start goods
-         "occupations": ["wood_cutter"],      # in play from the start: no action, no occupation fee,
+         "occupations": ["<card id>"],      # in play from the start: no action, no occupation fee,
                                               # the card's own printed cost is paid at the start
          "hand": {"occupations": 6, "minors": 7}},   # hand sizes of this seat (absent: the pack's)
         …]}

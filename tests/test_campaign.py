@@ -46,27 +46,38 @@ def first_request_state(pack, setup, seed=5, n=None):
 # ---------------------------------------------------------------- the set-up from outside
 
 
+def _occupation(pack, food: int) -> str:
+    """An occupation (for 1+ players) whose printed cost is ``food`` food (0: no cost) and that does nothing
+    when played and nothing before round 1 (so that the goods of a set-up can be counted exactly)."""
+    for cid, card in sorted(pack.cards.items()):
+        if card.kind == "occupation" and (card.players or 1) == 1 and not card.on_play and not card.latches \
+                and not card.modifiers and card.cost == ((("food", food),) if food else ()):
+            return cid
+    raise AssertionError(f"pack '{pack.id}' has no such occupation")
+
+
 def test_a_setup_gives_start_player_goods_cards_in_play_and_hand_sizes(original):
+    free, costly = _occupation(original, 0), _occupation(original, 2)
     setup = {"start_player": 1, "seats": [
-        {"goods": {"food": 3}, "occupations": ["woodcutter"], "hand": {"occupations": 5, "minors": 6}},
-        {"occupations": ["chief"]}]}
+        {"goods": {"food": 3}, "occupations": [free], "hand": {"occupations": 5, "minors": 6}},
+        {"occupations": [costly]}]}
     g = first_request_state(original, setup)
     p1, p2 = g.players
     assert g.start_player == 1
-    # the start player's 2 food (2 players) less the Chief's printed cost of 2 food; the other 3 + 3
+    # the start player's 2 food (2 players) less the printed cost of 2 food; the other 3 + 3
     assert (p1.goods["food"], p2.goods["food"]) == (6, 0)
-    assert p1.occupations == ["woodcutter"] and p2.occupations == ["chief"]
+    assert p1.occupations == [free] and p2.occupations == [costly]
     assert (len(p1.hand_occupations), len(p1.hand_minors)) == (5, 6)
     assert (len(p2.hand_occupations), len(p2.hand_minors)) == (7, 7)
     dealt = set(p1.hand_occupations + p2.hand_occupations + g.decks["occupations"])
-    assert not dealt & {"woodcutter", "chief"}   # cards in play are never dealt
+    assert not dealt & {free, costly}   # cards in play are never dealt
 
 
 def test_a_given_occupation_whose_cost_cannot_be_paid_goes_back_into_the_deck(original):
-    # the Chief costs 2 food: a start player of a solo game has none
-    g = first_request_state(original, {"seats": [{"occupations": ["chief"]}]})
-    assert g.players[0].occupations == [] and g.returned == [(0, "chief")]
-    assert "chief" in g.decks["occupations"]
+    costly = _occupation(original, 2)   # the start player of a solo game has no food
+    g = first_request_state(original, {"seats": [{"occupations": [costly]}]})
+    assert g.players[0].occupations == [] and g.returned == [(0, costly)]
+    assert costly in g.decks["occupations"]
 
 
 def test_a_setup_that_does_not_fit_the_pack_is_refused_in_words(original):
@@ -79,11 +90,12 @@ def test_a_setup_that_does_not_fit_the_pack_is_refused_in_words(original):
 
 
 def test_a_game_with_a_setup_is_saved_and_resumed_with_it(original, tmp_path):
-    setup = {"start_player": 0, "seats": [{"goods": {"food": 2}, "occupations": ["woodcutter"]}, {}]}
+    free = _occupation(original, 0)
+    setup = {"start_player": 0, "seats": [{"goods": {"food": 2}, "occupations": [free]}, {}]}
     g = Game(original, 2, seed=9, agents=[RandomAgent("9:0"), RandomAgent("9:1")], setup=setup)
     g.play()
     doc = save_game(g, tmp_path / "game.json")
-    assert doc["setup"]["seats"][0]["occupations"] == ["woodcutter"]
+    assert doc["setup"]["seats"][0]["occupations"] == [free]
     again, _, pending = restore(read_save(tmp_path / "game.json"), original)
     assert again.play() == g.scores and not pending
     clone_source = Game(original, 2, seed=9, agents=[RandomAgent("9:0"), RandomAgent("9:1")], setup=setup)
