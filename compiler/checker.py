@@ -913,6 +913,12 @@ def _game_settings(src: PackSource, report: Report) -> dict | None:
             "draw_after_play": bool(g.get("draw_after_play", False)),
             "round_order": str(g.get("round_order", "shuffled")),
             "campaign": _campaign_settings(g.get("campaign"), players),
+            "deal_by_class": {str(k): [{**({"players": int(c["players"])} if "players" in c else {}),
+                                        **({"passing": bool(c["passing"])} if "passing" in c else {}),
+                                        "count": int(c["count"])} for c in v]
+                              for k, v in (g.get("deal_by_class") or {}).items()},
+            "open_display": ({k: (bool(v) if k == "refill" else int(v)) for k, v in g["open_display"].items()}
+                             if g.get("open_display") else {}),
         }
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         # the schema has reported what is missing or wrong; if it has not, say so here (never fail silently)
@@ -952,6 +958,7 @@ def _game_settings(src: PackSource, report: Report) -> dict | None:
         report.error("E131", f"the stages must cover rounds 1 to {rounds} once each: {what}", g.span_of("stages"))
     _check_draft(settings, g, report)
     _check_campaign(settings, g, report)
+    _check_deal_by_class(settings, g, report)
     for r, _k in settings["reverse_passes"]:
         if r > rounds:
             report.error("E131", f"reverse_passes names round {r}, but the game has {rounds} rounds",
@@ -1005,6 +1012,19 @@ def _campaign_settings(c, players) -> dict | None:
         "food_over_target": {"points": int(food["points"]), "food": int(food["food"])} if food is not None else None,
         "missed_target": str(c.get("missed_target", "go_on")),
     }
+
+
+def _check_deal_by_class(settings, g, report):
+    """A deal by class gives the hand size of its kind; a drafted kind is dealt by the draft (a warning)."""
+    hand = settings["hand"] or {}
+    drafted = {k for phase in settings["draft"] for k in phase["kinds"]}
+    for kind, classes in settings["deal_by_class"].items():
+        span = g["deal_by_class"].span_of(kind)
+        total = sum(c["count"] for c in classes)
+        if hand.get(kind, 0) != total:
+            report.error("E137", f"deal_by_class deals {total} {kind}, but 'hand' says {hand.get(kind, 0)}", span)
+        if kind in drafted:
+            report.warning("W137", f"{kind} are drafted: the draft deals them, not deal_by_class", span)
 
 
 def _check_campaign(settings, g, report):

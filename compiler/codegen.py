@@ -738,6 +738,8 @@ def game_table(gen: Gen, frame: dict) -> dict:
         "redraw": s.get("redraw", False), "swaps": s.get("swaps", 0),
         "draw_after_play": s.get("draw_after_play", False), "round_order": s.get("round_order", "shuffled"),
         **({"campaign": s["campaign"]} if s.get("campaign") else {}),
+        **({"deal_by_class": {k: tuple(v) for k, v in s["deal_by_class"].items()}} if s.get("deal_by_class") else {}),
+        **({"open_display": s["open_display"]} if s.get("open_display") else {}),
         **_tile_farm_table(frame, s),
     }
 

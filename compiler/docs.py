@@ -291,6 +291,7 @@ USUAL_RULES = {
     "Redrawing": "none", "Swapping": "none", "Drawing": "none",
     "Round cards": "shuffled within each stage",
     "Campaign": "none: each game stands alone",
+    "Hand by card class": "none: any cards of the deck", "Open display": "none",
 }
 
 
@@ -339,6 +340,24 @@ def special_rules(s: dict) -> list:
     if s.get("pastures_per_animal_kind"):
         k = s["pastures_per_animal_kind"]
         out.append(("Pastures per animal kind", f"animals of one kind live in at most {k} pasture{'s' if k != 1 else ''}"))
+    kinds_words = {"occupations": "occupations", "minors": "minor improvements"}
+    for kind, classes in (s.get("deal_by_class") or {}).items():
+        parts = []
+        for c in classes:
+            what = []
+            if "players" in c:
+                what.append(f"marked {c['players']}+")
+            if "passing" in c:
+                what.append("passed on when played" if c["passing"] else "not passed on")
+            parts.append(f"{c['count']} {' and '.join(what)}")
+        out.append(("Hand by card class", f"{kinds_words[kind]}: " + ", ".join(parts) + " (a class the deck runs "
+                    "out of is made up from the deck)"))
+    display = s.get("open_display") or {}
+    if any(display.get(k) for k in kinds_words):
+        laid = " and ".join(f"{display[k]} {kinds_words[k]}" for k in kinds_words if display.get(k))
+        out.append(("Open display", f"{laid} lie open before round 1; once a round one player may take one of "
+                    "them into their hand instead of placing a person"
+                    + ("; the card taken is replaced from the deck" if display.get("refill") else "")))
     if s.get("campaign"):
         out.extend(campaign_words(s["campaign"], (s.get("hand") or {})))
     return out

@@ -51,6 +51,7 @@ EXPLANATIONS = {
     "redraw": "Before the game: keep your hand, or give back every card of one kind and draw one card fewer.",
     "swap": "Before the game: keep your hand, or give back one card and draw a new one of its kind.",
     "draw": "You played a card from your hand: the kind of card to draw.",
+    "display": "Place a person, or take a card of the open display into your hand instead (one player a round).",
 }
 CARD_KINDS = ("major", "minor", "improvement", "occupation")
 
@@ -73,7 +74,8 @@ def readable_labels(request) -> list[str]:
             space = game.space_by_id[option]
             on = [(g, n) for g, n in space.goods.items() if n]
             out.append(space.name + (f" ({goods_words(on, game.rules.good_words)})" if on else ""))
-        elif (kind in CARD_KINDS or kind in ("draft", "swap")) and isinstance(option, str) and option != "keep":
+        elif (kind in CARD_KINDS or kind in ("draft", "swap", "display")) and isinstance(option, str) \
+                and option not in ("keep", "place"):
             out.append(_card_label(game, option))
         elif kind == "round_card" and option in game.pack.space_defs:
             out.append(game.pack.space_defs[option].name)

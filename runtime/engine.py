@@ -103,6 +103,8 @@ class Game:
         self.decks: dict = {}           # the shuffled hand cards not dealt, by kind (runtime/pregame.py)
         self.pregame_done = False
         self.given_played = False   # the set-up's occupations are in play (or went back)
+        self.display: dict = {}     # kind -> cards of the open display (runtime/pregame.py)
+        self.display_round = 0      # the round somebody took a card from the open display
         self.finished = False
         self.scores = None
         self.pending = None         # the Request a held-open game waits for
@@ -133,6 +135,8 @@ class Game:
         g.latches = list(self.latches)
         g.major_supply = list(self.major_supply)
         g.decks = {k: list(v) for k, v in self.decks.items()}
+        if self.display:
+            g.display = {k: list(v) for k, v in self.display.items()}
         g.tile_supply = dict(self.tile_supply)
         g.agents = list(agents) if agents is not None else list(self.agents)
         g.log = None
@@ -656,6 +660,11 @@ class Game:
         self.turn_no += 1
         if p.turn_abilities:
             self.any_time(p)
+        if self.display and pregame.take_from_display(self, p):
+            p.home -= 1   # a card of the open display taken instead of placing a person
+            if p.home <= 0 and p.turn_abilities:
+                self.any_time(p, P.STOP)
+            return
         opts = self.legal_spaces(p)
         p.home -= 1
         if not opts:

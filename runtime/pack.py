@@ -159,7 +159,11 @@ class Rules:
         self.draw_after_play = d.get("draw_after_play", False)
         self.round_order = d.get("round_order", "shuffled")
         self.campaign = d.get("campaign")   # campaign rules for the toolchain's campaign driver, or None
-        self.pregame = bool(self.draft or self.redraw or self.swaps or self.round_order == "chosen")
+        # hand cards dealt by class: kind -> ({"players": n} or {"passing": bool}, with "count"), in order
+        self.deal_by_class = {k: tuple(v) for k, v in (d.get("deal_by_class") or {}).items()}
+        self.display = dict(d.get("open_display") or {})   # cards of each kind laid open, "refill"
+        self.pregame = bool(self.draft or self.redraw or self.swaps or self.round_order == "chosen"
+                            or self.deal_by_class or self.display)
         # A farm of tiles (all optional; without them the farmyard is a grid fenced into pastures): pasture
         # tiles with a printed cost and capacity, shared by all players in a supply
         self.pasture_tiles = tuple(d.get("pasture_tiles", ()))   # dicts: id, name, spaces, cost, capacity, supply

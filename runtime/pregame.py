@@ -24,8 +24,13 @@ def hand_of(p, kind) -> list:
 
 
 def run(g) -> None:
-    """The whole pre-game phase, in this order: round cards, draft, redraw, swaps."""
+    """The whole pre-game phase, in this order: hands dealt again by card class, the open display laid
+    out, round cards, draft, redraw, swaps."""
     rules = g.rules
+    for kind, classes in rules.deal_by_class.items():
+        deal_again_by_class(g, kind, classes)
+    if rules.display:
+        lay_out_display(g)
     if rules.round_order == "chosen":
         choose_round_order(g)
     for phase in rules.draft:
@@ -132,3 +137,79 @@ def draw_after_play(g, p) -> None:
         return
     kind = g.decide(p, "draw", kinds)
     hand_of(p, kind).extend(deal(g, kind, 1))
+
+
+# ---------------------------------------------------------------- deal by card class, the open display
+
+
+def card_class_matches(card, cls: dict) -> bool:
+    """Whether a hand card is of the class ``cls`` of ``deal_by_class``: ``players`` (the number of its
+    player filter, 1 for 1+ and for a card without one) and ``passing`` (a minor passed on when played)."""
+    if "players" in cls and (card.players or 1) != cls["players"]:
+        return False
+    if "passing" in cls and bool(card.passing) != cls["passing"]:
+        return False
+    return True
+
+
+def deal_again_by_class(g, kind, classes) -> None:
+    """The hands of ``kind`` as dealt go back on top of the deck, seat by seat, and are dealt again by
+    class (``deal_by_class``); every seat keeps its hand size."""
+    sizes = [len(hand_of(p, kind)) for p in g.players]
+    deck = [cid for p in g.players for cid in hand_of(p, kind)] + g.decks.get(kind, [])
+    hands, g.decks[kind] = deal_by_class(g, kind, deck, classes, sizes)
+    for p, hand in zip(g.players, hands):
+        setattr(p, HAND[kind], hand)
+
+
+def deal_by_class(g, kind, deck, classes, sizes) -> tuple:
+    """Hands of ``kind`` dealt by class from the shuffled ``deck``: each seat gets ``count`` cards of
+    each class, in the order of ``classes``, until its hand size (``sizes[seat]``); a class that runs out
+    is made up from the top of the deck, whatever its class. Returns (hands by seat, the deck left)."""
+    deck = list(deck)
+    hands = []
+    for seat in range(g.nplayers):
+        hand = []
+        for cls in classes:
+            want = min(cls["count"], sizes[seat] - len(hand))
+            picked = [cid for cid in deck if card_class_matches(g.card(cid), cls)][:max(0, want)]
+            for cid in picked:
+                deck.remove(cid)
+            hand.extend(picked)
+        short = sizes[seat] - len(hand)
+        if short > 0:
+            hand.extend(deck[:short])
+            deck = deck[short:]
+        hands.append(hand)
+    return hands, deck
+
+
+def lay_out_display(g) -> None:
+    """The open display: cards of each kind from the top of the decks, face up (``open_display``)."""
+    display = g.rules.display
+    g.display = {kind: deal(g, kind, display.get(kind, 0)) for kind in HAND}
+    if g.log is not None and any(g.display.values()):
+        g.say("open display: " + ", ".join(g.card(c).name for k in HAND for c in g.display[k]))
+
+
+def take_from_display(g, p) -> bool:
+    """At a placement: the player may take a card of the open display into their hand instead of placing
+    a person (one player a round, request ``display``). True when they took one (the turn is used)."""
+    if g.display_round == g.round:
+        return False
+    cards = [cid for k in HAND for cid in g.display.get(k, ())]
+    if not cards:
+        return False
+    pick = g.decide(p, "display", ["place"] + cards,
+                    prompt="take a card of the open display instead of placing a person")
+    if pick == "place":
+        return False
+    kind = next(k for k in HAND if pick in g.display.get(k, ()))
+    g.display[kind].remove(pick)
+    hand_of(p, kind).append(pick)
+    g.display_round = g.round
+    if g.rules.display.get("refill"):
+        g.display[kind].extend(deal(g, kind, 1))
+    if g.log is not None:
+        g.say(f"{p.name} takes {g.card(pick).name} from the open display instead of placing a person")
+    return True

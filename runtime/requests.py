@@ -12,7 +12,8 @@ from .labels import label_of
 # that every request the runtime makes is one of them, and that the table lists the same).
 KINDS = ("place", "any_time", "may", "next", "choose", "pay", "room", "stable", "plow", "fence",
          "pasture_tile", "move_stable", "renovate", "sow", "bake", "feed", "keep_animals", "breed", "major",
-         "minor", "improvement", "occupation", "return", "move_crop", "round_card", "draft", "redraw", "swap", "draw")
+         "minor", "improvement", "occupation", "return", "move_crop", "round_card", "draft", "redraw", "swap", "draw",
+         "display")
 
 
 def norm(option):

@@ -187,7 +187,7 @@ def test_packs_lists_both_2007_packs_with_their_description(capsys):
     out = capsys.readouterr().out
     assert ("original: Agricola (original edition, 2007) (1–5 players)\n"
             "    The 2007 edition for 1 to 5 players, with the green action cards laid out by player count and "
-            "hands dealt from decks E, I and K (equal shares while the decks are short of a full deal).\n"
-            "original-family: Agricola (original edition, 2007), family version (1–5 players, extends original)\n"
+            "hands dealt from decks E, I and K (equal shares while the decks are short of a full deal).\n") in out
+    assert ("original-family: Agricola (original edition, 2007), family version (1–5 players, extends original)\n"
             "    The 2007 family version for 1 to 5 players, without hand cards; the Starting Player space collects "
             "food (2 to 5 players) and only major improvements are built.\n") in out

@@ -34,6 +34,9 @@ VARIANTS = {
     "revised-redraw": (1, 2, 3, 4),
     "revised-swap-and-draw": (1, 2, 3, 4),
     "revised-solo-choices": (1,),
+    "revised-six-and-one-passing": (1, 2, 3, 4),
+    "revised-occupations-by-class": (3, 4),
+    "revised-open-display": (1, 2, 3, 4),
 }
 
 
