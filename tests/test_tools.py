@@ -394,7 +394,7 @@ def test_validate_a_workspace_folder_checks_every_pack_in_it(tmp_path, monkeypat
     shutil.copytree(REPO / "cards", copy / "cards")
     monkeypatch.chdir(copy)
     every = ", ".join(sorted(p.name for p in (REPO / "rules").iterdir() if (p / "game.yaml").exists()))
-    assert every.startswith("family-2012, original, original-family, revised, ")
+    assert every.startswith("family-2012, original, original-campaign-solo, original-family, revised, ")
     for path in (".", "rules", "cards", copy):
         status, out, err = run_cli("validate", path)
         assert (status, out) == (0, f"ok: {every} valid\n"), err[:2000]
