@@ -1015,16 +1015,14 @@ def _campaign_settings(c, players) -> dict | None:
 
 
 def _check_deal_by_class(settings, g, report):
-    """A deal by class gives the hand size of its kind; a drafted kind is dealt by the draft (a warning)."""
+    """A deal by class gives the hand size of its kind (a drafted kind is dealt by the draft instead)."""
     hand = settings["hand"] or {}
     drafted = {k for phase in settings["draft"] for k in phase["kinds"]}
     for kind, classes in settings["deal_by_class"].items():
         span = g["deal_by_class"].span_of(kind)
         total = sum(c["count"] for c in classes)
-        if hand.get(kind, 0) != total:
+        if hand.get(kind, 0) != total and kind not in drafted:
             report.error("E137", f"deal_by_class deals {total} {kind}, but 'hand' says {hand.get(kind, 0)}", span)
-        if kind in drafted:
-            report.warning("W137", f"{kind} are drafted: the draft deals them, not deal_by_class", span)
 
 
 def _check_campaign(settings, g, report):
