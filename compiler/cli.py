@@ -1460,8 +1460,7 @@ def make_parser(only: str | None = None) -> argparse.ArgumentParser:
     q.add_argument("--json", action="store_true", help="print one JSON object (default: text)")
 
     p = command("coverage", "how many real cards the pack expresses, and what the missing ones need",
-
-                 cmd_coverage)
+                cmd_coverage)
     p.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
     p.add_argument("--edition", default=None, help="edition id in the reference list (default: the pack's 'edition' in its game.yaml, "
                         "else 'edition' in rules/defaults.yaml)")
