@@ -22,6 +22,10 @@ class Code(str):
     """Python source to insert as is (a generated function name or expression), not as a literal."""
 
 
+_PLAIN_EXPR = re.compile(r"[\w.]+(\((g, p, c|g, p|c)(, [\w.']+)*\))?")   # a name, or a call of simple arguments
+_PRIMITIVE_TEST = re.compile(r"(P\.\w+)\(g, p, c\)")
+
+
 def pyrepr(value) -> str:
     """Deterministic Python literal for tables: dicts keep their order, Code goes in verbatim."""
     if isinstance(value, Code):
@@ -138,6 +142,9 @@ class Gen:
         self.card_id = None
         # in a prerequisite and at scoring a card counts as often as it says (docs/language.md 4.8)
         self.counted = False
+        # can function name -> its one-line expression: a parent's test uses the expression instead of a
+        # call (legality is asked for every space at every placement: a call per level was a tenth of it)
+        self.can_exprs: dict[str, str] = {}
 
     # ------------------------------------------------------------ expressions
     def expr(self, node) -> str:
@@ -242,46 +249,73 @@ class Gen:
         where = _where(node.span)
         self.w.add(f"def {can}(g, p, c):\n    # {where}: {label!r}\n{_indent(can_body)}\n\n\n"
                    f"def {do}(g, p, c):\n{_indent(do_body)}")
+        if can_body.startswith("return ") and "\n" not in can_body:
+            self.can_exprs[can] = can_body[len("return "):]
         return can, do
+
+    def can_call(self, name: str) -> str:
+        """The test of the statement whose can function is ``name``, as an expression of g, p and c: its
+        one-line body inlined (in parentheses unless it is a name or a call), else a call."""
+        expr = self.can_exprs.get(name)
+        if expr is None:
+            return f"{name}(g, p, c)"
+        return expr if _PLAIN_EXPR.fullmatch(expr) else f"({expr})"
+
+    def any_of(self, names) -> str:
+        """``return`` the test that one of the statements can run (True when one of them always can)."""
+        tests = [self.can_call(a) for a in names]
+        if "True" in tests:
+            return "return True"
+        return "return " + " or ".join(tests)
+
+    def space_can(self, name: str) -> "Code":
+        """What a space table holds as the test of the statement ``name``: P.always when it always can
+        (legal_spaces skips the call), the primitive itself when the test is one primitive called with
+        (g, p, c), else the generated function."""
+        expr = self.can_exprs.get(name)
+        if expr == "True":
+            return Code("P.always")
+        m = _PRIMITIVE_TEST.fullmatch(expr or "")
+        return Code(m.group(1) if m else name)
 
     def _stmt_code(self, node, label):
         if isinstance(node, N.Seq):
             subs = [self.stmt(x) for x in node.items]
-            can = "return " + " or ".join(f"{a}(g, p, c)" for a, b in subs)
-            do = "".join(f"if {a}(g, p, c):\n    {b}(g, p, c)\n" for a, b in subs) + "return True"
+            can = self.any_of(a for a, b in subs)
+            do = "".join(f"if {self.can_call(a)}:\n    {b}(g, p, c)\n" for a, b in subs) + "return True"
             return can, do
         if isinstance(node, (N.Then, N.AndOr, N.Choose)):
             items = node.items if not isinstance(node, N.Choose) else node.options
             subs = [(x, self.stmt(x)) for x in items]
             table = "(" + "".join(f"({a}, {b}, {textgen.stmt(x)!r}), " for x, (a, b) in subs) + ")"
             if isinstance(node, N.Then):
-                return f"return {subs[0][1][0]}(g, p, c)", f"return P.then(g, p, c, {table})"
-            can = "return " + " or ".join(f"{a}(g, p, c)" for x, (a, b) in subs)
+                return f"return {self.can_call(subs[0][1][0])}", f"return P.then(g, p, c, {table})"
+            can = self.any_of(a for x, (a, b) in subs)
             fn = "and_or" if isinstance(node, N.AndOr) else "choose"
             return can, f"return P.{fn}(g, p, c, {table})"
         if isinstance(node, N.May):
             a, b = self.stmt(node.body)
-            return f"return {a}(g, p, c)", f"return P.optional(g, p, c, {a}, {b}, {textgen.stmt(node.body)!r})"
+            return f"return {self.can_call(a)}", f"return P.optional(g, p, c, {a}, {b}, {textgen.stmt(node.body)!r})"
         if isinstance(node, N.MayPay):
             a, b = self.stmt(node.body)
             price = self.goods(node.price)
             if node.recipient is not None:  # the price goes to a player (nothing when that is the payer)
                 whom = "P.owner_of(p, c)" if node.recipient == "owner" else "P.actor_of(p, c)"
                 ask = f" and P.may(g, p, {label!r})" if node.optional else ""
-                return (f"return P.can_pay_to(g, p, {whom}, {price}) and {a}(g, p, c)",
+                return (f"return P.can_pay_to(g, p, {whom}, {price}) and {self.can_call(a)}",
                         f"price, whom = {price}, {whom}\nif P.can_pay_to(g, p, whom, price) and {a}(g, p, c){ask}:\n"
                         f"    P.pay_to(g, p, whom, price, c)\n    {b}(g, p, c)\n    return True\nreturn False")
             if not node.optional:
-                return (f"return P.can_afford(g, p, {price}) and {a}(g, p, c)",
+                return (f"return P.can_afford(g, p, {price}) and {self.can_call(a)}",
                         f"price = {price}\nif P.can_afford(g, p, price) and {a}(g, p, c):\n"
                         f"    P.pay_cost(g, p, price)\n    return bool({b}(g, p, c))\nreturn False")
-            return (f"return P.can_afford(g, p, {price}) and {a}(g, p, c)",
+            return (f"return P.can_afford(g, p, {price}) and {self.can_call(a)}",
                     f"price = {price}\nif P.can_afford(g, p, price) and {a}(g, p, c) and P.may(g, p, {label!r}):\n"
                     f"    P.pay_cost(g, p, price)\n    {b}(g, p, c)\n    return True\nreturn False")
         if isinstance(node, N.Guarded):
             a, b = self.stmt(node.body)
             cond = self.expr(node.cond)
-            return f"return {cond} and {a}(g, p, c)", f"if {cond}:\n    return {b}(g, p, c)\nreturn False"
+            return f"return {cond} and {self.can_call(a)}", f"if {cond}:\n    return {b}(g, p, c)\nreturn False"
         return self._verb(node)
 
     def _rounds(self, rs) -> str:
@@ -667,7 +701,7 @@ def space_table(gen: Gen, unit: Unit) -> dict:
         if accumulate is not None:
             can_code = Code("P.always")
         else:
-            can_code = Code(can) if can else Code("P.never")
+            can_code = gen.space_can(can) if can else Code("P.never")
         variants[n] = (Code(use) if use else None, can_code, accumulate)
     text = None
     any_effect = next((e for e, a in d["variants"].values() if e is not None), None)
