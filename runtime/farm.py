@@ -454,10 +454,20 @@ def fits(frontier, counts) -> bool:
     return False
 
 
+_KEEPS_CACHE: dict = {}
+
+
 def best_keeps(frontier, counts):
-    """The Pareto-maximal animal counts, no more than ``counts``, that fit the housing."""
-    cands = {tuple(min(a, b) for a, b in zip(counts, cap)) for cap in frontier}
-    return sorted(_pareto(cands), reverse=True)
+    """The Pareto-maximal animal counts, no more than ``counts``, that fit the housing (a new list each
+    call; the answer is plain data, kept per process: two of three calls in random games repeat one)."""
+    key = (frontier, tuple(counts))
+    hit = _KEEPS_CACHE.get(key)
+    if hit is None:
+        cands = {tuple(min(a, b) for a, b in zip(counts, cap)) for cap in frontier}
+        if len(_KEEPS_CACHE) > 20_000:
+            _KEEPS_CACHE.clear()
+        hit = _KEEPS_CACHE[key] = tuple(sorted(_pareto(cands), reverse=True))
+    return list(hit)
 
 
 def arrange(caps: tuple, singles: int, counts):
