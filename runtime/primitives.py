@@ -948,6 +948,7 @@ def settle_animals(g, p, source=None):
         return
     opts = best_keeps(capacity_frontier(caps, singles, len(counts), per_kind), counts)
     keep = g.decide(p, "keep_animals", opts)
+    cooked = []   # the conversions' rules run once every kind is settled: a rule that asks finds the farm valid
     for animal, have, kept in zip(rules.animals, counts, keep):
         surplus = have - kept
         if surplus <= 0:
@@ -957,8 +958,7 @@ def settle_animals(g, p, source=None):
         if rate:
             p.goods["food"] += rate * surplus
             if g.listeners.get("event:convert"):   # each animal cooked is one conversion (as use_exchange)
-                for _ in range(surplus):
-                    converted(g, p, ((animal, 1),), (("food", rate),), via)
+                cooked.extend([(animal, rate, via)] * surplus)
         elif rules.leftovers_stay and source is not None:
             space, taken = source
             back = min(surplus, sum(k for good, k in taken if good == animal))
@@ -969,6 +969,8 @@ def settle_animals(g, p, source=None):
                 if not surplus:
                     continue
         gamelog.overflow(g, p, ((animal, surplus),), rate * surplus)
+    for animal, rate, via in cooked:
+        converted(g, p, ((animal, 1),), (("food", rate),), via)
 
 
 def breeding_blocked(g, p) -> bool:
