@@ -1983,12 +1983,14 @@ def put_on_card(g, p, card_id, items, ctx=None):
 
 
 def move_to_card(g, p, card_id, items, ctx=None):
-    """Goods from the player's supply onto the card."""
-    if not can_afford(g, p, items):
+    """Goods from the player's supply onto the card; what is missing is made by exchanges first (as the
+    rule's test, ``can_afford``, allows), paid like a price."""
+    if can_pay(p, items):
+        for good, n in items:
+            if n > 0:
+                p.goods[good] -= n
+    elif not pay_cost(g, p, tuple((good, n) for good, n in items if n > 0)):
         return False
-    for good, n in items:
-        if n > 0:
-            p.goods[good] -= n
     gamelog.on_card(g, p, card_id, items, "move")
     _store(g, p, card_id, items, 1)
     return True
