@@ -249,7 +249,7 @@ def recount(p, goods, bonus, begging_under_cards=False, pack_id=""):
     for cell in field_cells:
         used |= 1 << cell
     extra = 0
-    for cid in p.majors:
+    for cid in p.majors + p.minors:   # a major played as a minor (docs/language.md 4.8) keeps its scoring
         if cid in WORKSHOPS:
             good, steps = WORKSHOPS[cid]
             extra += tier(goods[good], steps)
