@@ -127,8 +127,13 @@ class Game:
         g = Game.__new__(Game)
         g.__dict__.update(mine)
         g.players = [p.clone() for p in self.players]
-        g.spaces = [s.clone() for s in self.spaces]
-        g.space_by_id = {s.id: s for s in g.spaces}
+        # The spaces are shared, read-only, until a game writes to one: it then takes its own copy
+        # (own_space). A lookahead changes one or two of the board's spaces; copying all was most of this.
+        for s in self.spaces:
+            if not s.shared:
+                s.share()
+        g.spaces = list(self.spaces)
+        g.space_by_id = dict(self.space_by_id)
         g.schedule = {r: list(v) for r, v in self.schedule.items()}
         g.listeners = {k: list(v) for k, v in self.listeners.items()}
         g.snapshots = set(self.snapshots)
@@ -148,6 +153,17 @@ class Game:
         g._engine = None
         g._replay = None
         return g
+
+    def own_space(self, s):
+        """This game's own, writable copy of space ``s`` (the same object unless a state copy shares it):
+        every verb that changes a space's goods or occupants asks for it first."""
+        s = self.space_by_id[s.id]
+        if s.shared:
+            mine = s.clone()
+            self.spaces[self.spaces.index(s)] = mine
+            self.space_by_id[mine.id] = mine
+            return mine
+        return s
 
     def __getattr__(self, name):
         # only for attributes not set: ``rng`` of a game whose generator copy_state froze
@@ -570,7 +586,7 @@ class Game:
             self.emit("phase:round_start", p)
         for s in self.spaces:
             if s.accumulate:
-                goods = s.goods
+                goods = self.own_space(s).goods
                 for good, k in s.accumulate:
                     goods[good] = goods.get(good, 0) + k
 
@@ -700,6 +716,7 @@ class Game:
 
     def use_space(self, p, s):
         self.action_no += 1
+        s = self.own_space(s)
         s.occupants.append(p.idx)
         if self.log is not None:
             taken = [] if s.takes_goods else [(g, k) for g, k in s.goods.items() if k]
@@ -740,7 +757,7 @@ class Game:
             self.emit("phase:returning_home", p)
         for s in self.spaces:
             if s.occupants:
-                s.occupants.clear()
+                self.own_space(s).occupants.clear()
         self.emit_round_end()
 
     def emit_round_end(self):

@@ -963,6 +963,7 @@ def settle_animals(g, p, source=None):
             space, taken = source
             back = min(surplus, sum(k for good, k in taken if good == animal))
             if back:
+                space = g.own_space(space)
                 space.goods[animal] = space.goods.get(animal, 0) + back
                 gamelog.left_on_space(g, p, ((animal, back),), space)
                 surplus -= back
@@ -1054,7 +1055,7 @@ def take_goods(g, p, ctx=None):
     taking them as one of its options: its goods are then not handed out on arrival)."""
     if not can_take_goods(g, p, ctx):
         return False
-    space = ctx.space
+    space = ctx.space = g.own_space(ctx.space)
     items = tuple((good, n) for good, n in space.goods.items() if n)
     space.goods.clear()
     ctx.goods = items   # what the use of the space brought (event_goods), as for goods handed out on arrival
@@ -1744,8 +1745,9 @@ def convert_bonus(g, p, good, tiers, ctx=None, source=None):
 def return_to_space(g, p, items, ctx=None):
     if ctx is None or ctx.space is None or not pay_cost(g, p, items):
         return False
+    space = ctx.space = g.own_space(ctx.space)
     for good, n in items:
-        ctx.space.goods[good] = ctx.space.goods.get(good, 0) + n
+        space.goods[good] = space.goods.get(good, 0) + n
     return True
 
 
@@ -1967,7 +1969,7 @@ def card_space_of(g, p, card_id):
 
 def _store(g, p, card_id, items, sign):
     s = card_space_of(g, p, card_id)
-    kept = s.goods if s is not None else p.card_state.setdefault("stored", {}).setdefault(card_id, {})
+    kept = g.own_space(s).goods if s is not None else p.card_state.setdefault("stored", {}).setdefault(card_id, {})
     for good, n in items:
         if n > 0:
             kept[good] = kept.get(good, 0) + sign * n

@@ -128,11 +128,25 @@ def _deep(value):
     return value
 
 
+class SharedGoods(dict):
+    """The goods of a space shared by a state copy and its original (Game.copy_state): read-only, so that
+    a verb that writes to a space without asking for the game's own copy first (Game.own_space) fails
+    instead of changing the other game."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("the goods of a shared space are read-only: write to Game.own_space(space)")
+
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse
+
+
 class Space:
-    """An action space on the board this game (board space or revealed round card)."""
+    """An action space on the board this game (board space or revealed round card). A ``shared`` space
+    belongs to a state copy and its original at once and is read-only (see Game.copy_state)."""
 
     __slots__ = ("id", "name", "defn", "goods", "occupants", "use", "can", "accumulate", "tags", "stage",
-                 "round_revealed", "takes_goods", "group")
+                 "round_revealed", "takes_goods", "group", "shared")
 
     def __init__(self, defn, nplayers: int):
         self.id = defn.id
@@ -149,16 +163,24 @@ class Space:
         self.round_revealed = None
         self.takes_goods = defn.takes_goods
         self.group = defn.group
+        self.shared = False
 
     def clone(self) -> "Space":
-        """An independent copy (every slot assigned by name, as in Player.clone)."""
+        """An independent, writable copy (every slot assigned by name, as in Player.clone)."""
         s = Space.__new__(Space)
         s.id, s.name, s.defn, s.use, s.can, s.accumulate = self.id, self.name, self.defn, self.use, self.can, self.accumulate
         s.tags, s.stage, s.round_revealed, s.takes_goods = self.tags, self.stage, self.round_revealed, self.takes_goods
         s.group = self.group
         s.goods = dict(self.goods)
         s.occupants = list(self.occupants)
+        s.shared = False
         return s
+
+    def share(self) -> None:
+        """Make this space read-only, to be shared by two games (its goods and occupants cannot change)."""
+        self.goods = SharedGoods(self.goods)
+        self.occupants = tuple(self.occupants)
+        self.shared = True
 
 
 class Ctx:

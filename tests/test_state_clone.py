@@ -2,6 +2,9 @@
 mutable parts are copies, not shared."""
 from __future__ import annotations
 
+import pytest
+
+from recorded_games import digest, full_state
 from runtime.agents import RandomAgent
 from runtime.engine import Game
 from runtime.state import Player, Space
@@ -56,3 +59,52 @@ def test_copy_state_copies_the_generator_only_when_drawn(revised):
     again = copy.copy_state()  # a copy of a copy, after the copy drew
     assert [again.rng.random() for _ in range(2)] == [copy.rng.random() for _ in range(2)]
     assert game.rng is not copy.rng is not again.rng
+
+
+class _Lookahead:
+    """A random agent that, before each placement, tries every legal space on a state copy (as the
+    GreedyAgent does) and checks that the original game did not change."""
+
+    trusted = True
+
+    def __init__(self, seed):
+        self.inner = RandomAgent(seed)
+        self.checked = 0
+
+    def choose(self, game, player, kind, options, labels=None, prompt=None):
+        if kind == "place":
+            before = digest(full_state(game))
+            for sid in options:
+                trial = game.copy_state(agents=[RandomAgent(f"t:{sid}")] * game.nplayers)
+                me = trial.players[player.idx]
+                me.home -= 1
+                trial.use_space(me, trial.space_by_id[sid])
+                assert digest(full_state(game)) == before, f"trying {sid} on a copy changed the game"
+                self.checked += 1
+        return self.inner.choose(game, player, kind, options, labels, prompt)
+
+
+def test_a_state_copy_never_changes_its_original(revised, original):
+    checked = 0
+    for pack, seed in ((revised, 5), (revised, 6), (original, 7)):
+        agents = [_Lookahead(f"{seed}:{i}") for i in range(3)]
+        game = Game(pack, 3, seed=seed, agents=agents)
+        game.play()
+        checked += sum(a.checked for a in agents)
+    assert checked > 300
+
+
+def test_the_spaces_of_a_state_copy_are_read_only_until_owned(revised):
+    game = Game(revised, 2, seed=4, agents=[RandomAgent("c:0"), RandomAgent("c:1")])
+    copy = game.copy_state()
+    shared = copy.spaces[0]
+    assert shared is game.spaces[0] and shared.shared
+    with pytest.raises(TypeError, match="the goods of a shared space are read-only"):
+        shared.goods["wood"] = 1
+    with pytest.raises(AttributeError):
+        shared.occupants.append(0)
+    mine = copy.own_space(shared)
+    assert mine is not shared and not mine.shared and copy.space_by_id[shared.id] is mine is copy.spaces[0]
+    mine.goods["wood"] = 7
+    assert game.spaces[0].goods.get("wood", 0) == shared.goods.get("wood", 0) != 7
+    assert copy.own_space(shared) is mine   # asked again (even with the shared object): the same copy
