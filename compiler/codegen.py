@@ -386,7 +386,7 @@ class Gen:
         if n == "return_to_space":
             goods = self.goods(v.goods)
             return (f"return c is not None and c.space is not None and P.can_afford(g, p, {goods})",
-                    f"return P.return_to_space(g, p, {goods}, c)")
+                    f"return P.return_to_space(g, p, {goods}, c) and c.leave({goods})")
         if n == "plow":
             return "return P.can_plow(g, p, c)", f"return P.plow(g, p, c, {int(v.number or 1)})"
         if n == "build_room":

@@ -479,8 +479,14 @@ class English:
                 return f"the next {noun}"
             return f"each of the next {n} {plural(noun, n)}"
         if rs.kind == "listed":
-            return f"the {plural(noun)} of rounds {_join([str(x) for x in rs.numbers], 'and')} (those still to come)"
+            listed = _join([str(x) for x in rs.numbers], "and")
+            if not spaces:   # "at the start of round 7", not "of the rounds of rounds 7"
+                many = len(rs.numbers) != 1
+                return f"{'rounds' if many else 'round'} {listed} ({'those' if many else 'if'} still to come)"
+            return f"the {plural(noun)} of rounds {listed} (those still to come)"
         if rs.kind == "range":
+            if not spaces:
+                return f"rounds {rs.numbers[0]} to {rs.numbers[1]} (those still to come)"
             return f"the {plural(noun)} of rounds {rs.numbers[0]} to {rs.numbers[1]} (those still to come)"
         if rs.kind == "offsets":
             many = len(rs.numbers) != 1

@@ -204,3 +204,11 @@ class Ctx:
         self.owner = owner
         self.paid = paid    # goods the event took from the actor (given up in a conversion)
         self.via = via      # the card the event was made with (the exchange's card)
+
+    def leave(self, items) -> bool:
+        """Goods left on the space just used ('return … to the space') are no longer goods the use brought:
+        the rules that fire after it read the rest (``event_goods``)."""
+        if self.goods:
+            left = dict(items)
+            self.goods = tuple((good, max(0, n - left.get(good, 0))) for good, n in self.goods)
+        return True

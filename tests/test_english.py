@@ -419,6 +419,13 @@ def test_condition_words(text, words):
      "and you get 1 food."),
     ("after another player uses forest: give 1 wood to each other player; may pay 1 food to gain 1 clay",
      'Each time another player uses "Forest": every other player gets 1 wood and you may pay 1 food to get 1 clay.'),
+    # a scheduled action names rounds, not round spaces ("the rounds of rounds 7" before)
+    ("on play: schedule action (gain 1 food) on rounds 7",
+     "When you play this card: at the start of round 7 (if still to come), get 1 food."),
+    ("on play: schedule action (gain 1 food) on rounds 7, 9",
+     "When you play this card: at the start of rounds 7 and 9 (those still to come), get 1 food."),
+    ("on play: schedule action (gain 1 food) on rounds 6 to 14",
+     "When you play this card: at the start of rounds 6 to 14 (those still to come), get 1 food."),
 ])
 def test_rule_words(rule, words):
     assert _english(rule, "rules") == words
