@@ -28,7 +28,9 @@ CAPACITY_WORDS = {"pasture_with_stable": "pasture with stable", "pasture_of_size
 # the names whose animals may be of different kinds together ('capacity of …: mixed'); the house's are already
 MIXED_TARGETS = {"pasture", "pasture_with_stable", "pasture_of_size", "stable"}
 RULE_SWITCHES = {"allow": {"renovate_skip"}, "forbid": {"renovation"}}
-ARG_KINDS = {"space", "card", "number", "player_value", "goods", "space_or_tag"}
+ARG_KINDS = {"space", "card", "number", "player_value", "goods", "space_or_tag", "category"}
+# what reads the scoring table itself (docs/language.md 4.11): refused inside the table's own points
+SCORE_READERS = {"score", "score_negative"}
 MAX_WORK = 10_000   # steps one rule may take when it runs once (docs/limits.md)
 
 
@@ -90,6 +92,9 @@ class Symbols:
         self.min_players, self.max_players = game["players"]
         self.occupations = {e["id"] for e in src.cards if "id" in e and e.get("kind") == "occupation"}
         self.quantities = dict(Q.QUANTITIES)
+        table = src.game.get("scoring") if hasattr(src.game, "get") else None
+        self.score_categories = [str(c["id"]) for c in (table if isinstance(table, list) else ())
+                                 if isinstance(c, dict) and isinstance(c.get("id"), str)]
 
     def knows(self, table: str, name) -> bool:
         """Whether ``name`` is in the table (``spaces``, ``space_tags``, ``cards``, ``card_tags``), or may be."""
@@ -105,9 +110,11 @@ class Checker:
         self.card_kind = None  # its kind: major, minor or occupation
         self.trigger = None  # the trigger of the rule being checked (None: no event is running)
         self.scheduled = 0   # > 0 inside 'schedule action (…)': it runs later, in a round's start
+        self.claim_moment = None  # inside 'claim (…) at …': the moment it is resolved (no event is running then)
         self.each_player = 0  # > 0 inside 'for each player (…)': it runs for players who do not own the card
         self.nobody_placed = None  # when the rule being checked runs while no person is on any space, in words
         self.for_other = 0   # > 0 inside 'for actor (…)' or 'for each other player (…)': 'owner' is someone else
+        self.score_table = False  # checking game.yaml's scoring table, which score(…) and score_negative read
 
     def err(self, code, message, span, hint=None):
         self.report.error(code, message, span, hint)
@@ -172,6 +179,8 @@ class Checker:
             node.name = self.quantity_name(node.name, node.span)
             if node.name in Q.CONTEXT_QUANTITIES:
                 self.event_quantity(node)
+            if node.name in SCORE_READERS and self.score_table:
+                self.score_reader(node.name, node.span)
             if node.name in Q.OWNER_QUANTITIES and not (self.for_other or self.each_player):
                 self.err("E212", f"'{node.name}' asks whether the player running a body owns this card: it belongs "
                          "inside 'for actor (…)', 'for each … player (…)' or the body of 'this card is an action "
@@ -220,7 +229,7 @@ class Checker:
     def event_quantity(self, node: N.Quantity):
         """``event_size`` has a value only in a rule reacting to an event that has a size."""
         t = self.trigger
-        if t is None or t.kind not in ("after_event", "before_event") or self.scheduled:
+        if t is None or t.kind not in ("after_event", "before_event") or self.scheduled or self.claim_moment:
             self.err("E212", f"'{node.name}' is the size of what an event made: it can only be used in a rule "
                      "that reacts to one ('after you build rooms if event_size >= 2: …')", node.span)
         elif t.event not in Q.EVENT_SIZES:
@@ -240,6 +249,8 @@ class Checker:
             return
         if node.name in Q.EVENT_FUNCTIONS:
             self.event_function(node, span)
+        if node.name in SCORE_READERS and self.score_table:
+            self.score_reader(node.name, span)
         if node.name == "stored" and self.card_id is None:
             self.err("E212", "stored() is what lies on the card whose rule it is; there is none here", span)
         if node.name == "owner" and not (self.for_other or self.each_player):
@@ -294,6 +305,9 @@ class Checker:
                 elif arg.name not in self.sym.goods and arg.name not in Q.GOOD_GROUPS:
                     self.err("E203", f"unknown good '{arg.name}'"
                              f"{did_you_mean(arg.name, list(self.sym.goods) + list(Q.GOOD_GROUPS))}", arg.span)
+            elif kind == "category":
+                self.category(arg.name if isinstance(arg, N.Quantity) else None, arg.span,
+                              f"{node.name}() needs the id of a scoring category")
             elif kind == "space_or_tag":
                 if isinstance(arg, N.TagRef):
                     self.spaces_ref([(arg.name, True, arg.span)])
@@ -304,10 +318,21 @@ class Checker:
             else:
                 self.expr(arg)
 
+    def score_reader(self, name, span):
+        self.err("E212", f"'{name}' reads the scoring table, so the table's own points cannot use it", span)
+
+    def category(self, name, span, what="a scoring category is named by its id") -> None:
+        """A scoring category of game.yaml's table ('fields', 'begging', …), for score(…) and 'score of …'."""
+        if name is None:
+            self.err("E206", what, span)
+        elif name not in self.sym.score_categories and self.sym.score_categories:
+            self.err("E205", f"unknown scoring category '{name}'{did_you_mean(name, self.sym.score_categories)}; "
+                     f"scoring categories: {', '.join(self.sym.score_categories)}", span)
+
     def event_function(self, node: N.Call, span):
         """``actor``, ``before`` and the ``event_…`` functions read the event a rule reacts to."""
         t = self.trigger
-        if t is None or t.kind not in EVENT_TRIGGERS or self.scheduled:
+        if t is None or t.kind not in EVENT_TRIGGERS or self.scheduled or self.claim_moment:
             self.err("E212", f"{node.name}() reads the event a rule reacts to: it can only be used in an "
                      "'after …', 'before …' or 'end of turn after …' rule", span)
             return
@@ -359,7 +384,8 @@ class Checker:
                          "belongs inside 'for actor (…)', 'for each other player (…)' or 'for each player (…)'",
                          node.span)
             t = self.trigger
-            if node.recipient == "actor" and (t is None or t.kind not in EVENT_TRIGGERS or self.scheduled):
+            if node.recipient == "actor" and (t is None or t.kind not in EVENT_TRIGGERS or self.scheduled
+                                              or self.claim_moment):
                 self.err("E212", "'pay … to actor' needs the player who carried out an event: it belongs in an "
                          "'after …', 'before …' or 'end of turn after …' rule", node.span)
             self.body(node.body, where)
@@ -398,12 +424,30 @@ class Checker:
             self.err("E212", "'return … to the space' belongs in a card's 'after you use' rule", v.span)
         if v.name in ("give_actor", "pay_actor", "take_from_actor", "for_actor"):
             t = self.trigger
-            if t is None or t.kind not in EVENT_TRIGGERS or self.scheduled:
+            if t is None or t.kind not in EVENT_TRIGGERS or self.scheduled or self.claim_moment:
                 self.err("E212", f"'{_VERB_WORDS[v.name]}' needs the player who carried out an event: it belongs "
                          "in an 'after …', 'before …' or 'end of turn after …' rule", v.span)
         if v.name == "pay_owner" and not (self.for_other or self.each_player):
             self.err("E212", "'pay … to owner' moves goods from another player to the card's owner: it belongs "
                      "inside 'for actor (…)', 'for each other player (…)' or 'for each player (…)'", v.span)
+        if v.name == "claim":
+            self.claim(v, where)
+            return
+        if v.name == "take_from_space":
+            if not self.sym.knows("spaces", v.word_space):
+                self.err("E205", f"unknown action space '{v.word_space}'{did_you_mean(v.word_space, self.sym.spaces)}",
+                         v.space_span)
+            if v.word is not None:
+                self.good(v.word, v.word_span)
+        if v.name == "move_person":
+            for group in v.spaces:
+                self.spaces_ref(group)
+            t = self.trigger
+            at_end = t is not None and t.kind == "at_phase" and t.phase == "work_phase_end" and not self.scheduled
+            if not (self.claim_moment == "work_phase_end" or (self.claim_moment is None and at_end)):
+                self.err("E212", "'move your person …' moves a person already placed, once everyone is: it belongs "
+                         "in an 'at work phase end' rule or in a claim resolved then ('claim (…) at work phase end')",
+                         v.span)
         if v.rounds is not None:
             self.round_spec(v.rounds)
             if where == "scoring":
@@ -448,6 +492,25 @@ class Checker:
             self.err("E215", "plow needs a number of fields from 1 to 15", v.span)
         if v.name == "fence_spaces" and not 1 <= (v.number or 0) <= 15:
             self.err("E215", "fence needs a number of spaces from 1 to 15", v.span)
+
+    def claim(self, v: N.Verb, where: str):
+        """'claim (…) at <moment> [if …]': the statements and the condition run at that moment of the round,
+        when no event is running (docs/language.md 4.6)."""
+        if self.scheduled or self.claim_moment or where == "scoring" or self.nobody_placed:
+            self.err("E212", "a claim is resolved later in the same round: it belongs in a rule of the work phase "
+                     "(an action space's, or a card's rule that reacts to an event or to 'work phase end')", v.span)
+        if self.each_player or self.for_other:
+            self.err("E212", "a claim is staked by the card's owner, not for other players", v.span)
+        outer, self.claim_moment = self.claim_moment, v.word
+        outer_placed = self.nobody_placed
+        if v.word == "round_end":
+            self.nobody_placed = PHASES_WITHOUT_PEOPLE_OUT["end_of_round"]
+        try:
+            if v.expr is not None:
+                self.expr(v.expr)
+            self.body(v.body, where)
+        finally:
+            self.claim_moment, self.nobody_placed = outer, outer_placed
 
     def bound_work(self, node):
         """Report a statement that could take more than MAX_WORK steps when it runs once (nested
@@ -766,6 +829,21 @@ class Checker:
                 shown = ("#" if is_tag else "") + name
                 self.err("E205", f"'{shown}' is no major improvement{' tag' if is_tag else ''}: only a major "
                          f"can be a minor for you", span)
+        elif m.kind in ("score_delta", "score_floor"):
+            for name, span in m.words:
+                self.category(name, span)
+            if m.kind == "score_floor" and (m.op != ">=" or not isinstance(m.expr, N.Num) or m.expr.value != 0):
+                self.err("E215", "a scoring category can only be held at no negative points: write "
+                         f"'score of {m.words[0][0]} >= 0'", m.op_span)
+            elif m.kind == "score_delta":
+                self.expr(m.expr)
+        elif m.kind == "ignore_begging":
+            word, span = m.words[0]
+            if Q.ALIASES.get(word, word) != "begging":
+                self.err("E204", f"only begging cards can be ignored at scoring, not '{word}' (write 'ignore "
+                         f"{m.number} begging')", span)
+            if m.number < 1:
+                self.err("E215", "'ignore' needs a number of begging cards from 1 up", m.number_span)
         elif m.kind in ("allow", "forbid"):
             word, span = m.words[0]
             allowed = RULE_SWITCHES[m.kind]
@@ -1187,7 +1265,7 @@ def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> Check
             chk.rule(r, "game")
             exch.append(r)
     frame["exchanges"] = exch
-    scoring = []
+    scoring, penalties = [], []
     categories = g.get("scoring") if isinstance(g.get("scoring"), list) else []
     for i, cat in enumerate(categories):
         if not isinstance(cat, dict) or not isinstance(cat.get("id"), str):
@@ -1198,11 +1276,19 @@ def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> Check
             continue
         node = parse(text, "expr", report)
         if node is not None:
-            chk.nobody_placed = "at scoring"
+            chk.nobody_placed, chk.score_table = "at scoring", True
             chk.expr(node)
-            chk.nobody_placed = None
+            chk.nobody_placed, chk.score_table = None, False
             scoring.append((str(cat["id"]), str(cat.get("label", cat["id"])), node, cat.span))
+        penalty = _text(cat, "penalty")
+        node = parse(penalty, "expr", report) if penalty is not None else None
+        if node is not None:
+            chk.nobody_placed, chk.score_table = "at scoring", True
+            chk.expr(node)
+            chk.nobody_placed, chk.score_table = None, False
+            penalties.append((str(cat["id"]), node, cat.span))
     frame["scoring"] = scoring
+    frame["score_penalties"] = penalties
     tb = _text(g, "tie_break")
     frame["tie_break"] = parse(tb, "expr", report) if tb else None
     if frame["tie_break"] is not None:

@@ -164,7 +164,7 @@ class Gen:
             fn, kinds = RQ.FUNCTIONS[node.name]
             args = []
             for a, kind in zip(node.args, kinds):
-                if kind in ("space", "card", "space_or_tag"):
+                if kind in ("space", "card", "space_or_tag", "category"):
                     args.append(repr(a.name))
                 elif kind == "player_value":
                     if isinstance(a, N.Quantity) and a.name in RQ.QUANTITIES:
@@ -420,7 +420,7 @@ class Gen:
             rounds = self._rounds(v.rounds)
             return "return True", f"return P.schedule(g, p, {self.goods(v.goods)}, {rounds}, c, {self.card_id!r})"
         if n == "bonus":
-            return "return True", f"return P.bonus(g, p, {self.expr(v.expr)}, c, {self.card_id!r})"
+            return "return True", f"return S.bonus(g, p, {self.expr(v.expr)}, c, {self.card_id!r})"
         if n == "convert_bonus":
             tiers = tuple((int(k), int(pts)) for k, pts, *_ in v.tiers)
             return (f"return p.goods[{v.word!r}] >= {tiers[0][0]}",
@@ -450,6 +450,21 @@ class Gen:
             return f"return {can}", f"return P.{n}(g, p, {cid}, {goods}, c)"
         if n == "move_crop":
             return "return P.can_move_crop(g, p)", "return P.move_crop(g, p)"
+        if n == "claim":   # the statements run later (runtime/claims.py); staking is always possible
+            a, b = self.stmt(v.body)
+            cond = "None"
+            if v.expr is not None:
+                cond = self.w.name("claim_condition")
+                self.w.add(f"def {cond}(g, p, c):\n    return {self.expr(v.expr)}")
+            return "return True", (f"return C.stake(g, p, {v.word!r}, {a}, {b}, {cond}, "
+                                   f"{textgen.stmt(v.body)!r}, c, {self.card_id!r})")
+        if n == "take_from_space":
+            args = f"{v.word_space!r}, {v.word!r}"
+            return f"return C.can_take_from_space(g, p, {args})", f"return C.take_from_space(g, p, {args})"
+        if n == "move_person":
+            sources, targets = (pyrepr(tuple((name, bool(tag)) for name, tag, _ in group)) for group in v.spaces)
+            return (f"return C.can_move_person(g, p, {sources}, {targets})",
+                    f"return C.move_person(g, p, {sources}, {targets})")
         raise ValueError(f"no code for verb {n}")
 
 
@@ -531,6 +546,11 @@ def card_table(gen: Gen, unit: Unit) -> dict:
                 entry["counts_as_major"] = True
             elif kind != "counts_as_tag":   # a tag of the card's table entry (_tags_of)
                 modifiers.append(Code(_modifier(gen, rule.modifier)))
+            if rule.modifier.kind == "ignore_begging":  # the cards are discarded at the end of the last harvest
+                handler = w.name("discard_begging")
+                w.add(f"def {handler}(g, p, c):\n    # {_where(rule.span)}: ignore begging\n"
+                      f"    return S.discard_ignored_begging(g, p)")
+                listeners.append(("phase:harvest_end", Code(handler), "you"))
             continue
         if rule.kind == "action":
             can, do = gen.stmt(rule.body)
@@ -668,6 +688,16 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
         name_, is_tag, _ = m.words[0]
         key = ("#" if is_tag else "") + name_
         body.append(f"p.mods.setdefault('as_minor', []).append({key!r})")
+    elif m.kind == "score_delta":
+        fn = w.name("score_change")
+        w.add(f"def {fn}(g, p):\n    return {gen.expr(m.expr)}")
+        for cid, _ in m.words:
+            body.append(f"p.mods.setdefault('score', []).append(({cid!r}, 'delta', {fn}))")
+    elif m.kind == "score_floor":
+        for cid, _ in m.words:
+            body.append(f"p.mods.setdefault('score', []).append(({cid!r}, 'floor', None))")
+    elif m.kind == "ignore_begging":
+        body.append(f"p.mods['ignore_begging'] = p.mods.get('ignore_begging', 0) + {int(m.number)}")
     elif m.kind == "allow":
         body.append(f"p.mods[{m.words[0][0]!r}] = True")
     elif m.kind == "forbid":
@@ -741,8 +771,15 @@ def game_table(gen: Gen, frame: dict) -> dict:
     scoring = []
     for cid, label, node, span in frame["scoring"]:
         fname = w.name(f"score_{ident(cid)}")
-        w.add(f"def {fname}(g, p):\n    # {_where(span)}: {textgen.expr(node)}\n    return {gen.expr(node)}")
+        # the cards' changes of scoring apply to the category's points (runtime/scoring.py)
+        w.add(f"def {fname}(g, p):\n    # {_where(span)}: {textgen.expr(node)}\n"
+              f"    return S.category(g, p, {cid!r}, {gen.expr(node)})")
         scoring.append((cid, label, Code(fname)))
+    penalties = {}
+    for cid, node, span in frame.get("score_penalties", ()):
+        fname = w.name(f"penalty_{ident(cid)}")
+        w.add(f"def {fname}(g, p):\n    # {_where(span)}: {textgen.expr(node)}\n    return {gen.expr(node)}")
+        penalties[cid] = Code(fname)
     tb = frame["tie_break"]
     tname = w.name("tie_break")
     w.add(f"def {tname}(g, p):\n    return {gen.expr(tb) if tb is not None else '0'}")
@@ -775,6 +812,7 @@ def game_table(gen: Gen, frame: dict) -> dict:
         **({"deal_by_class": {k: tuple(v) for k, v in s["deal_by_class"].items()}} if s.get("deal_by_class") else {}),
         **({"open_display": s["open_display"]} if s.get("open_display") else {}),
         **_tile_farm_table(frame, s),
+        **({"score_penalties": penalties} if penalties else {}),
     }
 
 

@@ -38,6 +38,7 @@ _QUANTITY = {
     "rounds_left": "complete round left to play", "players": "player", "rooms_built": "room built onto your house",
     "house_level": "renovation", "building_gained": "building resource gained this work phase",
     "after_harvest": "round right after a harvest", "harvest_round": "harvest round",
+    "bonus_lost": "bonus point lost to cards", "score_negative": "scoring category with negative points",
     "event_size": "(size of what was just built)",
 }
 
@@ -47,6 +48,8 @@ _PLURAL_WORD = {"person": "people", "child": "children", "wild boar": "wild boar
                 "building resource gained this work phase": "building resources gained this work phase",
                 "round right after a harvest": "rounds right after a harvest",
                 "farmyard space in pastures": "farmyard spaces in pastures",
+                "bonus point lost to cards": "bonus points lost to cards",
+                "scoring category with negative points": "scoring categories with negative points",
                 "grain (supply and fields)": "grain (supply and fields)"}
 
 
@@ -72,6 +75,11 @@ class English:
         self.space_tags = {k: list(v) for k, v in (space_tags or {}).items()}  # tag -> names of its spaces
         self.card_tags = {k: list(v) for k, v in (card_tags or {}).items()}    # tag -> names of its cards
         self.event = None  # the event of the rule being rendered (what 'event_size' measures)
+        self.categories = {}  # scoring category id -> its label in the pack's scoring table
+
+    def category(self, cid: str) -> str:
+        """A scoring category in words: its label in the pack's table ('Fields'), else its id."""
+        return f'"{self.categories.get(cid, cid.replace("_", " "))}"'
 
     # ---------------------------------------------------------------- goods and numbers
     def good(self, name: str, n) -> str:
@@ -217,6 +225,7 @@ class English:
                 "stored": lambda: f"the {_GROUP_WORDS.get(node.args[0].name) or self.good(node.args[0].name, 2)} on this card",
                 "occupations_after": lambda: f"the occupations you played after {args[0]}",
                 "roomy_pastures": lambda: f"your pastures holding an animal with room for {args[0]} more",
+                "score": lambda: f"your points for {self.category(node.args[0].name)}",
             }
             return words.get(node.name, lambda: f"{node.name}({', '.join(args)})")()
         if isinstance(node, N.Tier):
@@ -284,6 +293,9 @@ class English:
                 if inner.startswith("you have "):   # "at least one player (you included) has 'Well'"
                     return f"at least one {who} has {inner[len('you have '):]}"
                 return f"for at least one {who}, {_their(inner)}"
+            if isinstance(left, N.Quantity) and left.name == "rounds_left" and node.op == "==" and \
+                    isinstance(node.right, N.Num) and node.right.value == 0:
+                return "it is the last round"
             if isinstance(left, N.Quantity) and left.name == "round":
                 phrase = {">=": "from round", "<=": "up to round", "==": "in round", ">": "after round",
                           "<": "before round", "!=": "except in round"}[node.op]
@@ -307,6 +319,8 @@ class English:
             v = node.value.value if isinstance(node.value, N.Truthy) else node.value
             if isinstance(v, N.Quantity) and v.name in _FLAGS:
                 return self.flag(v.name, False)
+            if isinstance(v, N.Call) and v.name == "occupied":
+                return f"{self.arg(v.args[0])} is free"
             return f"not ({self.cond(node.value)})"
         if isinstance(node, N.Truthy):
             v = node.value
@@ -446,6 +460,19 @@ class English:
             return f"put {self.goods(v.goods)} from the general supply on this card"
         if n == "move_to_card":
             return f"move {self.goods(v.goods)} from your supply onto this card"
+        if n == "claim":
+            moment = {"work_phase_end": "at the end of this work phase (everyone placed)",
+                      "returning_home": "when the people return home this round",
+                      "round_end": "at the end of this round"}[v.word]
+            cond = f", if {self.cond(v.expr)}" if v.expr is not None else ""
+            return f"stake a claim: {moment}{cond}: {self.stmt(v.body)}"
+        if n == "take_from_space":
+            what = f"the {self.good(v.word, 2)}" if v.word else "everything"
+            return f"take {what} lying on {self.space_ref(v.word_space, False)} (without using the space)"
+        if n == "move_person":
+            froms = _join([self.space_ref(name, tag) for name, tag, _ in v.spaces[0]], "or")
+            tos = _join([self.space_ref(name, tag) for name, tag, _ in v.spaces[1]], "or")
+            return f"move one of your people from {froms} to {tos}, if free, and take that action"
         if n == "take_from_card":
             return f"take {self.goods(v.goods)} from this card into your supply"
         return PLACEHOLDER
@@ -453,6 +480,9 @@ class English:
     def bonus_amount(self, node) -> str:
         if isinstance(node, N.Num):
             return f"get {node.value} bonus point{'s' if node.value != 1 else ''}"
+        if isinstance(node, N.Neg) and isinstance(node.value, N.Num):
+            n = node.value.value
+            return f"lose {n} bonus point{'s' if n != 1 else ''}"
         if isinstance(node, N.Tier):
             entries = [(k, v) for k, v, *_ in node.entries]
             if entries and entries[0][0] <= 0:
@@ -460,6 +490,11 @@ class English:
             values = "/".join(str(v) for _, v in entries)
             limits = "/".join(str(k) for k, _ in entries)
             return f"get {values} bonus points for at least {limits} {self.quantity_words(node.value)}"
+        per_category = _score_shares(node)
+        if per_category:
+            cats, n = per_category
+            return (f"get 1 bonus point for each of {_join([self.category(c) for c in cats], 'and')} in which "
+                    f"you score at least {n} points")
         if isinstance(node, N.BinOp) and node.op == "//":
             return f"get 1 bonus point for every {self.expr(node.right)} {self.quantity_words(node.left)}"
         if isinstance(node, N.Quantity):
@@ -675,6 +710,17 @@ class English:
                     f"{'are minor improvements (not majors)' if many else 'is a minor improvement (not a major)'}: you play "
                     f"{'them' if many else 'it'} with a minor improvement action and pay for "
                     f"{'them' if many else 'it'} as for one.")
+        if m.kind == "score_delta":
+            return (f"At scoring, you get {self.expr(m.expr)} more "
+                    f"{'point' if isinstance(m.expr, N.Num) and m.expr.value == 1 else 'points'} for "
+                    f"{_join([self.category(c) for c, _ in m.words], 'and')}.")
+        if m.kind == "score_floor":
+            cats = [self.category(c) for c, _ in m.words]
+            return (f"At scoring, you lose no points for {_join(cats, 'or')}: "
+                    f"{'such a category scores' if len(cats) > 1 else 'it scores'} nothing instead of negative points.")
+        if m.kind == "ignore_begging":
+            return (f"Before scoring, you discard up to {m.number} begging "
+                    f"{'card' if m.number == 1 else 'cards'}: they cost you no points.")
         if m.kind == "allow":
             return {"renovate_skip": "You may renovate straight from wood to stone."}.get(
                 m.words[0][0], f"Allowed: {m.words[0][0].replace('_', ' ')}.")
@@ -884,6 +930,24 @@ def _join(parts, word) -> str:
     return ", ".join(parts[:-1]) + f" {word} " + parts[-1]
 
 
+def _score_shares(node):
+    """(categories, n) when ``node`` is ``tier(score(a); n: 1) + tier(score(b); n: 1) + …`` (two or more
+    categories, one threshold): 1 for each category scoring at least n points. Else None."""
+    terms = []
+
+    def collect(x):
+        if isinstance(x, N.BinOp) and x.op == "+":
+            return collect(x.left) and collect(x.right)
+        if isinstance(x, N.Tier) and len(x.entries) == 1 and x.entries[0][1] == 1 and isinstance(x.value, N.Call) \
+                and x.value.name == "score" and x.value.args and isinstance(x.value.args[0], N.Quantity):
+            terms.append((x.value.args[0].name, x.entries[0][0]))
+            return True
+        return False
+    if not collect(node) or len(terms) < 2 or len({n for _, n in terms}) != 1:
+        return None
+    return [c for c, _ in terms], terms[0][1]
+
+
 def for_pack(checked) -> English:
     """An English renderer that knows the pack's names of action spaces and cards."""
     spaces = {u.id: u.data["name"] for u in checked.spaces + checked.rounds}
@@ -902,6 +966,7 @@ def for_pack(checked) -> English:
             if rule.kind == "modifier" and rule.modifier.kind == "counts_as_tag":
                 card_tags.setdefault(rule.modifier.words[0][0], []).append(u.data["name"])
     eng = English(spaces, cards, tags, card_tags)
+    eng.categories = {cid: label for cid, label, *_ in (checked.game.get("scoring") or ())}
     eng.own_tags = own
     eng.major_names = {u.data["name"] for u in checked.majors}
     return eng

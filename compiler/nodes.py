@@ -181,7 +181,8 @@ class Verb(Node):
     expr: Node | None = None         # bonus <expr>
     rounds: "RoundSpec | None" = None
     tiers: list | None = None        # convert wood to bonus (3: 1, ...)
-    body: Node | None = None         # schedule action (...), for each player (...)
+    body: Node | None = None         # schedule action (...), for each player (...), claim (...)
+    spaces: list | None = None       # move your person from <spaces> to <spaces>: [from, to], each [(name, is_tag, span)]
 
 
 @dataclass
@@ -266,6 +267,10 @@ def names_in(trees) -> set:
             out.update(("tag" if tag else "id", name) for name, tag, _ in node.spaces)
         elif isinstance(node, Modifier) and node.kind in ("use_occupied", "double_placement"):
             out.update(("tag" if tag else "id", name) for name, tag, _ in node.words)
+        elif isinstance(node, Verb) and node.spaces:
+            out.update(("tag" if tag else "id", name) for group in node.spaces for name, tag, _ in group)
+        elif isinstance(node, Verb) and node.name == "take_from_space":
+            out.add(("id", node.word_space))
         elif isinstance(node, Call):
             out.update(("id", a.name) for a in node.args if isinstance(a, Quantity))
             out.update(("tag", a.name) for a in node.args if isinstance(a, TagRef))

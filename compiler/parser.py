@@ -635,6 +635,26 @@ class _Build(Transformer):
         t = children[0]
         return N.Modifier("forbid", words=[(t.value, self.s.of_token(t))], span=self.sp(meta))
 
+    # scoring as values (docs/language.md 4.11): the categories are (id, span) pairs of game.yaml's scoring
+    def categories(self, meta, children):
+        return [(t.value, self.s.of_token(t)) for t in children]
+
+    def score_delta(self, meta, children):
+        return N.Modifier("score_delta", words=children[0], expr=children[-1], span=self.sp(meta))
+
+    def score_floor(self, meta, children):
+        cmp = _tokens(children, "CMP")[0]
+        mod = N.Modifier("score_floor", words=children[0], expr=children[-1], span=self.sp(meta))
+        mod.op, mod.op_span = cmp.value, self.s.of_token(cmp)
+        return mod
+
+    def ignore_begging(self, meta, children):
+        n, name = _tokens(children, "INT")[0], _tokens(children, "NAME")[0]
+        mod = N.Modifier("ignore_begging", number=self.n(n), words=[(name.value, self.s.of_token(name))],
+                         span=self.sp(meta))
+        mod.number_span = self.s.of_token(n)
+        return mod
+
     def targets(self, meta, children):
         return list(children)
 
@@ -814,6 +834,36 @@ class _Build(Transformer):
 
     def breed(self, meta, c):
         return self._verb("breed", meta, c, word=c[0].value)
+
+    # deferred claims (docs/language.md 4.6)
+    def cp_work_phase_end(self, meta, c):
+        return "work_phase_end"
+
+    def cp_returning_home(self, meta, c):
+        return "returning_home"
+
+    def cp_round_end(self, meta, c):
+        return "round_end"
+
+    def claim(self, meta, c):
+        cond = c[2] if len(c) > 2 else None
+        return self._verb("claim", meta, c, body=c[0], word=c[1], expr=cond)
+
+    def take_from_space(self, meta, c):
+        space = _tokens(c, "NAME")[-1]
+        v = self._verb("take_from_space", meta, c)
+        v.word_space, v.space_span = space.value, self.s.of_token(space)
+        return v
+
+    def take_good_from_space(self, meta, c):
+        good, space = _tokens(c, "NAME")
+        v = self._verb("take_from_space", meta, c, word=good.value)
+        v.word_span = self.s.of_token(good)
+        v.word_space, v.space_span = space.value, self.s.of_token(space)
+        return v
+
+    def move_person(self, meta, c):
+        return self._verb("move_person", meta, c, spaces=[c[0], c[1]])
 
     def schedule_action(self, meta, c):
         return self._verb("schedule_action", meta, c, body=c[0], rounds=c[1])

@@ -85,6 +85,10 @@ VERB_EXAMPLES = {
     "put_on_card": "at round start: put 1 wood on this card",
     "move_to_card": "any time action: move 1 grain to this card",
     "take_from_card": "in work phase action: take 2 wood from this card",
+    "claim": "after you use #reed_accumulation: claim (take the food of fishing) at returning home",
+    "take_from_space": "after you use forest: claim (take the goods of clay_pit) at returning home if not occupied(clay_pit)",
+    "take_good_from_space": "at work phase end if not occupied(fishing): take the food of fishing",
+    "move_person": "at work phase end: may move your person from grain_seeds to farmland or cultivation",
     "choose": "on play: choose(gain 1 wood | gain 1 clay)", "group": "on play: (gain 1 wood; gain 1 clay)",
 }
 MODIFIER_EXAMPLES = {
@@ -102,6 +106,8 @@ MODIFIER_EXAMPLES = {
     "counts_as_major": "this card counts as a major improvement too",
     "allow_rule": "allow renovate_skip",
     "forbid_rule": "forbid renovation",
+    "score_delta": "score of pastures, fields: +1", "score_floor": "score of sheep, boar, cattle >= 0",
+    "ignore_begging": "ignore 2 begging",
 }
 # What the grammar allows but the checker narrows, said beside the verb (docs/language.md 1.8).
 VERB_NOTES = {"renovate": "`for <goods>` / `free`: designed (4.13), refused with E300 until built",
@@ -127,9 +133,10 @@ FUNCTION_EXAMPLES = {
     "space_goods": "after you use forest if space_goods(fishing, food) >= 3: gain 1 food",
     "actor": "after another player uses forest if actor(rooms) > rooms: gain 1 food",
     "before": "after you build rooms if before(rooms) == 2: gain 1 food",
+    "score": "at scoring: bonus tier(score(fields); 4: 1)",
 }
 _ARG_SAMPLES = {"space": "fishing", "card": "#oven", "number": "2", "player_value": "rooms", "goods": "wood",
-                "space_or_tag": "#wood_accumulation"}
+                "space_or_tag": "#wood_accumulation", "category": "fields"}
 
 
 def _alternatives(rule: str) -> list[tuple[str, str]]:
@@ -148,8 +155,8 @@ def _alternatives(rule: str) -> list[tuple[str, str]]:
 
 _PLACEHOLDERS = {"goods_x": "<goods>", "goods": "<goods>", "price": "[for <goods> | free]", "round_spec": "<rounds>",
                  "seq": "<statements>", "cond": "<condition>", "tier_entries": "<tiers>", "expr": "<expression>",
-                 "targets": "<targets>", "signed_goods": "<changes>", "space_ref": "<space or #tag>", "INT": "<n>",
-                 "NAME": "<name>", "OFFSET": "<+n>"}
+                 "targets": "<targets>", "categories": "<categories>", "claim_phase": "<moment>", "spaces": "<spaces>", "signed_goods": "<changes>", "space_ref": "<space or #tag>", "INT": "<n>",
+                 "NAME": "<name>", "OFFSET": "<+n>", "CMP": ">="}
 
 
 def _pattern_words(pattern: str) -> str:
@@ -222,7 +229,8 @@ def language_reference() -> str:
         out.append(_row(f"`{name}`", ", ".join(kinds), doc))
     out += ["", "Argument kinds: `space` an action space id, `card` a card id or `#tag`, `number` an expression, "
             "`player_value` any expression or condition (worked out for each player), `goods` a good or one of "
-            + ", ".join(f"`{g}`" for g in Q.GOOD_GROUPS) + ", `space_or_tag` an action space id or `#tag`."]
+            + ", ".join(f"`{g}`" for g in Q.GOOD_GROUPS) + ", `space_or_tag` an action space id or `#tag`, `category` the id of a scoring category of the "
+            "pack's game.yaml (`fields`, `sheep`, `begging`, …)."]
     out += _examples(examples)
     out += ["### 5.4 Verbs", "", _row("statement", "grammar name", "note"), "|---|---|---|"]
     verbs = _alternatives("atom")

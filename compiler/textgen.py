@@ -176,4 +176,14 @@ def stmt(node) -> str:
         head = {"for_actor": "for actor", "for_each_other": "for each other player",
                 "for_each_player": "for each player"}[name]
         return f"{head} ({stmt(v.body)})"
+    if name == "claim":
+        moment = {"work_phase_end": "work phase end", "returning_home": "returning home", "round_end": "round end"}
+        cond = f" if {expr(v.expr)}" if v.expr is not None else ""
+        return f"claim ({stmt(v.body)}) at {moment[v.word]}{cond}"
+    if name == "take_from_space":
+        return f"take the {v.word or 'goods'} of {v.word_space}"
+    if name == "move_person":
+        def refs(group):
+            return " or ".join(("#" if tag else "") + n for n, tag, _ in group)
+        return f"move your person from {refs(v.spaces[0])} to {refs(v.spaces[1])}"
     return name.replace("_", " ")

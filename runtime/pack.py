@@ -141,6 +141,9 @@ class Rules:
         self.housing = dict(d["housing"])
         self.exchanges = tuple(d["exchanges"])
         self.scoring = tuple(d["scoring"])
+        # category id -> the points a category loses that count as negative even when its total is not
+        # (begging cards scored with the card points): runtime/scoring.py
+        self.score_penalties = dict(d.get("score_penalties") or {})
         self.tie_break = d["tie_break"]
         self.has_tie_break = d.get("has_tie_break", True)   # without one, equal totals share the win
         self.hand = d.get("hand")

@@ -5,6 +5,7 @@ code calls these functions directly. Nothing here names an action space, a card 
 """
 from __future__ import annotations
 
+from . import scoring
 from .farm import popcount
 
 GOODS_IN_SUPPLY = ("food", "grain", "vegetable", "wood", "clay", "reed", "stone", "sheep", "boar", "cattle")
@@ -158,6 +159,16 @@ def bonus_points(g, p):
     return p.bonus
 
 
+def bonus_lost(g, p):
+    """bonus points lost to cards (the negative bonus points, counted apart from the positive ones)"""
+    return p.stats.get("bonus_lost", 0)
+
+
+def score_negative(g, p):
+    """scoring categories in which the player scores negative points now (a begging card makes its category negative)"""
+    return scoring.negative_categories(g, p)
+
+
 def round(g, p):  # noqa: A001 - the language's word
     """the current round number"""
     return g.round
@@ -202,7 +213,7 @@ QUANTITIES = {f.__name__: f for f in (
     rooms, people, newborns, occupations, minors, majors, improvements, fields, grain_fields,
     vegetable_fields, empty_fields, planted_fields, grain_total, vegetable_total, pastures, pasture_spaces,
     pasture_tiles, stables, fenced_stables, unfenced_stables, fences, unused_spaces, animals, building_resources, begging,
-    card_points, bonus_points, round, rounds_left, players, rooms_built, house_level, building_gained,
+    card_points, bonus_points, bonus_lost, score_negative, round, rounds_left, players, rooms_built, house_level, building_gained,
     after_harvest, harvest_round,
 )}
 
@@ -467,6 +478,11 @@ def stored(g, p, c, card_id, goods):
     return sum(n for good, n in kept.items() if good in goods) if kept else 0
 
 
+def score(g, p, category):
+    """the points the player scores now in a scoring category of the game"""
+    return scoring.score(g, p, category)
+
+
 def occupations_after(g, p, card_id):
     """occupations the player played after the given card"""
     occ = p.occupations
@@ -532,6 +548,7 @@ FUNCTIONS = {
     "event_via": (event_via, ("card",)),
     "event_space": (event_space, ("space_or_tag",)),
     "occupations_after": (occupations_after, ("card",)),
+    "score": (score, ("category",)),
     "stored": (stored, ("goods",)),
     "roomy_pastures": (roomy_pastures, ("number",)),
     "occupied": (occupied, ("space",)),

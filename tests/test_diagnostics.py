@@ -859,11 +859,11 @@ def test_a_syntax_error_does_not_hide_the_other_lines(root, capsys):
                ))
 
 
-BODY_WORDS = ("'(', 'bake', 'bonus', 'breed', 'build', 'choose', 'convert', 'exchange', 'family', 'fence', 'for', "
+BODY_WORDS = ("'(', 'bake', 'bonus', 'breed', 'build', 'choose', 'claim', 'convert', 'exchange', 'family', 'fence', 'for', "
               "'gain', 'give', 'harvest', 'let', 'may', 'move', 'pay', 'pile', 'play', 'plow', 'put', 'renovate', 'return', "
               "'schedule', 'sow', 'take'")
 RULE_WORDS = ("'after', 'allow', 'any', 'at', 'bake', 'before', 'capacity', 'cost', 'end', 'forbid', 'free', 'house', "
-              "'in', 'instead', 'may', 'on', 'once', 'this'")
+              "'ignore', 'in', 'instead', 'may', 'on', 'once', 'score', 'this'")
 
 
 @pytest.mark.parametrize("rule, word, expected", [

@@ -180,6 +180,13 @@ this card houses 1 person
 this card houses 2 people
 allow renovate_skip
 forbid renovation
+score of fields, sheep: +1
+score of sheep >= 0
+ignore 1 begging
+after you use reed_bank: claim (take the food of fishing) at returning home
+after you use grain_seeds: claim (gain 1 food) at work phase end
+after you use forest: claim (take the goods of clay_pit) at round end if rooms > 2
+at work phase end: may move your person from grain_seeds or #wood_accumulation to farmland
 on play: pile 1 wood, 1 grain on this card
 at round start: put 1 wood on this card; move 1 grain to this card
 after you use forest if stored(wood) >= 2: take 2 wood from this card
@@ -279,7 +286,8 @@ def test_quantities_functions_and_phrases_have_words(checked_packs):
                      eng.bonus_amount(N.Quantity(name))):
             assert bad_text(text) is None, (name, text)
     samples = {"space": N.Quantity("fishing"), "card": N.TagRef("fireplace"), "number": N.Num(2),
-               "player_value": N.Quantity("rooms"), "goods": N.Quantity("clay"), "space_or_tag": N.TagRef("lessons")}
+               "player_value": N.Quantity("rooms"), "goods": N.Quantity("clay"), "space_or_tag": N.TagRef("lessons"),
+               "category": N.Quantity("fields")}
     for fname, (_fn, kinds) in Q.FUNCTIONS.items():
         text = eng.expr(N.Call(fname, [samples[k] for k in kinds]))
         assert bad_text(text) is None and f"{fname}(" not in text, (fname, text)

@@ -72,6 +72,19 @@ TEXTS = {
     "pen_probe": "This card holds 2 sheep; they are your animals like those on your farm.",
     "own_space_probe": "This card is an action space that you may place a person on; using it: get 1 grain.",
     "share_probe": "At the start of each round: put 2 wood from the general supply on this card.",
+    "score_value_probe": 'During scoring: get bonus points equal to your points for "Pastures".',
+    "score_plus_probe": 'At scoring, you get 2 more points for "Fields" and "Grain".',
+    "score_floor_probe": 'At scoring, you lose no points for "Sheep" or "Bonus points": such a category scores '
+                         "nothing instead of negative points.",
+    "ignore_begging_probe": "Before scoring, you discard up to 1 begging card: they cost you no points.",
+    "negative_count_probe": "During scoring: get 1 bonus point for each scoring category with negative points.",
+    "bonus_lost_probe": "During scoring: lose 2 bonus points.",
+    "claim_probe": 'Each time you use "Reed Bank": stake a claim: when the people return home this round: take the '
+                   'food lying on "Fishing" (without using the space).',
+    "claim_if_probe": 'Each time you use "Forest": stake a claim: at the end of this work phase (everyone placed), if '
+                      '"Clay Pit" is free: get 1 clay.',
+    "move_probe": "At the end of each work phase (everyone placed, before returning home): you may move one of your "
+                  'people from "Grain Seeds" to "Farmland" or "Day Laborer", if free, and take that action.',
     "welcome_probe": "This card is an action space that any player (you included) may place a person on; using it: "
                      "get 2 food if they own this card and get 1 clay if they do not own this card.",
 }
@@ -325,6 +338,36 @@ REFUSED = [
      "'end of turn after …' rule", "take 1 wood from actor"),
     ("any time action: move 2 crop to an empty field", "E215",
      "'move … crop to an empty field' moves 1 crop ('move 1 crop to an empty field')", "move 2 crop to an empty field"),
+    ("at scoring: bonus score(horses)", "E205", "unknown scoring category 'horses'; scoring categories: fields, "
+     "pastures, grain, vegetables, sheep, boar, cattle, unused, fenced_stables, rooms, family, cards, bonus, begging",
+     "horses"),
+    ("at scoring: bonus score(#oven)", "E206", "score() needs the id of a scoring category", "#oven"),
+    ("score of sheeps: +1", "E205", "unknown scoring category 'sheeps' (did you mean 'sheep'?); scoring categories: "
+     "fields, pastures, grain, vegetables, sheep, boar, cattle, unused, fenced_stables, rooms, family, cards, bonus, "
+     "begging", "sheeps"),
+    ("score of sheep > 0", "E215", "a scoring category can only be held at no negative points: write 'score of sheep "
+     ">= 0'", ">"),
+    ("score of sheep >= 1", "E215", "a scoring category can only be held at no negative points: write 'score of sheep "
+     ">= 0'", ">="),
+    ("ignore 2 sheep", "E204", "only begging cards can be ignored at scoring, not 'sheep' (write 'ignore 2 begging')",
+     "sheep"),
+    ("ignore 0 begging", "E215", "'ignore' needs a number of begging cards from 1 up", "0"),
+    ("on play: move your person from grain_seeds to farmland", "E212",
+     "'move your person …' moves a person already placed, once everyone is: it belongs in an 'at work phase end' "
+     "rule or in a claim resolved then ('claim (…) at work phase end')", "move your person from grain_seeds to farmland"),
+    ("after you use forest: claim (move your person from forest to farmland) at returning home", "E212",
+     "'move your person …' moves a person already placed, once everyone is: it belongs in an 'at work phase end' "
+     "rule or in a claim resolved then ('claim (…) at work phase end')", "move your person from forest to farmland"),
+    ("at round start: claim (gain 1 food) at returning home", "E212",
+     "a claim is resolved later in the same round: it belongs in a rule of the work phase (an action space's, or a "
+     "card's rule that reacts to an event or to 'work phase end')", "claim (gain 1 food) at returning home"),
+    ("after you use forest: claim (gain (event_goods(wood)) food) at returning home", "E212",
+     "event_goods() reads the event a rule reacts to: it can only be used in an 'after …', 'before …' or 'end of "
+     "turn after …' rule", "event_goods"),
+    ("after you use forest: claim (gain 1 food) at round end if occupied(fishing)", "E212",
+     "occupied() asks about the people on an action space, and at the end of a round nobody is on one", "occupied"),
+    ("on play: take the food of fishin", "E205", "unknown action space 'fishin' (did you mean 'fishing'?)", "fishin"),
+    ("on play: take the gold of fishing", "E203", "unknown good 'gold'", "gold"),
 ]
 
 

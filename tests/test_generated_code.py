@@ -22,7 +22,8 @@ FORBIDDEN_NAMES = {"eval", "exec", "compile", "__import__", "open", "globals", "
                    "input", "__builtins__", "__loader__", "__spec__", "delattr", "memoryview", "exit", "quit"}
 ALLOWED_BUILTINS = {"bool", "int", "len", "min", "max", "sum", "tuple", "list", "dict", "set", "abs", "any",
                     "all", "range", "sorted", "True", "False", "None", "getattr", "setattr", "isinstance"}
-ALLOWED_IMPORTS = {("runtime", "primitives", "P"), ("runtime", "queries", "Q")}
+ALLOWED_IMPORTS = {("runtime", "primitives", "P"), ("runtime", "queries", "Q"), ("runtime", "claims", "C"),
+                   ("runtime", "scoring", "S")}
 
 
 @pytest.fixture(scope="module")

@@ -75,6 +75,23 @@ def scores_by_effect(pack_id: str, cid: str) -> bool:
     return cid not in CARD_POINTS and "at scoring" in (card_sources(pack_id)[cid].get("effects") or "")
 
 
+def score_changes(pack_id: str, cids) -> tuple[dict, set]:
+    """The changes of scoring the player's cards write ('score of a, b: +N', 'score of a, b >= 0',
+    docs/language.md 4.11), read from their effect text: ({category: points added}, {categories held >= 0})."""
+    import re
+    added, floored = {}, set()
+    for cid in cids:
+        for line in (card_sources(pack_id).get(cid, {}).get("effects") or "").splitlines():
+            m = re.fullmatch(r"\s*score of ([a-z_, ]+?)\s*(>= 0|: \+(\d+))\s*", line)
+            if m:
+                for cat in (c.strip() for c in m.group(1).split(",")):
+                    if m.group(3):
+                        added[cat] = added.get(cat, 0) + int(m.group(3))
+                    else:
+                        floored.add(cat)
+    return added, floored
+
+
 # workshops: the good they count and the (threshold, bonus) steps
 WORKSHOPS = {
     "joinery": ("wood", ((3, 1), (5, 2), (7, 3))),
@@ -300,6 +317,16 @@ def _play_checked(pack, n, seed, agent="random"):
         check_player(g, p)
         cats, total, workshop_bonus = recount(p, goods, bonus, begging_under_cards=pack.id in ORIGINAL,
                                               pack_id=cards_of)
+        added, floored = score_changes(cards_of, p.majors + p.minors + p.occupations)
+        for cat, n in added.items():
+            cats[cat] += n
+            total += n
+        for cat in floored:   # no points lost: below 0, nor the begging cards or bonus points lost inside it
+            lost = {"bonus": p.stats.get("bonus_lost", 0),
+                    "cards": 3 * p.begging if pack.id in ORIGINAL else 0}.get(cat, 0)
+            kept = max(0, cats[cat] + lost)
+            total += kept - cats[cat]
+            cats[cat] = kept
         if card_bonus:
             total += s["categories"]["bonus"] - cats["bonus"]
             cats["bonus"] = s["categories"]["bonus"]
