@@ -983,6 +983,8 @@ def _game_settings(src: PackSource, report: Report) -> dict | None:
                                  "leftovers": str((g.get("arriving_animals") or {}).get("leftovers", "supply"))},
             "pastures_per_animal_kind": (int(g["pastures_per_animal_kind"])
                                          if g.get("pastures_per_animal_kind") is not None else None),
+            "fencing": {"adjacent_pastures": bool((g.get("fencing") or {}).get("adjacent_pastures", True)),
+                        "unfinished_fences": bool((g.get("fencing") or {}).get("unfinished_fences", False))},
             "draft": [{"kinds": [str(k) for k in e["kinds"]], "deal": None if e["deal"] == "all" else int(e["deal"]),
                        "picks": [int(x) for x in e["picks"]], "rest": str(e.get("rest", "keep")),
                        "pass": -1 if e.get("pass") == "right" else 1} for e in g.get("draft") or ()],

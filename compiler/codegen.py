@@ -804,6 +804,7 @@ def game_table(gen: Gen, frame: dict) -> dict:
         "reverse_passes": tuple(s.get("reverse_passes") or ()),
         "arriving_animals": dict(s.get("arriving_animals") or {"cook": True, "leftovers": "supply"}),
         "pastures_per_animal_kind": s.get("pastures_per_animal_kind"),
+        "fencing": dict(s.get("fencing") or {"adjacent_pastures": True, "unfinished_fences": False}),
         "draft": tuple({"kinds": tuple(e["kinds"]), "deal": e["deal"], "picks": tuple(e["picks"]), "rest": e["rest"],
                         "pass": e["pass"]} for e in s.get("draft") or ()),
         "redraw": s.get("redraw", False), "swaps": s.get("swaps", 0),

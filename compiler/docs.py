@@ -287,6 +287,8 @@ USUAL_RULES = {
     "Placement order": "every placement in turn order, the start player first",
     "Animals without room": "cooked when the player can, else back to the supply",
     "Pastures per animal kind": "no limit",
+    "Where a new pasture goes": "next to a pasture already fenced (the first one anywhere)",
+    "Unfinished fences": "none: every fence built closes a pasture",
     "Draft": "none: the hand is dealt", "Draft 1": "none: the hand is dealt", "Draft 2": "none",
     "Redrawing": "none", "Swapping": "none", "Drawing": "none",
     "Round cards": "shuffled within each stage",
@@ -358,6 +360,12 @@ def special_rules(s: dict) -> list:
         out.append(("Open display", f"{laid} lie open before round 1; once a round one player may take one of "
                     "them into their hand instead of placing a person"
                     + ("; the card taken is replaced from the deck" if display.get("refill") else "")))
+    fencing = s.get("fencing") or {}
+    if fencing.get("adjacent_pastures") is False:
+        out.append(("Where a new pasture goes", "anywhere on the farm; it need not touch the pastures already fenced"))
+    if fencing.get("unfinished_fences"):
+        out.append(("Unfinished fences", "a fencing action may build single fences that close nothing yet; a later "
+                                         "fencing closes the pasture with the fences still missing"))
     if s.get("campaign"):
         out.extend(campaign_words(s["campaign"], (s.get("hand") or {})))
     return out

@@ -138,9 +138,10 @@ class RuleAgent:
             real = [o for o in options if o != "stop"]
             return real[0] if real else options[0]
         if kind == "fence":
-            real = [o for o in options if o != "stop"]
+            # pastures only: an unfinished fence (where the rules allow them) holds no animals yet
+            real = [o for o in options if o != "stop" and o[0] != "fence"]
             if not real:
-                return "stop"
+                return "stop" if "stop" in options else options[0]
             if "stop" in options and player.goods.get("wood", 0) < 4:
                 return "stop"
             return max(real, key=lambda o: (o[1].bit_count() * 2 - o[0], -o[1]))

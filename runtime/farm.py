@@ -3,7 +3,8 @@
 Spaces are numbered ``r * cols + c`` (row 0 at the top). Sets of spaces are bit masks. Fences sit on
 the edges between spaces: horizontal edges first (``(rows + 1) * cols``), then vertical ones
 (``rows * (cols + 1)``), also kept as a bit mask. A pasture is a connected set of spaces; the fences
-are exactly the boundaries of the pastures, so a farm's fences are determined by its pastures.
+are the boundaries of the pastures, so a farm's fences are determined by its pastures, except where the
+rules allow unfinished fences (``open_fence_edges``): those are fences that close no pasture yet.
 
 Everything here is pure and cached: a fencing option list for a given farm is computed once.
 """
@@ -66,6 +67,65 @@ class Grid:
         if not 0 <= c < self.cols:
             raise ValueError(f"'{name}' is not a farmyard space (use A1 to {ROW_LETTERS[self.rows - 1]}{self.cols})")
         return r * self.cols + c
+
+    def edge_name(self, e: int) -> str:
+        """An edge named by a space it borders and the side: 'A1 north', 'C5 east'."""
+        h = (self.rows + 1) * self.cols
+        if e < h:
+            r, c = divmod(e, self.cols)
+            return f"{self.name(r * self.cols + c)} north" if r < self.rows else \
+                f"{self.name((r - 1) * self.cols + c)} south"
+        r, c = divmod(e - h, self.cols + 1)
+        return f"{self.name(r * self.cols + c)} west" if c < self.cols else f"{self.name(r * self.cols + c - 1)} east"
+
+    def enclosures(self, fences: int) -> list[int]:
+        """The sets of spaces these fences close in (no way out to the farm's edge without crossing a
+        fence), each connected across the edges without a fence, sorted."""
+        h = (self.rows + 1) * self.cols
+        cols = self.cols
+
+        def links(i):
+            r, c = divmod(i, cols)
+            out = []
+            if r > 0 and not fences >> (r * cols + c) & 1:
+                out.append(i - cols)
+            if r < self.rows - 1 and not fences >> ((r + 1) * cols + c) & 1:
+                out.append(i + cols)
+            if c > 0 and not fences >> (h + r * (cols + 1) + c) & 1:
+                out.append(i - 1)
+            if c < cols - 1 and not fences >> (h + r * (cols + 1) + c + 1) & 1:
+                out.append(i + 1)
+            return out
+
+        outside = 0
+        for i in range(self.n):
+            if self.cell_edges[i] & ~fences & self._border_edges():
+                outside |= 1 << i
+        stack = list(iter_bits(outside))
+        while stack:
+            for j in links(stack.pop()):
+                if not outside >> j & 1:
+                    outside |= 1 << j
+                    stack.append(j)
+        out = []
+        rest = self.full & ~outside
+        while rest:
+            seen = rest & -rest
+            stack = [seen.bit_length() - 1]
+            while stack:
+                for j in links(stack.pop()):
+                    if not seen >> j & 1:
+                        seen |= 1 << j
+                        stack.append(j)
+            out.append(seen)
+            rest &= ~seen
+        return sorted(out)
+
+    def _border_edges(self) -> int:
+        b = self._boundary_cache.get(-1)
+        if b is None:
+            b = self._boundary_cache[-1] = self.boundary(self.full)
+        return b
 
     def mask_names(self, mask: int) -> str:
         return "+".join(self.name(i) for i in iter_bits(mask))
@@ -246,16 +306,17 @@ _STEP_ORDER = itemgetter(0, 2, 1)  # fencing steps: fewest new fences, then new 
 _FENCE_CACHE_LIMIT = 60_000
 
 
-def fencing_options(gr: Grid, blocked: int, pastures: tuple, fences: int, budget: int = 99):
+def fencing_options(gr: Grid, blocked: int, pastures: tuple, fences: int, budget: int = 99, touching=True):
     """All single fencing steps from this farm that need at most ``budget`` new fences, cheapest first.
 
     ``blocked`` are spaces that cannot be fenced (rooms, fields). Returns a list of
     ``(new_fence_count, new_pasture_mask, split_from_mask)`` where ``split_from_mask`` is 0 for a new
     pasture and the divided pasture otherwise. New pastures must touch an existing pasture once there
-    is one; a division must leave both parts connected.
+    is one (unless ``touching`` is false); a division must leave both parts connected. Fences already
+    built (unfinished ones too) are not paid again.
     """
     budget = max(0, min(budget, gr.edge_count))
-    key = (gr.rows, gr.cols, blocked, pastures, fences, budget)
+    key = (gr.rows, gr.cols, blocked, pastures, fences, budget, touching)
     hit = _FENCE_CACHE.get(key)
     if hit is not None:
         return hit
@@ -265,9 +326,9 @@ def fencing_options(gr: Grid, blocked: int, pastures: tuple, fences: int, budget
     bad = blocked | fenced
     nf = ~fences
     out = []
-    if fenced:
+    if fences:
         # a region's new fences are its perimeter less the fences already on it
-        touch = gr.neighbours_of(fenced)
+        touch = gr.neighbours_of(fenced) if touching and fenced else gr.full
         limit = budget + fences.bit_count()
         for perimeter, r, b in gr.by_perimeter():
             if perimeter > limit:
@@ -303,20 +364,35 @@ def fencing_options(gr: Grid, blocked: int, pastures: tuple, fences: int, budget
     return out
 
 
-def min_fencing_cost(gr: Grid, blocked: int, pastures: tuple, fences: int, budget: int) -> bool:
+def min_fencing_cost(gr: Grid, blocked: int, pastures: tuple, fences: int, budget: int, touching=True) -> bool:
     """Whether some fencing step costs at most ``budget`` fences (cheap answers first)."""
     fenced = 0
     for m in pastures:
         fenced |= m
     if budget >= 4:
         free = gr.full & ~blocked & ~fenced
-        if fenced:
+        if fenced and touching:
             free &= gr.neighbours_of(fenced)
         if free:
             return True
-    if not fenced:
+    if not fences:
         return False  # a first pasture needs at least 4 fences
-    return bool(fencing_options(gr, blocked, pastures, fences, budget))
+    return bool(fencing_options(gr, blocked, pastures, fences, budget, touching))
+
+
+def open_fence_edges(gr: Grid, fences: int, max_fences: int) -> list[int]:
+    """The edges where one more unfinished fence may go: it closes in nothing and divides no pasture
+    (closing a pasture is a fencing step of ``fencing_options``, which counts the fences already there)."""
+    if fences.bit_count() >= max_fences:
+        return []
+    key = ("open", gr.rows, gr.cols, fences)
+    hit = _FENCE_CACHE.get(key)
+    if hit is not None:
+        return hit
+    closed = gr.enclosures(fences)
+    out = [e for e in range(gr.edge_count) if not fences >> e & 1 and gr.enclosures(fences | 1 << e) == closed]
+    _FENCE_CACHE[key] = out
+    return out
 
 
 def fences_of(gr: Grid, pastures) -> int:

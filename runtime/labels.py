@@ -22,6 +22,8 @@ def label_of(game, player, kind, option, given=None) -> str:
         tid, mask = option
         return f"{tid} {gr.mask_names(mask)}"
     if kind == "fence":
+        if option[0] == "fence":   # one unfinished fence, on an edge
+            return f"fence {gr.edge_name(option[1])}"
         cost, region, split = option
         if split:
             return f"divide {gr.mask_names(split)}: {gr.mask_names(region)}"

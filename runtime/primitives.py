@@ -7,7 +7,8 @@ No action space, card or edition is named here.
 """
 from __future__ import annotations
 
-from .farm import (best_keeps, capacity_frontier, fencing_options, fits_housing, iter_bits, min_fencing_cost, popcount,
+from .farm import (best_keeps, capacity_frontier, fencing_options, fits_housing, iter_bits, min_fencing_cost,
+                   open_fence_edges, popcount,
                    shapes)
 from .payments import (can_afford, can_afford_any, can_pay_with_exchanges, cheapest, cost_options, pay_cost,
                        pay_one_of, producible, resolve_material, usable_exchanges, window_open)
@@ -624,7 +625,16 @@ def _pay_fences(g, p, per, count):
 
 
 def fencing_steps(g, p, budget):
-    return list(fencing_options(p.grid, p.rooms | p.field_mask, p.pastures, p.fences, budget))
+    return list(fencing_options(p.grid, p.rooms | p.field_mask, p.pastures, p.fences, budget,
+                                g.rules.pastures_touch))
+
+
+def unfinished_fence_steps(g, p, budget):
+    """Single fences that close nothing, as ``("fence", edge)`` steps, where the rules allow them."""
+    if not g.rules.unfinished_fences or budget < 1:
+        return []
+    left = limit_of(g, p, "fences", g.rules.max_fences)
+    return [("fence", e) for e in open_fence_edges(p.grid, p.fences, left)]
 
 
 def can_build_fences(g, p, ctx=None, free=False):
@@ -632,20 +642,27 @@ def can_build_fences(g, p, ctx=None, free=False):
     free_left = p.mods.get("free_fences", 0)
     blocked = p.rooms | p.field_mask
     left = limit_of(g, p, "fences", g.rules.max_fences) - popcount(p.fences)
+    touching = g.rules.pastures_touch
+
+    def possible(budget):
+        return (min_fencing_cost(p.grid, blocked, p.pastures, p.fences, budget, touching)
+                or bool(unfinished_fence_steps(g, p, budget)))
     if free:
-        return min_fencing_cost(p.grid, blocked, p.pastures, p.fences, left)
+        return possible(left)
     # the fences the supply pays for first; exchanges are tried only when those are not enough (the
     # answer grows with the budget, so it is the same as with the whole budget)
     afford, options = _fences_from_supply(g, p, per, left)
     budget = min(left, afford + free_left)
-    if budget > 0 and min_fencing_cost(p.grid, blocked, p.pastures, p.fences, budget):
+    if budget > 0 and possible(budget):
         return True
     more = _fences_with_exchanges(g, p, left, afford, options, free_left)
-    return more > budget and min_fencing_cost(p.grid, blocked, p.pastures, p.fences, more)
+    return more > budget and possible(more)
 
 
 def _apply_fence_step(g, p, step, per, free, free_left=0):
     """Build one fencing step; returns how many free fences it used."""
+    if step[0] == "fence":
+        return _apply_unfinished_fence(g, p, step[1], per, free, free_left)
     cost, region, split = step
     before = None
     if not split:
@@ -659,15 +676,24 @@ def _apply_fence_step(g, p, step, per, free, free_left=0):
     else:
         new = list(p.pastures) + [region]
     p.pastures = tuple(sorted(new))
-    p.fences = 0
     gr = p.grid
-    for m in p.pastures:
-        p.fences |= gr.boundary(m)
+    p.fences |= gr.boundary(region)   # (a division's other part shares the old boundary and the new fences)
     if g.log is not None:
         what = "divides a pasture into" if split else "fences a pasture of"
         g.say(f"{p.name} {what} {gr.mask_names(region)} with {plural(cost, 'fence')}")
     if not split:
         after_event(g, p, "fence_pasture", popcount(region), before=before)
+    return used_free
+
+
+def _apply_unfinished_fence(g, p, edge, per, free, free_left):
+    """Build one fence that closes nothing yet (where the rules allow unfinished fences)."""
+    used_free = min(1, free_left)
+    if not free and not used_free:
+        _pay_fences(g, p, per, 1)
+    p.fences |= 1 << edge
+    if g.log is not None:
+        g.say(f"{p.name} builds a fence at {p.grid.edge_name(edge)}")
     return used_free
 
 
@@ -685,6 +711,8 @@ def build_fences(g, p, ctx=None, free=False, max_spaces=None, single=False):
         opts = fencing_steps(g, p, budget)
         if max_spaces is not None:
             opts = [o for o in opts if popcount(o[1]) <= max_spaces and not o[2]]
+        elif not single:
+            opts = opts + unfinished_fence_steps(g, p, budget)
         if not opts:
             break
         if steps:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from runtime import primitives as P
 from runtime.agents import RandomAgent, ScriptedAgent, ScriptError
 from runtime.engine import Game
-from runtime.farm import best_keeps, capacity_frontier, fencing_options, fits, grid
+from runtime.farm import best_keeps, capacity_frontier, fencing_options, fits, grid, open_fence_edges
 
 ROWS, COLS = 3, 5
 N = ROWS * COLS
@@ -559,3 +559,38 @@ def test_scripted_agent_cannot_pick_illegal_fences(family):
     with pytest.raises(ScriptError):
         P.build_fences(g, p)
     assert p.pastures == (M("A3"),) and p.goods["wood"] == 11
+
+
+def test_edges_are_named_by_a_space_and_its_side():
+    gr = grid()
+    names = [gr.edge_name(e) for e in range(gr.edge_count)]
+    assert len(set(names)) == gr.edge_count == 38
+    assert names[0] == "A1 north" and names[5] == "B1 north" and names[15] == "C1 south"
+    assert gr.boundary(1 << 4) == sum(1 << names.index(n) for n in ("A5 north", "B5 north", "A5 west", "A5 east"))
+
+
+def test_enclosures_are_the_spaces_fences_close_in():
+    gr = grid()
+    assert gr.enclosures(0) == []
+    assert gr.enclosures(gr.boundary(1 << 4)) == [1 << 4]
+    two = (1 << 3) | (1 << 4)
+    assert gr.enclosures(gr.boundary(two)) == [two]
+    # the fence between the two spaces divides them
+    assert gr.enclosures(gr.boundary(two) | gr.boundary(1 << 4) & gr.boundary(1 << 3)) == [1 << 3, 1 << 4]
+
+
+def test_an_unfinished_fence_never_closes_a_space_in():
+    gr = grid()
+    three = gr.boundary(1 << 4) & ~(1 << 9)          # A5 without its south fence (B5 north)
+    edges = open_fence_edges(gr, three, 15)
+    assert 9 not in edges and len(edges) == 38 - 3 - 1
+    assert open_fence_edges(gr, three, 3) == []       # no fences left in the supply
+
+
+def test_pastures_need_not_touch_when_the_rules_say_so():
+    gr = grid()
+    a5 = (1 << 4,)
+    near = {r for _, r, _ in fencing_options(gr, 0, a5, gr.boundary(1 << 4), 4)}
+    anywhere = {r for _, r, _ in fencing_options(gr, 0, a5, gr.boundary(1 << 4), 4, touching=False)}
+    assert near == {1 << 3, 1 << 9}
+    assert anywhere == {1 << i for i in range(15) if i != 4}

@@ -170,7 +170,12 @@ def check_player(g, p, animals_must_fit=True):
         assert not m & fields, f"{where}: pasture on a field"
         union |= m
         fences |= boundary(m)
-    assert p.fences == fences, f"{where}: fences are not the pasture boundaries"
+    if g.rules.unfinished_fences:   # fences closing no pasture yet may stand besides the boundaries
+        assert p.fences & fences == fences, f"{where}: a pasture boundary lacks its fences"
+        closed = p.grid.enclosures(p.fences)
+        assert all(m in closed for m in p.pastures), f"{where}: a pasture is not what its fences close in"
+    else:
+        assert p.fences == fences, f"{where}: fences are not the pasture boundaries"
     assert popcount(p.fences) <= MAX_FENCES, f"{where}: {popcount(p.fences)} fences"
     # stables
     assert popcount(p.stables) <= MAX_STABLES, where

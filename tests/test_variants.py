@@ -24,6 +24,8 @@ VARIANTS = {
     "revised-animals-housed-first": (1, 2, 3, 4),
     "revised-animals-stay": (1, 2, 3, 4),
     "revised-one-pasture-per-kind": (1, 2, 3, 4),
+    "revised-unfinished-fences": (1, 2, 3, 4),
+    "revised-pastures-apart": (1, 2, 3, 4),
     "revised-three-food-snake": (2, 3, 4),
     "revised-copse-2p": (2,),
     "revised-draft": (2, 3, 4),
@@ -72,6 +74,13 @@ def test_the_variant_pages_say_what_each_house_rule_changes(build_root):
          "neither kept nor cooked stay on it")]
     assert _changes("revised-one-pasture-per-kind", build_root)[0] == [
         ("Pastures per animal kind", "no limit", "animals of one kind live in at most 1 pasture")]
+    assert _changes("revised-pastures-apart", build_root)[0] == [
+        ("Where a new pasture goes", "next to a pasture already fenced (the first one anywhere)",
+         "anywhere on the farm; it need not touch the pastures already fenced")]
+    assert _changes("revised-unfinished-fences", build_root)[0] == [
+        ("Unfinished fences", "none: every fence built closes a pasture",
+         "a fencing action may build single fences that close nothing yet; a later fencing closes the pasture "
+         "with the fences still missing")]
 
 
 def test_the_optional_tiles_page_lists_the_tile_spaces_and_their_shared_use(build_root):
