@@ -983,8 +983,8 @@ def _game_settings(src: PackSource, report: Report) -> dict | None:
                                  "leftovers": str((g.get("arriving_animals") or {}).get("leftovers", "supply"))},
             "pastures_per_animal_kind": (int(g["pastures_per_animal_kind"])
                                          if g.get("pastures_per_animal_kind") is not None else None),
-            "fencing": {"adjacent_pastures": bool((g.get("fencing") or {}).get("adjacent_pastures", True)),
-                        "unfinished_fences": bool((g.get("fencing") or {}).get("unfinished_fences", False))},
+            "fence_rules": {"adjacent_pastures": bool((g.get("fence_rules") or {}).get("adjacent_pastures", True)),
+                            "unfinished_fences": bool((g.get("fence_rules") or {}).get("unfinished_fences", False))},
             "draft": [{"kinds": [str(k) for k in e["kinds"]], "deal": None if e["deal"] == "all" else int(e["deal"]),
                        "picks": [int(x) for x in e["picks"]], "rest": str(e.get("rest", "keep")),
                        "pass": -1 if e.get("pass") == "right" else 1} for e in g.get("draft") or ()],
@@ -1228,6 +1228,52 @@ def _check_round_cards(settings, rounds, src, g, report, lo, hi):
             continue
 
 
+def _teams_frame(g, settings, sym, goods_text, report, space_names) -> dict | None:
+    """Team play (``teams`` of game.yaml): the pairs of seats (stored in ``settings``), and the parsed
+    prices of the partner acts; None without teams."""
+    teams = g.get("teams")
+    if not isinstance(teams, dict):
+        return None
+    lo, hi = settings["players"]
+    n = int(teams.get("players") or 0)
+    if not lo <= n <= hi:
+        report.error("E226", f"teams: {n} players is outside this pack's {lo} to {hi} players", teams.span_of("players"))
+        return None
+    partners = str(teams.get("partners") or "")
+    if partners == "opposite":
+        if n % 2:
+            report.error("E226", f"teams: partners sitting opposite need an even number of players, not {n}",
+                         teams.span_of("partners"))
+            return None
+        pairs = [[i, i + n // 2] for i in range(n // 2)]
+    else:
+        try:
+            pairs = [[int(s) - 1 for s in team.split("+")] for team in partners.split(",")]
+        except ValueError:
+            pairs = []
+        if sorted(s for pair in pairs for s in pair) != list(range(n)) or any(len(pair) < 2 for pair in pairs):
+            report.error("E226", f"teams: partners is 'opposite' or teams of seats naming every seat from 1 to {n} "
+                         f"once, e.g. '1+2, 3+4'", teams.span_of("partners"))
+            return None
+    tag = teams.get("exchange_tag")
+    if tag is not None and not sym.knows("space_tags", tag):
+        report.error("E205", f"no action space has the tag '{tag}'{did_you_mean(tag, sym.space_tags)}",
+                     teams.span_of("exchange_tag"))
+    settings["teams"] = {
+        "players": n, "pairs": pairs, "score": str(teams.get("score", "lower")),
+        "exchange_tag": str(tag) if tag is not None else None,
+        "fence_per": int(teams.get("fence_group") or 1) if teams.get("fence_extra") else None,
+        "plow": bool(teams.get("plow", False)), "share_costs": bool(teams.get("share_costs", False)),
+        # the prices as written and the exchange spaces' names, for the docs (the parsed prices are in the frame)
+        "texts": {**{k: str(teams.get(k) or "") for k in ("exchange_fee", "rooms", "stables", "fence_extra")},
+                  "spaces": [name for name, tags in space_names.values() if tag is not None and tag in tags]},
+    }
+    return {"fee": goods_text(teams, "exchange_fee", constant=True) if teams.get("exchange_fee") else None,
+            "rooms": goods_text(teams, "rooms", allow_material=True, constant=True) if teams.get("rooms") else None,
+            "stables": goods_text(teams, "stables", constant=True) if teams.get("stables") else None,
+            "fence_extra": goods_text(teams, "fence_extra", constant=True) if teams.get("fence_extra") else None}
+
+
 def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> CheckedPack | None:
     """Parse and check every effect of the pack; None when the frame itself is unusable."""
     if not getattr(src.game, "schema_ok", True):
@@ -1295,6 +1341,9 @@ def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> Check
     frame["tie_break"] = parse(tb, "expr", report) if tb else None
     if frame["tie_break"] is not None:
         chk.expr(frame["tie_break"])
+    frame["teams"] = _teams_frame(g, settings, sym, goods_text, report,
+                                  {e["id"]: (str(e.get("name", e["id"])), tuple(e.get("tags") or ()))
+                                   for e in src.spaces + src.rounds if "id" in e})
 
     # ---- action spaces and round cards
     def space_texts(e, counts, variants):

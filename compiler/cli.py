@@ -266,6 +266,9 @@ def pack_summaries(root: Path):
             continue
         own = src.own_game
         players = src.game.get("players") or {}
+        teams = src.game.get("teams")
+        if isinstance(teams, dict) and isinstance(teams.get("players"), int):   # team play is for its count only
+            players = {"min": teams["players"], "max": teams["players"]}
         out.append({"id": pack_id, "name": str(src.game.get("name", pack_id)),
                     "extends": str(own["extends"]) if own.get("extends") is not None else None,
                     "min_players": players.get("min"), "max_players": players.get("max"),
@@ -604,12 +607,16 @@ def _save_error(exc) -> str:
 
 def game_result(game) -> dict:
     order = game.ranking()
-    return {
+    out = {
         "pack": game.pack.id, "players": game.nplayers, "seed": game.seed, "decisions": game.decisions,
         "scores": [{"player": s["player"], "total": s["total"], "categories": s["categories"],
                     "tie_break": s["tie_break"]} for s in game.scores],
         "ranking": [game.players[i].name for i in order],
     }
+    if game.rules.teams:   # team play: each team's score (the ranking is by team)
+        out["teams"] = [{"team": t["team"], "total": t["total"], "categories": t["categories"],
+                         "tie_break": t["tie_break"]} for t in game.team_scores()]
+    return out
 
 
 # ---------------------------------------------------------------- simulate

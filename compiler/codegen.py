@@ -345,8 +345,8 @@ class Gen:
         simple = {
             "sow": ("P.can_sow(g, p, c)", "P.sow(g, p, c)"),
             "bake": ("P.can_bake(g, p, c)", "P.bake(g, p, c)"),
-            "build_rooms": ("P.can_build_room(g, p, c)", "P.build_rooms(g, p, c)"),
-            "build_stables": ("P.can_build_stable(g, p, c)", "P.build_stables(g, p, c)"),
+            "build_rooms": ("P.can_build_rooms(g, p, c)", "P.build_rooms(g, p, c)"),
+            "build_stables": ("P.can_build_stables(g, p, c)", "P.build_stables(g, p, c)"),
             "family_growth": ("P.can_family_growth(g, p, c)", "P.family_growth(g, p, c)"),
             "family_growth_without_room": ("P.can_family_growth_without_room(g, p, c)",
                                            "P.family_growth_without_room(g, p, c)"),
@@ -804,7 +804,7 @@ def game_table(gen: Gen, frame: dict) -> dict:
         "reverse_passes": tuple(s.get("reverse_passes") or ()),
         "arriving_animals": dict(s.get("arriving_animals") or {"cook": True, "leftovers": "supply"}),
         "pastures_per_animal_kind": s.get("pastures_per_animal_kind"),
-        "fencing": dict(s.get("fencing") or {"adjacent_pastures": True, "unfinished_fences": False}),
+        "fence_rules": dict(s.get("fence_rules") or {"adjacent_pastures": True, "unfinished_fences": False}),
         "draft": tuple({"kinds": tuple(e["kinds"]), "deal": e["deal"], "picks": tuple(e["picks"]), "rest": e["rest"],
                         "pass": e["pass"]} for e in s.get("draft") or ()),
         "redraw": s.get("redraw", False), "swaps": s.get("swaps", 0),
@@ -838,6 +838,11 @@ def _tile_farm_table(frame: dict, s: dict) -> dict:
     rooms = frame.get("room_by_material") or {}
     if rooms:
         out["room_cost_by_material"] = {m: const_goods(n) for m, n in sorted(rooms.items())}
+    teams = frame.get("teams")
+    if teams is not None:
+        prices = {k: const_goods(v) if v is not None else None for k, v in teams.items()}
+        out["teams"] = {**{k: v for k, v in s["teams"].items() if k != "texts"},
+                        "pairs": tuple(tuple(p) for p in s["teams"]["pairs"]), **prices}
     return out
 
 

@@ -289,12 +289,44 @@ USUAL_RULES = {
     "Pastures per animal kind": "no limit",
     "Where a new pasture goes": "next to a pasture already fenced (the first one anywhere)",
     "Unfinished fences": "none: every fence built closes a pasture",
+    "Teams": "none: every player plays alone",
+    "Team score": "none: every player scores alone",
+    "Partner acts": "none",
     "Draft": "none: the hand is dealt", "Draft 1": "none: the hand is dealt", "Draft 2": "none",
     "Redrawing": "none", "Swapping": "none", "Drawing": "none",
     "Round cards": "shuffled within each stage",
     "Campaign": "none: each game stands alone",
     "Hand by card class": "none: any cards of the deck", "Open display": "none",
 }
+
+
+def _team_rules(teams) -> list:
+    """Team play in words: who is partnered, how a team scores, what partners may do for each other."""
+    if not teams:
+        return []
+    pairs = "; ".join(" with ".join(f"P{i + 1}" for i in pair) for pair in teams["pairs"])
+    texts = teams["texts"]
+    acts = []
+    if teams["exchange_tag"]:
+        fee = f", paying {texts['exchange_fee']} for each kind of good moved" if texts["exchange_fee"] else ""
+        acts.append(f"on {', '.join(texts['spaces'])} the player may pass goods to the partner and take "
+                    f"goods from them{fee}")
+    if texts["rooms"]:
+        acts.append(f"build the partner a room for {texts['rooms']} (the material of the partner's house)")
+    if texts["stables"]:
+        acts.append(f"build the partner a stable for {texts['stables']}")
+    if teams["fence_per"]:
+        acts.append(f"fence on the partner's farm with the partner's fences, for {texts['fence_extra']} more for "
+                    f"each {teams['fence_per']} fences started there")
+    if teams["plow"]:
+        acts.append("plow a field on the partner's farm")
+    if teams["share_costs"]:
+        acts.append("a card that lowers a building price (rooms, renovations, stables, fences, improvements) "
+                    "lowers the partner's too")
+    how = "the lower of the partners' points" if teams["score"] == "lower" else "the partners' points added"
+    return [("Teams", f"{teams['players']} players in teams of two: {pairs}"),
+            ("Team score", f"in each scoring category, {how}; the team with the highest total wins"),
+            ("Partner acts", "; ".join(acts) if acts else "none")]
 
 
 def special_rules(s: dict) -> list:
@@ -360,10 +392,11 @@ def special_rules(s: dict) -> list:
         out.append(("Open display", f"{laid} lie open before round 1; once a round one player may take one of "
                     "them into their hand instead of placing a person"
                     + ("; the card taken is replaced from the deck" if display.get("refill") else "")))
-    fencing = s.get("fencing") or {}
-    if fencing.get("adjacent_pastures") is False:
+    out.extend(_team_rules(s.get("teams")))
+    fence_rules = s.get("fence_rules") or {}
+    if fence_rules.get("adjacent_pastures") is False:
         out.append(("Where a new pasture goes", "anywhere on the farm; it need not touch the pastures already fenced"))
-    if fencing.get("unfinished_fences"):
+    if fence_rules.get("unfinished_fences"):
         out.append(("Unfinished fences", "a fencing action may build single fences that close nothing yet; a later "
                                          "fencing closes the pasture with the fences still missing"))
     if s.get("campaign"):

@@ -65,7 +65,7 @@ def load_farm(path: Path, pack):
     if not schema.validate(data, "farm", report):  # every key's type (compiler/schemas/farm.json)
         _fail(report)
     rules = pack.rules
-    n = max(1, rules.min_players)
+    n = rules.teams["players"] if rules.teams else max(1, rules.min_players)   # team play: its table
     game = Game(pack, n, seed=0, agents=[_Null()] * n)
     p = game.players[0]
     apply_farm(game, p, data, report, reset=True)
@@ -321,5 +321,6 @@ def score_farm_file(path: Path, pack):
     game.emit("phase:scoring", p)
     s = game.score(p)
     game.players = [p]
+    game.nplayers = 1    # (a team pack's table has more seats; the farm is scored alone)
     game.scores = [s]
     return {"total": s["total"], "categories": s["categories"], "tie_break": s["tie_break"]}, score_table(game)

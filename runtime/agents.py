@@ -139,7 +139,7 @@ class RuleAgent:
             return real[0] if real else options[0]
         if kind == "fence":
             # pastures only: an unfinished fence (where the rules allow them) holds no animals yet
-            real = [o for o in options if o != "stop" and o[0] != "fence"]
+            real = [o for o in options if o != "stop" and o[0] not in ("fence", "partner")]
             if not real:
                 return "stop" if "stop" in options else options[0]
             if "stop" in options and player.goods.get("wood", 0) < 4:

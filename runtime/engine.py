@@ -69,6 +69,9 @@ class Game:
         self.seed = seed
         self.rng = random.Random(f"agricola:{seed}")
         self.players = [Player(i, rules) for i in range(nplayers)]
+        self.partners = {}          # seat -> the partner's seat, in team play
+        for a, b in (rules.teams or {}).get("pairs", ()):
+            self.partners[a], self.partners[b] = b, a
         self.agents = list(agents) if agents is not None else [None] * nplayers  # None: a seat held open
         if len(self.agents) != nplayers:
             raise ValueError(f"{len(self.agents)} agents for {nplayers} players")
@@ -740,6 +743,8 @@ class Game:
                 P.gain(self, p, items, ctx, quiet=True, source=s)  # logged above as "(takes …)"
         if s.use is not None:
             s.use(self, p, ctx)
+        if self.partners and self.rules.teams["exchange_tag"] in s.tags:
+            P.partner_exchange(self, p, ctx)
         for key in use:
             if key in listeners:
                 self.emit(key, p, ctx)
@@ -870,8 +875,37 @@ class Game:
         total = sum(cats.values())
         return {"player": p.name, "total": total, "categories": cats, "tie_break": self.rules.tie_break(self, p)}
 
+    def partner_of(self, p):
+        """``p``'s partner in team play, or None."""
+        i = self.partners.get(p.idx)
+        return None if i is None else self.players[i]
+
+    def team_scores(self, scores=None) -> list:
+        """In team play, each team's score: its players, and per scoring category the lower of the
+        partners' points (``score: lower``) or their sum; the total and tie-break alike. Empty without teams."""
+        teams = self.rules.teams
+        if not teams:
+            return []
+        scores = scores or self.scores or [self.score(p) for p in self.players]
+        if len(scores) != len(self.partners):   # one farm scored alone (a farm file): no teams to show
+            return []
+        combine = min if teams["score"] == "lower" else sum
+        out = []
+        for pair in teams["pairs"]:
+            mine = [scores[i] for i in pair]
+            cats = {cid: combine(s["categories"][cid] for s in mine) for cid, _label, _fn in self.rules.scoring}
+            out.append({"team": "+".join(s["player"] for s in mine), "seats": list(pair),
+                        "categories": cats, "total": sum(cats.values()),
+                        "tie_break": combine(s["tie_break"] for s in mine)})
+        return out
+
     def ranking(self):
         scores = self.scores or [self.score(p) for p in self.players]
+        teams = self.team_scores(scores) if self.rules.teams else None
+        if teams:   # a player ranks with the team: the team's total, then its tie-break
+            team = {i: t for t in teams for i in t["seats"]}
+            return sorted(range(self.nplayers), key=lambda i: (-team[i]["total"], -team[i]["tie_break"],
+                                                                 min(team[i]["seats"]), i))
         return sorted(range(self.nplayers), key=lambda i: (-scores[i]["total"], -scores[i]["tie_break"], i))
 
 

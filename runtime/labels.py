@@ -15,7 +15,11 @@ def label_of(game, player, kind, option, given=None) -> str:
         return "stop"
     gr = player.grid
     if kind in ("room", "stable", "plow"):
+        if isinstance(option, tuple):   # ("partner", space): on the partner's farm, in team play
+            return f"partner {gr.name(option[1])}"
         return gr.name(option)
+    if kind == "partner_goods":
+        return f"{option[0]} 1 {option[1]}"
     if kind == "move_stable":
         return gr.name(option) if isinstance(option, int) else str(option)
     if kind == "pasture_tile":
@@ -24,6 +28,8 @@ def label_of(game, player, kind, option, given=None) -> str:
     if kind == "fence":
         if option[0] == "fence":   # one unfinished fence, on an edge
             return f"fence {gr.edge_name(option[1])}"
+        if option[0] == "partner":   # a step on the partner's farm, in team play
+            return "partner " + label_of(game, player, kind, option[1])
         cost, region, split = option
         if split:
             return f"divide {gr.mask_names(split)}: {gr.mask_names(region)}"

@@ -156,9 +156,13 @@ class Rules:
         self.cook_arriving = arriving.get("cook", True)     # animals without room are cooked when possible
         self.leftovers_stay = arriving.get("leftovers", "supply") == "space"  # …or stay on their space
         self.pastures_per_kind = d.get("pastures_per_animal_kind")  # None: no limit
-        fencing = d.get("fencing") or {}
-        self.pastures_touch = fencing.get("adjacent_pastures", True)   # a new pasture touches the fenced ones
-        self.unfinished_fences = fencing.get("unfinished_fences", False)  # fences built one by one, left open
+        # team play (docs/variants.md): pairs of seats, the partner acts' prices, how a team scores; None: no teams
+        self.teams = d.get("teams")
+        if self.teams:   # team play is for its number of players only
+            self.min_players = self.max_players = self.teams["players"]
+        fence_rules = d.get("fence_rules") or {}
+        self.pastures_touch = fence_rules.get("adjacent_pastures", True)   # a new pasture touches the fenced ones
+        self.unfinished_fences = fence_rules.get("unfinished_fences", False)  # fences built one by one, left open
         self.draft = tuple(d.get("draft", ()))            # pre-game drafts (runtime/pregame.py)
         self.redraw = d.get("redraw", False)
         self.swaps = d.get("swaps", 0)

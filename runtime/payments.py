@@ -41,6 +41,36 @@ def _matches(mod_targets, targets, house) -> bool:
     return False
 
 
+# what a partner's card may lower in team play ('share_costs': building prices, not occupations or food)
+SHARED_COST_TARGETS = frozenset({"room", "renovation", "stable", "fence", "improvement", "major", "minor"})
+
+
+def shared_cost_mods(g, p) -> list:
+    """In team play with ``share_costs``, the price changes of the partner's cards that lower a building
+    price (a price a card sets, or a change that takes goods off), as they apply to ``p``; else []."""
+    if not g.partners or not g.rules.teams.get("share_costs"):
+        return []
+    q = g.partner_of(p)
+    out = []
+    for kind, mod_targets, data in ((q.mods or {}).get("cost") or ()):
+        if not all(t.split(":")[0] in SHARED_COST_TARGETS for t in mod_targets):
+            continue
+        if kind == "delta_fn":
+            kind, data = "delta", tuple(data(g, q))   # computed from the card owner's game
+        if kind == "delta" and any(n > 0 for _, n in data):
+            continue   # a change that raises a price is not shared
+        out.append((kind, mod_targets, data))
+    return out
+
+
+def has_price_mods(g, p) -> bool:
+    """Whether some card changes ``p``'s prices (``p``'s own, or in team play the partner's shared ones)."""
+    mods = p.mods
+    if mods and ("cost" in mods or "substitute" in mods):
+        return True
+    return bool(g.partners) and bool(shared_cost_mods(g, p))
+
+
 def cost_options(g, p, targets, base, modified=True, material=None) -> list:
     """The ways to pay ``base`` for a thing of the kinds ``targets`` (``room``, ``renovation``, ``stable``,
     ``fence``, ``improvement``, ``major``, ``minor``, ``occupation``).
@@ -63,6 +93,11 @@ def cost_options(g, p, targets, base, modified=True, material=None) -> list:
             base = resolve_material(base, house)
             break
     mods = p.mods
+    if modified and g.partners:
+        shared = shared_cost_mods(g, p)
+        if shared:   # (not kept in p.prices: the partner's cards change without p's changing)
+            return _modified_price(g, p, targets, base, house, list((mods or {}).get("cost") or ()) + shared,
+                                   (mods or {}).get("substitute"))
     if not mods:
         return [base]
     cost_mods = mods.get("cost") if modified else None

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .farm import (best_keeps, capacity_frontier, fencing_options, fits_housing, iter_bits, min_fencing_cost,
                    open_fence_edges, popcount,
                    shapes)
-from .payments import (can_afford, can_afford_any, can_pay_with_exchanges, cheapest, cost_options, pay_cost,
+from .payments import (can_afford, can_afford_any, can_pay_with_exchanges, cheapest, cost_options, has_price_mods, pay_cost,
                        pay_one_of, producible, resolve_material, usable_exchanges, window_open)
 from .state import Ctx
 from . import gamelog
@@ -266,8 +266,48 @@ def build_room(g, p, ctx=None, cost=None, emit=True):
     return True
 
 
+# ---------------------------------------------------------------------- team play: acts for the partner
+# In team play (game.yaml 'teams', docs/variants.md) the room, stable, plow and fence requests also offer
+# the partner's farm: such an option is ("partner", space) (or ("partner", fencing step)), paid by the
+# player at the prices the teams section gives.
+
+PARTNER = "partner"
+
+
+def partner_for(g, p, act):
+    """``p``'s partner when the team rules let ``p`` do ``act`` (rooms, stables, plow, fences) on the
+    partner's farm, else None."""
+    if not g.partners:
+        return None
+    teams = g.rules.teams
+    if not (teams.get("fence_per") if act == "fences" else teams.get(act)):
+        return None
+    return g.partner_of(p)
+
+
+def partner_room_options(g, p, q):
+    """The ways for ``p`` to pay a room on partner ``q``'s farm (the material is ``q``'s house)."""
+    return cost_options(g, p, ("room",), g.rules.teams["rooms"], material=q.house)
+
+
+def partner_room_cells(g, p) -> tuple:
+    """(partner, the spaces where ``p`` may build the partner a room now), or (None, 0)."""
+    q = partner_for(g, p, "rooms")
+    if q is None:
+        return None, 0
+    cells = room_cells(g, q)
+    if not cells or not can_afford_any(g, p, partner_room_options(g, p, q)):
+        return None, 0
+    return q, cells
+
+
+def can_build_rooms(g, p, ctx=None):
+    """Whether the 'build rooms' action can build a room (on the own farm or, in team play, the partner's)."""
+    return can_build_room(g, p) or partner_room_cells(g, p)[0] is not None
+
+
 def build_rooms(g, p, ctx=None):
-    built = 0
+    built = acts = 0   # rooms on the own farm (the event's count); every room built, the partner's too
     if g.listeners.get("instead:build_rooms") and replaced(g, p, "build_rooms", ctx):
         return True
     before = snapshot(g, p, "build_rooms")
@@ -277,13 +317,24 @@ def build_rooms(g, p, ctx=None):
         cells = room_cells(g, p)
         options = room_options(g, p)
         if not cells or not can_afford_any(g, p, options):
+            cells = 0
+        q, theirs = partner_room_cells(g, p)
+        if not cells and not theirs:
             break
-        opts = list(iter_bits(cells))
-        if built:
+        opts = list(iter_bits(cells)) + [(PARTNER, c) for c in iter_bits(theirs)]
+        if acts:
             opts.append(STOP)
         cell = g.decide(p, "room", opts)
         if cell == STOP:
             break
+        acts += 1
+        if isinstance(cell, tuple):
+            pay_one_of(g, p, partner_room_options(g, p, q))
+            q.rooms |= 1 << cell[1]
+            q.room_count += 1
+            if g.log is not None:
+                g.say(f"{p.name} builds {q.name} a {q.house} room at {q.grid.name(cell[1])}")
+            continue
         pay_one_of(g, p, options)
         p.rooms |= 1 << cell
         p.room_count += 1
@@ -292,7 +343,7 @@ def build_rooms(g, p, ctx=None):
             g.say(f"{p.name} builds a {p.house} room at {p.grid.name(cell)}")
     if built:
         after_event(g, p, "build_rooms", built, before=before)
-    return built > 0
+    return acts > 0
 
 
 def renovation_targets(g, p):
@@ -414,26 +465,120 @@ def build_stable(g, p, ctx=None, cost=None):
     return True
 
 
+def _fits_one_more(g, q, good) -> bool:
+    if good not in g.animal_set:
+        return True
+    counts = list(animal_counts(g, q))
+    counts[g.rules.animals.index(good)] += 1
+    return animals_fit(g, q, counts)
+
+
+def partner_goods_options(g, p, q, moved) -> list:
+    """The moves of a partner exchange: ("give", good) or ("take", good), one good at a time, after
+    "stop". A kind not moved yet (``moved``) costs the fee first; an animal moves only where it fits."""
+    fee = g.rules.teams.get("fee") or ()
+    out = [STOP]
+    for direction, giver, taker in (("give", p, q), ("take", q, p)):
+        for good in g.rules.goods:
+            if giver.goods[good] < 1 or not _fits_one_more(g, taker, good):
+                continue
+            if good not in moved:
+                need = dict(fee)
+                if giver is p:
+                    need[good] = need.get(good, 0) + 1
+                if not can_pay(p, tuple(need.items())):
+                    continue
+            out.append((direction, good))
+    return out
+
+
+def partner_exchange(g, p, ctx=None):
+    """Team play: after using an exchange space, ``p`` passes goods to the partner and takes goods from
+    them, one at a time, paying the fee once for each kind of good moved, until ``p`` stops."""
+    q = g.partner_of(p)
+    if q is None:
+        return False
+    fee = g.rules.teams.get("fee") or ()
+    moved = set()
+    while True:
+        opts = partner_goods_options(g, p, q, moved)
+        if len(opts) == 1:
+            break
+        pick = g.decide(p, "partner_goods", opts)
+        if pick == STOP:
+            break
+        direction, good = pick
+        first = good not in moved
+        if first:
+            moved.add(good)
+            if fee:
+                pay(g, p, fee, quiet=True)
+        giver, taker = (p, q) if direction == "give" else (q, p)
+        giver.goods[good] -= 1
+        taker.goods[good] += 1
+        if g.log is not None:
+            paid = f" ({p.name} pays {gamelog.goods(g, fee)} for the kind)" if first and fee else ""
+            g.say(f"{giver.name} passes {gamelog.goods(g, ((good, 1),))} to {taker.name}{paid}")
+    if moved:
+        settle_animals(g, p)
+    return bool(moved)
+
+
+def partner_stable_options(g, p):
+    """The ways for ``p`` to pay a stable on the partner's farm."""
+    return cost_options(g, p, ("stable",), g.rules.teams["stables"])
+
+
+def partner_stable_cells(g, p) -> tuple:
+    """(partner, the spaces where ``p`` may build the partner a stable now), or (None, 0)."""
+    q = partner_for(g, p, "stables")
+    if q is None or q.stables.bit_count() >= limit_of(g, q, "stables", g.rules.max_stables):
+        return None, 0
+    if g.rules.shared_stables is not None and shared_stables_left(g) <= 0:
+        return None, 0
+    cells = stable_cells(g, q)
+    if not cells or not can_afford_any(g, p, partner_stable_options(g, p)):
+        return None, 0
+    return q, cells
+
+
+def can_build_stables(g, p, ctx=None):
+    """Whether the 'build stables' action can build one (on the own farm or, in team play, the partner's)."""
+    return can_build_stable(g, p) or partner_stable_cells(g, p)[0] is not None
+
+
 def build_stables(g, p, ctx=None):
-    built = 0
+    built = acts = 0   # stables on the own farm (the event's count); every stable built, the partner's too
     if g.listeners.get("instead:build_stables") and replaced(g, p, "build_stables", ctx):
         return True
     before = snapshot(g, p, "build_stables")
     if can_build_stable(g, p):
         before_event(g, p, "build_stables")
-    while can_build_stable(g, p):
-        opts = list(iter_bits(stable_cells(g, p)))
-        if built:
+    while True:
+        mine = can_build_stable(g, p)
+        q, theirs = partner_stable_cells(g, p)
+        if not mine and not theirs:
+            break
+        opts = (list(iter_bits(stable_cells(g, p))) if mine else []) + [(PARTNER, c) for c in iter_bits(theirs)]
+        if acts:
             opts.append(STOP)
         cell = g.decide(p, "stable", opts)
         if cell == STOP:
             break
+        acts += 1
+        if isinstance(cell, tuple):
+            pay_one_of(g, p, partner_stable_options(g, p))
+            q.stables |= 1 << cell[1]
+            if g.log is not None:
+                g.say(f"{p.name} builds {q.name} a stable at {q.grid.name(cell[1])}")
+            settle_animals(g, q)   # (a stable only adds room; settling keeps the animals' placement true)
+            continue
         pay_one_of(g, p, stable_options(g, p))
         _put_stable(g, p, cell)
         built += 1
     if built:
         after_event(g, p, "build_stables", built, before=before)
-    return built > 0
+    return acts > 0
 
 
 # ====================================================================== farm: fields, sowing
@@ -452,8 +597,17 @@ def plow_cells(g, p) -> int:
     return free
 
 
+def partner_plow_cells(g, p) -> tuple:
+    """(partner, the spaces of the partner's farm where ``p``'s field may go), or (None, 0)."""
+    q = partner_for(g, p, "plow")
+    if q is None:
+        return None, 0
+    cells = plow_cells(g, q)
+    return (q, cells) if cells else (None, 0)
+
+
 def can_plow(g, p, ctx=None):
-    return bool(plow_cells(g, p))
+    return bool(plow_cells(g, p)) or bool(g.partners and partner_plow_cells(g, p)[0] is not None)
 
 
 def plow(g, p, ctx=None, count=1):
@@ -465,16 +619,22 @@ def plow(g, p, ctx=None, count=1):
         before_event(g, p, "plow")
     for _ in range(count):
         cells = plow_cells(g, p)
-        if not cells:
+        q, theirs = partner_plow_cells(g, p) if g.partners else (None, 0)
+        if not cells and not theirs:
             break
-        cell = g.decide(p, "plow", list(iter_bits(cells)))
+        opts = list(iter_bits(cells)) + [(PARTNER, c) for c in iter_bits(theirs)]
+        cell = g.decide(p, "plow", opts)
         if g.rules.field_tile is not None:
             g.tile_supply[g.rules.field_tile] -= 1
-        p.fields[cell] = [None, 0]
-        p.field_mask |= 1 << cell
+        owner = p
+        if isinstance(cell, tuple):
+            owner, cell = q, cell[1]
+        owner.fields[cell] = [None, 0]
+        owner.field_mask |= 1 << cell
         done += 1
         if g.log is not None:
-            g.say(f"{p.name} plows a field at {p.grid.name(cell)}")
+            whose = "" if owner is p else f" on {owner.name}'s farm"
+            g.say(f"{p.name} plows a field{whose} at {owner.grid.name(cell)}")
     if done:
         after_event(g, p, "plow", done, before=before)
     return done > 0
@@ -649,6 +809,8 @@ def can_build_fences(g, p, ctx=None, free=False):
                 or bool(unfinished_fence_steps(g, p, budget)))
     if free:
         return possible(left)
+    if g.partners and can_fence_for_partner(g, p):
+        return True
     # the fences the supply pays for first; exchanges are tried only when those are not enough (the
     # answer grows with the budget, so it is the same as with the whole budget)
     afford, options = _fences_from_supply(g, p, per, left)
@@ -671,19 +833,69 @@ def _apply_fence_step(g, p, step, per, free, free_left=0):
     used_free = min(cost, free_left)
     if not free and cost - used_free:
         _pay_fences(g, p, per, cost - used_free)
-    if split:
-        new = [m for m in p.pastures if m != split] + [region, split & ~region]
-    else:
-        new = list(p.pastures) + [region]
-    p.pastures = tuple(sorted(new))
+    _add_pasture(p, region, split)
     gr = p.grid
-    p.fences |= gr.boundary(region)   # (a division's other part shares the old boundary and the new fences)
     if g.log is not None:
         what = "divides a pasture into" if split else "fences a pasture of"
         g.say(f"{p.name} {what} {gr.mask_names(region)} with {plural(cost, 'fence')}")
     if not split:
         after_event(g, p, "fence_pasture", popcount(region), before=before)
     return used_free
+
+
+def _add_pasture(p, region, split):
+    """Fence ``region`` as a new pasture (or, with ``split``, as a part divided from that pasture)."""
+    if split:
+        new = [m for m in p.pastures if m != split] + [region, split & ~region]
+    else:
+        new = list(p.pastures) + [region]
+    p.pastures = tuple(sorted(new))
+    p.fences |= p.grid.boundary(region)   # (a division's other part shares the old boundary and the new fences)
+
+
+def _groups(n, per):
+    return -(-n // per)
+
+
+def partner_fence_prices(g, p, per, count, done):
+    """The ways for ``p`` to pay ``count`` fences on the partner's farm when ``done`` were built there in
+    this action already: the fences' price and the extra for each group of fences started."""
+    teams = g.rules.teams
+    extra = scaled(teams["fence_extra"] or (), _groups(done + count, teams["fence_per"]) - _groups(done, teams["fence_per"]))
+    out = []
+    for way in _fence_price_options(_fence_payments(g, p, per), count):
+        total = dict(way)
+        for good, n in extra:
+            total[good] = total.get(good, 0) + n
+        out.append(tuple((good, n) for good, n in total.items() if n))
+    return out
+
+
+def partner_fence_steps(g, p, q, per, done) -> list:
+    """The fencing steps ``p`` may build on partner ``q``'s farm with ``q``'s fences, as ("partner", step)."""
+    left = limit_of(g, q, "fences", g.rules.max_fences) - popcount(q.fences)
+    budget = 0
+    while budget < left and can_afford_any(g, p, partner_fence_prices(g, p, per, budget + 1, done)):
+        budget += 1
+    if not budget:
+        return []
+    return [(PARTNER, step) for step in fencing_steps(g, q, budget)]
+
+
+def can_fence_for_partner(g, p) -> bool:
+    q = partner_for(g, p, "fences")
+    return q is not None and bool(partner_fence_steps(g, p, q, fence_price_per(g, p), 0))
+
+
+def _apply_partner_fence_step(g, p, q, step, per, done):
+    cost, region, split = step
+    pay_one_of(g, p, partner_fence_prices(g, p, per, cost, done))
+    _add_pasture(q, region, split)
+    if g.log is not None:
+        what = "divides a pasture of" if split else "fences"
+        g.say(f"{p.name} {what} {q.name}'s {q.grid.mask_names(region)} with {plural(cost, 'fence')} of {q.name}'s")
+    settle_animals(g, q)   # a division may leave the partner's animals without room: the partner chooses now
+    return cost
 
 
 def _apply_unfinished_fence(g, p, edge, per, free, free_left):
@@ -706,6 +918,9 @@ def build_fences(g, p, ctx=None, free=False, max_spaces=None, single=False):
     before_event(g, p, "build_fences")
     per = fence_price_per(g, p)
     free_left = p.mods.get("free_fences", 0)
+    # in team play, the fencing action may also fence on the partner's farm (with the partner's fences)
+    q = partner_for(g, p, "fences") if g.partners and max_spaces is None and not single and not free else None
+    partner_fences = 0   # fences built on the partner's farm in this action (the extra price is by groups)
     while True:
         budget = _fence_budget(g, p, per, free, free_left)
         opts = fencing_steps(g, p, budget)
@@ -713,13 +928,18 @@ def build_fences(g, p, ctx=None, free=False, max_spaces=None, single=False):
             opts = [o for o in opts if popcount(o[1]) <= max_spaces and not o[2]]
         elif not single:
             opts = opts + unfinished_fence_steps(g, p, budget)
+        if q is not None:
+            opts = opts + partner_fence_steps(g, p, q, per, partner_fences)
         if not opts:
             break
-        if steps:
+        if steps or partner_fences:
             opts = opts + [STOP]
         pick = g.decide(p, "fence", opts)
         if pick == STOP:
             break
+        if pick[0] == PARTNER:
+            partner_fences += _apply_partner_fence_step(g, p, q, pick[1], per, partner_fences)
+            continue
         free_left -= _apply_fence_step(g, p, pick, per, free, free_left)
         steps += 1
         if single:
@@ -727,7 +947,7 @@ def build_fences(g, p, ctx=None, free=False, max_spaces=None, single=False):
     if steps:
         after_event(g, p, "build_fences", steps, before=before)
         settle_animals(g, p)
-    return steps > 0
+    return steps > 0 or partner_fences > 0
 
 
 def can_fence_spaces(g, p, ctx=None, n=1, free=True):
@@ -1315,8 +1535,7 @@ def announce_conversions(g):
 
 
 def _card_affordable(g, p, card) -> bool:
-    mods = p.mods
-    if mods and ("cost" in mods or "substitute" in mods):
+    if has_price_mods(g, p):
         return can_afford_any(g, p, card_cost_options(g, p, card))
     return can_afford(g, p, card.cost_fn(g, p) if card.cost_fn is not None else card.cost)
 
@@ -1351,7 +1570,7 @@ def major_options(g, p, only=None):
     opts = []
     owned = p.majors
     mods = p.mods
-    modified = mods and ("cost" in mods or "substitute" in mods)
+    modified = has_price_mods(g, p)
     aliased = mods and "as_minor" in mods
     for cid in g.major_supply:
         card = g.card(cid)
@@ -1445,7 +1664,7 @@ def can_build_major(g, p, ctx=None, only=None):
     goods = p.goods
     made = producible(g, p)
     mods = p.mods
-    modified = mods and ("cost" in mods or "substitute" in mods)
+    modified = has_price_mods(g, p)
     aliased = mods and "as_minor" in mods
     later = []
     for cid in g.major_supply:
@@ -1476,7 +1695,7 @@ def can_play_minor(g, p, ctx=None):
     goods = p.goods
     made = producible(g, p)
     mods = p.mods
-    modified = mods and ("cost" in mods or "substitute" in mods)
+    modified = has_price_mods(g, p)
     later = []
     for cid in (list(p.hand_minors) + list(aliased) if aliased else p.hand_minors):
         card = cards[cid]
@@ -1611,7 +1830,7 @@ def occupation_options(g, p, fee):
     out = []
     known: dict = {}
     mods = p.mods
-    modified = mods and ("cost" in mods or "substitute" in mods)
+    modified = has_price_mods(g, p)
     for cid in p.hand_occupations:
         card = g.card(cid)
         if card.requires is not None and not card.requires(g, p):
@@ -1665,7 +1884,7 @@ def can_play_occupation(g, p, ctx=None, fee=()):
         return False
     cards = g.pack.all_cards
     mods = p.mods
-    modified = mods and ("cost" in mods or "substitute" in mods)
+    modified = has_price_mods(g, p)
     goods = p.goods
     fee = tuple(fee)
     rest = []

@@ -58,9 +58,28 @@ def score_table(game) -> str:
     if game.rules.has_tie_break:
         lines.append("Tie-break (resources)".ljust(width) + "".join(str(s["tie_break"]).rjust(col) for s in scores))
     lines.extend(bonus_lines(game))
+    lines.extend(team_lines(game, scores, labels, width))
     lines.append("")
     lines.append(outcome(game, scores))
     return "\n".join(lines)
+
+
+def team_lines(game, scores, labels, width) -> list:
+    """In team play, the teams' scores by category (the lower of the partners', or as the pack says)."""
+    teams = game.team_scores(scores)
+    if not teams:
+        return []
+    col = max(8, max(len(t["team"]) for t in teams) + 2)
+    how = "the lower of the partners' points" if game.rules.teams["score"] == "lower" else "the partners' points added"
+    lines = ["", f"Team scores ({how} in each category)",
+             "".ljust(width) + "".join(t["team"].rjust(col) for t in teams)]
+    for cid, label in labels.items():
+        lines.append(label.ljust(width) + "".join(str(t["categories"][cid]).rjust(col) for t in teams))
+    lines.append("-" * (width + col * len(teams)))
+    lines.append("Total".ljust(width) + "".join(str(t["total"]).rjust(col) for t in teams))
+    if game.rules.has_tie_break:
+        lines.append("Tie-break (resources)".ljust(width) + "".join(str(t["tie_break"]).rjust(col) for t in teams))
+    return lines
 
 
 def outcome(game, scores) -> str:
@@ -73,6 +92,11 @@ def outcome(game, scores) -> str:
         if total >= target:
             return f"Target {plural(target, 'point')}: reached with {total}"
         return f"Target {plural(target, 'point')}: not reached ({total}, {target - total} short)"
+    teams = game.team_scores(scores)
+    if teams:
+        top = max((t["total"], t["tie_break"]) for t in teams)
+        won = [t["team"] for t in teams if (t["total"], t["tie_break"]) == top]
+        return ("Winning team: " if len(won) == 1 else "Shared win: teams ") + ", ".join(won)
     order = game.ranking()
     best = scores[order[0]]
     winners = [game.players[i].name for i in order

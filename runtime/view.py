@@ -40,8 +40,18 @@ def state_view(game, seat: int | None = None, everything: bool = False) -> dict:
         "players": [_player(game, p, everything or seat == p.idx) for p in game.players],
         "pending": _pending(game, seat, everything),
         "scores": game.scores,
+        "teams": _teams(game),
     }
     return view
+
+
+def _teams(game):
+    """In team play, each team: its players and its score so far (per category, as the pack combines
+    the partners' points); None without teams."""
+    if not game.rules.teams:
+        return None
+    return [{"players": t["team"].split("+"), "total": t["total"], "categories": t["categories"]}
+            for t in game.team_scores(game.scores or [game.score(p) for p in game.players])]
 
 
 def _stage(rules, r: int):
@@ -77,6 +87,7 @@ def _player(game, p, own: bool) -> dict:
     score = game.score(p)
     return {
         "seat": p.idx, "name": p.name, "start_player": p.idx == game.start_player,
+        "partner": game.players[game.partners[p.idx]].name if p.idx in game.partners else None,
         "house": p.house, "rooms": p.room_count,
         "farmyard": {"rows": gr.rows, "cols": gr.cols, "cells": cells},
         "pastures": [{"cells": [gr.name(c) for c in iter_bits(m)], "stables": popcount(m & p.stables)}

@@ -26,6 +26,7 @@ VARIANTS = {
     "revised-one-pasture-per-kind": (1, 2, 3, 4),
     "revised-unfinished-fences": (1, 2, 3, 4),
     "revised-pastures-apart": (1, 2, 3, 4),
+    "revised-teams": (4,),
     "revised-three-food-snake": (2, 3, 4),
     "revised-copse-2p": (2,),
     "revised-draft": (2, 3, 4),
@@ -81,6 +82,134 @@ def test_the_variant_pages_say_what_each_house_rule_changes(build_root):
         ("Unfinished fences", "none: every fence built closes a pasture",
          "a fencing action may build single fences that close nothing yet; a later fencing closes the pasture "
          "with the fences still missing")]
+
+
+def test_the_team_play_page_says_who_is_partnered_what_partners_do_and_how_a_team_scores(build_root):
+    game, spaces = _changes("revised-teams", build_root)
+    assert spaces == []
+    assert game == [
+        ("Teams", "none: every player plays alone", "4 players in teams of two: P1 with P3; P2 with P4"),
+        ("Team score", "none: every player scores alone",
+         "in each scoring category, the lower of the partners' points; the team with the highest total wins"),
+        ("Partner acts", "none",
+         "on Resource Market, Sheep Market, Pig Market, Cattle Market the player may pass goods to the partner "
+         "and take goods from them, paying 1 food for each kind of good moved; build the partner a room for "
+         "6 material, 3 reed (the material of the partner's house); build the partner a stable for 3 wood; "
+         "fence on the partner's farm with the partner's fences, for 1 wood more for each 3 fences started "
+         "there; plow a field on the partner's farm; a card that lowers a building price (rooms, renovations, "
+         "stables, fences, improvements) lowers the partner's too")]
+
+
+def _team_game(pack_loader, seed=7):
+    g = Game(pack_loader("revised-teams"), 4, seed=seed, agents=[RandomAgent(f"{seed}:{i}") for i in range(4)],
+             log=True)
+    g.play()
+    return g
+
+
+def test_a_team_scores_the_lower_of_the_partners_points_in_each_category(pack_loader):
+    g = _team_game(pack_loader)
+    scores = g.scores
+    teams = g.team_scores()
+    assert [t["team"] for t in teams] == ["P1+P3", "P2+P4"]
+    for t, (a, b) in zip(teams, ((0, 2), (1, 3))):
+        for cid, _label, _fn in g.rules.scoring:
+            assert t["categories"][cid] == min(scores[a]["categories"][cid], scores[b]["categories"][cid]), cid
+        assert t["total"] == sum(t["categories"].values())
+        assert t["tie_break"] == min(scores[a]["tie_break"], scores[b]["tie_break"])
+    # the ranking puts the winning team's players first, and the report says which team won
+    best = max(teams, key=lambda t: (t["total"], t["tie_break"]))
+    assert set(g.ranking()[:2]) == set(best["seats"])
+    from runtime.report import score_table
+    table = score_table(g)
+    assert "Team scores (the lower of the partners' points in each category)" in table
+    assert table.splitlines()[-1] == f"Winning team: {best['team']}"
+
+
+def test_the_team_score_uses_each_category_of_the_weaker_partner(pack_loader):
+    pack = pack_loader("revised-teams")
+    g = Game(pack, 4, seed=1, agents=[RandomAgent(i) for i in range(4)])
+    p1, p3 = g.players[0], g.players[2]
+    p1.goods["sheep"], p3.goods["sheep"] = 0, 0
+    p1.goods["grain"], p3.goods["grain"] = 8, 1       # grain: P1 4 points, P3 1 point
+    p1.people, p3.people = 2, 4                        # family: P1 6 points, P3 12 points
+    p1.begging, p3.begging = 0, 2
+    team = g.team_scores()[0]
+    mine, theirs = g.score(p1)["categories"], g.score(p3)["categories"]
+    assert (mine["grain"], theirs["grain"], team["categories"]["grain"]) == (4, 1, 1)
+    assert (mine["family"], theirs["family"], team["categories"]["family"]) == (6, 12, 6)
+    assert (mine["begging"], theirs["begging"], team["categories"]["begging"]) == (0, -6, -6)
+
+
+def test_a_teams_section_that_does_not_fit_the_table_is_refused(tmp_path, capsys):
+    import shutil
+    shutil.copytree(ROOT / "rules", tmp_path / "rules")
+    (tmp_path / "rules/mine").mkdir()
+    game = tmp_path / "rules/mine/game.yaml"
+    for teams, where, message in (
+            ("{players: 3, partners: opposite}", "5:31", "teams: partners sitting opposite need an even number of players, not 3"),
+            ("{players: 5, partners: opposite}", "5:18", "teams: 5 players is outside this pack's 1 to 4 players"),
+            ("{players: 4, partners: '1+2, 2+4'}", "5:31",
+             "teams: partners is 'opposite' or teams of seats naming every seat from 1 to 4 once, e.g. '1+2, 3+4'"),
+            ("{players: 4, partners: opposite, exchange_tag: animal_markt}", "5:55",
+             "no action space has the tag 'animal_markt' (did you mean 'animal_market'?)")):
+        game.write_text(f"extends: revised\nid: mine\nname: Mine\ndescription: x\nteams: {teams}\n", encoding="utf-8")
+        assert cli.main(["--root", str(tmp_path), "validate", str(tmp_path / "rules/mine")]) == 2, teams
+        err = capsys.readouterr().err
+        assert f"rules/mine/game.yaml:{where}: error[" in err and f"]: {message}\n" in err, err
+    game.write_text("extends: revised\nid: mine\nname: Mine\ndescription: x\nteams: {players: 4, partners: '1+2, 3+4'}\n",
+                    encoding="utf-8")
+    assert cli.main(["--root", str(tmp_path), "validate", str(tmp_path / "rules/mine")]) == 0
+
+
+def test_a_team_pack_is_for_its_number_of_players(pack_loader):
+    with pytest.raises(ValueError) as err:
+        Game(pack_loader("revised-teams"), 3, seed=1)
+    assert str(err.value) == "pack 'revised-teams' is for 4 to 4 players, not 3"
+
+
+def test_playing_a_team_pack_with_another_number_of_players_is_refused(capsys):
+    assert cli.main(["play", "--pack", "revised-teams", "--players", "2"]) == 2
+    assert capsys.readouterr().err == "error: pack 'revised-teams' is for 4 to 4 players, not 2\n"
+
+
+def test_play_json_of_a_team_game_gives_the_team_scores(capsys):
+    assert cli.main(["play", "--pack", "revised-teams", "--players", "4", "--agents", "random", "--seed", "2",
+                     "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [t["team"] for t in out["teams"]] == ["P1+P3", "P2+P4"]
+    by_name = {s["player"]: s for s in out["scores"]}
+    for t in out["teams"]:
+        a, b = (by_name[n] for n in t["team"].split("+"))
+        assert t["categories"] == {c: min(a["categories"][c], b["categories"][c]) for c in a["categories"]}
+    best = max(out["teams"], key=lambda t: (t["total"], t["tie_break"]))
+    assert set(out["ranking"][:2]) == set(best["team"].split("+"))
+
+
+def test_the_state_view_shows_the_teams_and_each_players_partner(pack_loader):
+    g = _team_game(pack_loader, seed=3)
+    view = g.view(seat=0)
+    assert [p["partner"] for p in view["players"]] == ["P3", "P4", "P1", "P2"]
+    teams = view["teams"]
+    assert [t["players"] for t in teams] == [["P1", "P3"], ["P2", "P4"]]
+    assert [t["total"] for t in teams] == [t["total"] for t in g.team_scores()]
+    assert Game(pack_loader("revised"), 2, seed=1).view(seat=0)["teams"] is None
+
+
+def test_partner_acts_happen_in_seeded_team_games(pack_loader):
+    """Random agents use every partner act over a few games (each is tested exactly in team_play.yaml)."""
+    seen = set()
+    for seed in range(6):
+        for line in _team_game(pack_loader, seed).log:
+            if " passes 1 " in line:
+                seen.add("goods")
+            elif "'s farm at " in line:
+                seen.add("plow")
+            elif " fences of P" in line:
+                seen.add("fence")
+            elif " builds P" in line:
+                seen.add("room" if " room at " in line else "stable")
+    assert seen == {"goods", "plow", "fence", "room", "stable"}, seen
 
 
 def test_the_optional_tiles_page_lists_the_tile_spaces_and_their_shared_use(build_root):
