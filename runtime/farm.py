@@ -356,12 +356,20 @@ def fencing_options(gr: Grid, blocked: int, pastures: tuple, fences: int, budget
                 if cost <= budget:
                     out.append((cost, sub, pasture))
             sub = (sub - 1) & rest_bits
+    loose = fences & ~fences_of(gr, pastures)
+    if loose:   # unfinished fences inside a region would cut it: such a region is no one pasture
+        out = [o for o in out if _closes_one(gr, fences, o[1])]
     if pastures:  # (without any, the regions came in (fences, region) order already)
         out.sort(key=_STEP_ORDER)
     if len(_FENCE_CACHE) > _FENCE_CACHE_LIMIT:
         _FENCE_CACHE.clear()
     _FENCE_CACHE[key] = out
     return out
+
+
+def _closes_one(gr: Grid, fences: int, region: int) -> bool:
+    """Whether fencing ``region`` (with the fences already built) closes it in as one pasture."""
+    return region in gr.enclosures(fences | gr.boundary(region))
 
 
 def min_fencing_cost(gr: Grid, blocked: int, pastures: tuple, fences: int, budget: int, touching=True) -> bool:
