@@ -80,6 +80,7 @@ def take_from_space(g, p, space_id, good=None, ctx=None):
     items = tuple((k, n) for k, n in s.goods.items() if n > 0 and (good is None or k == good))
     if not items:
         return False
+    s = g.own_space(s)
     for k, _ in items:
         s.goods[k] = 0
     if g.log is not None:
@@ -117,6 +118,7 @@ def move_person(g, p, sources, targets, ctx=None):
     if len(froms) > 1:
         src = g.space_by_id[g.decide(p, "place", [s.id for s in froms], prompt="move a person from")]
     dst = g.space_by_id[g.decide(p, "place", [s.id for s in tos], prompt="move the person to")]
+    src = g.own_space(src)
     src.occupants.remove(p.idx)
     if g.log is not None:
         g.say(f"{p.name} moves a person from {gamelog.space_label(g, src)}")
