@@ -25,4 +25,4 @@ def test_a_single_primitive_test_is_the_primitive(revised):
 
 def test_a_composite_test_inlines_its_parts(revised):
     source = inspect.getsource(_can(revised, "farm_expansion"))  # build rooms and/or build stables
-    assert source.splitlines()[-1].strip() == "return P.can_build_room(g, p, c) or P.can_build_stable(g, p, c)"
+    assert source.splitlines()[-1].strip() == "return P.can_build_rooms(g, p, c) or P.can_build_stables(g, p, c)"
