@@ -33,7 +33,7 @@ def test_every_request_the_runtime_makes_is_a_kind_the_environment_encodes():
     """Each ``decide(player, "kind", …)`` in runtime/ names one of runtime.requests.KINDS, and
     docs/api.md's table lists exactly those kinds."""
     asked = set()
-    for path in (ROOT / "runtime").glob("*.py"):
+    for path in (ROOT / "runtime").rglob("*.py"):
         asked |= set(re.findall(r"decide\(\s*\w+,\s*\"(\w+)\"", path.read_text()))
     assert asked and asked <= set(KINDS), sorted(asked - set(KINDS))
     table = re.search(r"\| kind \| the options are \|\n\|---\|---\|\n((?:\|.*\n)+)", (ROOT / "docs/api.md").read_text())

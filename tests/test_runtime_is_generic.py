@@ -98,7 +98,7 @@ def test_runtime_names_no_space_card_or_edition():
     ids, names = _pack_vocabulary()
     assert {"forest", "fireplace_2", "revised", "cooking_hearth_4"} <= ids  # the vocabulary is really read
     bad = []
-    for path in sorted((ROOT / "runtime").glob("*.py")):
+    for path in sorted((ROOT / "runtime").rglob("*.py")):
         for line, word in _problems(path, ids, names):
             bad.append(f"{path.relative_to(ROOT)}:{line}: names '{word}'")
     assert not bad, "the runtime must not name packs, spaces or cards:\n" + "\n".join(bad)

@@ -1,0 +1,286 @@
+"""Animals: where they live (housing, capacities), settling them, breeding, roomy pastures."""
+from __future__ import annotations
+
+from ..farm import best_keeps, capacity_frontier, fits_housing, popcount
+from .. import gamelog
+
+
+# ====================================================================== animals
+
+
+def capacity_of(g, p, mods, names, base, size=None):
+    """A capacity of the names ``names`` with the cards' capacity modifiers ``mods`` applied, and whether its
+    animals may be mixed (docs/language.md 4.3): the largest set value of any card replaces the base, then
+    the changes of all cards are added (never below 0), so the order the cards were played never matters.
+    ``size`` is a pasture's number of farmyard spaces ('pasture of N spaces')."""
+    sets, delta, mixed = None, 0, False
+    for name, want_size, kind, value in mods:
+        if name not in names or (want_size is not None and want_size != size):
+            continue
+        if kind == "set":
+            sets = value if sets is None else max(sets, value)
+        elif kind == "delta":
+            delta += value(g, p)
+        else:
+            mixed = True
+    if sets is not None:
+        base = sets
+    return max(0, base + delta), mixed
+
+
+def limit_of(g, p, name, base):
+    """The most people ('family'), fences or stables ``p`` may have: the rules' number, as cards change it."""
+    mods = p.mods.get("capacities") if p.mods else None
+    if not mods:
+        return base
+    return capacity_of(g, p, mods, (name,), base)[0]
+
+
+_PASTURE = ("pasture", "pasture_of_size")
+_PASTURE_WITH_STABLE = ("pasture", "pasture_of_size", "pasture_with_stable")
+
+
+def _card_places(p, caps) -> int:
+    """Cards that hold animals (docs/language.md 4.5): a place for one kind is added to ``caps`` as a
+    container of that kind; the places for any kind are returned, one animal of any kind each."""
+    held = p.card_state.get("card_capacity")
+    if not held:
+        return 0
+    anyone = 0
+    for places in held.values():
+        for cap, only in places:
+            if only < 0:
+                anyone += cap
+            else:
+                caps.append((cap, only))
+    return anyone
+
+
+def _housing_with_capacities(g, p, mods):
+    """housing() when cards change capacities by name ('capacity of stable: +1', '…: mixed')."""
+    h = g.rules.housing
+    per_space, factor = h["pasture_space"], h["stable_factor"]
+    extra = p.extra_capacity
+    for fn in p.mods.get("pasture_extra", ()):
+        extra += fn(g, p)
+    caps, singles, fenced = [], 0, 0
+    tiles = g.rules.pasture_tile if p.tile_pastures else None
+    for m, tid in [(m, None) for m in p.pastures] + list(p.tile_pastures):
+        fenced |= m
+        cap = per_space * popcount(m) if tid is None else tiles[tid]["capacity"]
+        for _ in range(popcount(m & p.stables)):
+            cap *= factor
+        names = _PASTURE_WITH_STABLE if m & p.stables else _PASTURE
+        cap, mixed = capacity_of(g, p, mods, names, cap, popcount(m))
+        if mixed:
+            singles += cap + extra
+        else:
+            caps.append((cap + extra, -1))
+    singles += _card_places(p, caps)
+    loose = popcount(p.stables & ~fenced)
+    base = h["unfenced_stable"]
+    cap, mixed = capacity_of(g, p, mods, ("stable",), base)
+    if loose and (mixed or cap == base):
+        singles += loose * cap
+    elif loose:
+        caps.extend([(cap, -1)] * loose)   # a stable holding more than one animal holds one kind
+    house_fn = p.mods.get("house_capacity")
+    house = house_fn(g, p) if house_fn is not None else h["house"]
+    singles += capacity_of(g, p, mods, ("house",), house)[0]
+    return tuple(sorted(caps, reverse=True)), singles
+
+
+def housing(g, p):
+    """(containers, singles): pastures as (capacity, any type), and one-animal spaces."""
+    h = g.rules.housing
+    per_space = h["pasture_space"]
+    factor = h["stable_factor"]
+    extra = p.extra_capacity
+    mods = p.mods
+    if mods:
+        named = mods.get("capacities")
+        if named:
+            return _housing_with_capacities(g, p, named)
+        for fn in mods.get("pasture_extra", ()):
+            extra += fn(g, p)
+    caps = []
+    fenced = 0
+    for m in p.pastures:
+        fenced |= m
+        cap = per_space * popcount(m)
+        for _ in range(popcount(m & p.stables)):
+            cap *= factor
+        caps.append((cap + extra, -1))
+    if p.tile_pastures:
+        tiles = g.rules.pasture_tile
+        for m, tid in p.tile_pastures:
+            fenced |= m
+            cap = tiles[tid]["capacity"]
+            for _ in range(popcount(m & p.stables)):
+                cap *= factor
+            caps.append((cap + extra, -1))
+    unfenced = popcount(p.stables & ~fenced) * h["unfenced_stable"]
+    unfenced += _card_places(p, caps)
+    house_fn = mods.get("house_capacity") if mods else None
+    house = house_fn(g, p) if house_fn is not None else h["house"]
+    return tuple(sorted(caps, reverse=True)), unfenced + house
+
+
+def animal_counts(g, p):
+    goods = p.goods
+    return tuple(goods[a] for a in g.rules.animals)
+
+
+def animals_fit(g, p, counts=None) -> bool:
+    caps, singles = housing(g, p)
+    return fits_housing(caps, singles, counts or animal_counts(g, p), g.rules.pastures_per_kind)
+
+
+def best_food_rate(g, p, good):
+    """The most food one ``good`` gives through the player's exchanges usable now, or 0."""
+    return best_food_exchange(g, p, good)[0]
+
+
+def best_food_exchange(g, p, good):
+    """(food, card) of the player's exchange usable now that gives the most food for one ``good``;
+    (0, None) when there is none."""
+    best, via = 0, None
+    for give, get, window, at_most, source, key in g.exchanges_of(p):
+        if window != "any_time" or len(give) != 1 or give[0] != (good, 1) or len(get) != 1:
+            continue
+        if get[0][0] == "food" and get[0][1] > best:
+            best, via = get[0][1], source
+    return best, via
+
+
+def settle_animals(g, p, source=None):
+    """Keep the animals that fit (the player picks which); cook the rest if possible (and if the pack's
+    ``arriving_animals`` allows it), else return them to the supply, or, when the pack says so, leave
+    those taken from an action space on it (``source``: (space, goods taken from it)), at most as many
+    of each kind as were taken."""
+    counts = animal_counts(g, p)
+    rules = g.rules
+    caps, singles = housing(g, p)
+    per_kind = rules.pastures_per_kind
+    if fits_housing(caps, singles, counts, per_kind):
+        return
+    opts = best_keeps(capacity_frontier(caps, singles, len(counts), per_kind), counts)
+    keep = g.decide(p, "keep_animals", opts)
+    cooked = []   # the conversions' rules run once every kind is settled: a rule that asks finds the farm valid
+    for animal, have, kept in zip(rules.animals, counts, keep):
+        surplus = have - kept
+        if surplus <= 0:
+            continue
+        p.goods[animal] = kept
+        rate, via = best_food_exchange(g, p, animal) if rules.cook_arriving else (0, None)
+        if rate:
+            p.goods["food"] += rate * surplus
+            if g.listeners.get("event:convert"):   # each animal cooked is one conversion (as use_exchange)
+                cooked.extend([(animal, rate, via)] * surplus)
+        elif rules.leftovers_stay and source is not None:
+            space, taken = source
+            back = min(surplus, sum(k for good, k in taken if good == animal))
+            if back:
+                space = g.own_space(space)
+                space.goods[animal] = space.goods.get(animal, 0) + back
+                gamelog.left_on_space(g, p, ((animal, back),), space)
+                surplus -= back
+                if not surplus:
+                    continue
+        gamelog.overflow(g, p, ((animal, surplus),), rate * surplus)
+    for animal, rate, via in cooked:
+        converted(g, p, ((animal, 1),), (("food", rate),), via)
+
+
+def breeding_blocked(g, p) -> bool:
+    """Whether some kind of animal that could breed would find no room for its young."""
+    counts = list(animal_counts(g, p))
+    if not any(n >= 2 for n in counts):
+        return False
+    caps, singles = housing(g, p)
+    return not fits_housing(caps, singles, [n + 1 if n >= 2 else n for n in counts], g.rules.pastures_per_kind)
+
+
+def breed(g, p, only=None):
+    animals = g.rules.animals
+    counts = list(animal_counts(g, p))
+    cands = [i for i, a in enumerate(animals) if counts[i] >= 2 and (only is None or a == only)]
+    if not cands:
+        return False
+    caps, singles = housing(g, p)
+    fitting = []
+    for mask in range(1 << len(cands)):
+        trial = list(counts)
+        for k, i in enumerate(cands):
+            if mask >> k & 1:
+                trial[i] += 1
+        if fits_housing(caps, singles, trial, g.rules.pastures_per_kind):
+            fitting.append(mask)
+    maximal = [m for m in fitting if not any(o != m and (o & m) == m for o in fitting)]
+    if not maximal or maximal == [0]:
+        return False
+    pick = maximal[0] if len(maximal) == 1 else g.decide(
+        p, "breed", maximal, labels=[",".join(animals[cands[k]] for k in range(len(cands)) if m >> k & 1)
+                                      for m in maximal])
+    born = []
+    for k, i in enumerate(cands):
+        if pick >> k & 1:
+            p.goods[animals[i]] += 1
+            born.append(animals[i])
+    gamelog.bred(g, p, born)
+    return bool(born)
+
+
+# ====================================================================== pastures with room
+
+
+def roomy_pasture_count(g, p, free):
+    """Pastures holding at least one animal and room for ``free`` more, in the best arrangement."""
+    caps, singles = housing(g, p)
+    pastures = [cap for cap, only in caps if only < 0]
+    counts = animal_counts(g, p)
+    types = len(counts)
+    best = 0
+    n = len(pastures)
+    if n > 8:
+        pastures = sorted(pastures, reverse=True)[:8]
+        n = 8
+
+    def assign(i, chosen):
+        if i == n:
+            per_type = [[] for _ in range(types)]
+            for cap, t in zip(pastures, chosen):
+                if t is not None:
+                    per_type[t].append(cap)
+            options = []
+            for t in range(types):
+                caps_t = sorted(per_type[t])
+                total = sum(caps_t)
+                opts_t = []
+                eligible = [c for c in caps_t if c - free >= 1]
+                for k in range(0, min(len(eligible), counts[t]) + 1):
+                    overflow = max(0, counts[t] - (total - k * free))
+                    opts_t.append((k, overflow))
+                options.append(opts_t)
+            def rec(t, used, score):
+                nonlocal best
+                if used > singles:
+                    return
+                if t == types:
+                    best = max(best, score)
+                    return
+                for k, over in options[t]:
+                    rec(t + 1, used + over, score + k)
+            rec(0, 0, 0)
+            return
+        for t in list(range(types)) + [None]:
+            chosen.append(t)
+            assign(i + 1, chosen)
+            chosen.pop()
+
+    assign(0, [])
+    return best
+
+
+# the verbs of the other modules called above (imported last: some of them import this one)
+from .exchanges import converted

@@ -1,0 +1,417 @@
+"""Cards: building majors, playing minors and occupations (with the can_… tests of the hot path)."""
+from __future__ import annotations
+
+from ..payments import (
+    can_afford, can_afford_any, can_pay_with_exchanges, cost_options, has_price_mods, pay_one_of, producible)
+from ..state import Ctx
+
+
+# ====================================================================== cards
+
+
+def _card_affordable(g, p, card) -> bool:
+    if has_price_mods(g, p):
+        return can_afford_any(g, p, card_cost_options(g, p, card))
+    return can_afford(g, p, card.cost_fn(g, p) if card.cost_fn is not None else card.cost)
+
+
+def card_cost_options(g, p, card):
+    """The ways to pay for a major or minor improvement or an occupation's own cost."""
+    base = card.cost_fn(g, p) if card.cost_fn is not None else card.cost
+    if not p.mods:
+        return [base]
+    names = card.minor_price_names if is_minor_for(p, card) else card.price_names
+    return cost_options(g, p, names, base)
+
+
+def is_minor_for(p, card) -> bool:
+    """Whether the major ``card`` is a minor improvement for ``p`` ('<major> is a minor for you')."""
+    mods = p.mods
+    alias = mods.get("as_minor") if mods else None
+    if not alias or card.kind != "major":
+        return False
+    return card.id in alias or any("#" + t in alias for t in card.tags)
+
+
+def _majors_as_minors(g, p):
+    """The majors of the supply that are minor improvements for ``p``."""
+    if not p.mods or "as_minor" not in p.mods:
+        return ()
+    return [cid for cid in g.major_supply if is_minor_for(p, g.card(cid))]
+
+
+def major_options(g, p, only=None):
+    """The majors the player can build now (``only``: those with this tag)."""
+    opts = []
+    owned = p.majors
+    mods = p.mods
+    modified = has_price_mods(g, p)
+    aliased = mods and "as_minor" in mods
+    for cid in g.major_supply:
+        card = g.card(cid)
+        if only is not None and only not in card.tags:
+            continue
+        if aliased and is_minor_for(p, card):
+            continue   # played as a minor (minor_options)
+        if modified:
+            ok = can_afford_any(g, p, card_cost_options(g, p, card))
+        else:
+            ok = can_afford(g, p, card.cost_fn(g, p) if card.cost_fn is not None else card.cost)
+        if ok:
+            opts.append(cid)
+        if card.upgrade_of:
+            for have in owned:
+                hc = g.card(have)
+                if any(t in hc.tags or t == have for t in card.upgrade_of):
+                    opts.append(f"{cid}<{have}")
+    return opts
+
+
+def returnable_cards(g, p, card):
+    """The cards ``p`` could return to play the hand card ``card`` whose price includes returning one
+    (``upgrade_of``, docs/language.md 4.8): the majors and minors in front of ``p`` with that id or tag."""
+    wanted = card.upgrade_of
+    cards = g.pack.all_cards
+    return [cid for cid in list(p.majors) + list(p.minors)
+            if cid != card.id and any(t == cid or t in cards[cid].tags for t in wanted)]
+
+
+def return_card(g, p, cid):
+    """Return a card in front of ``p`` as part of a price: a major goes back to the supply (anyone may
+    build it again), any other card leaves the game; its lasting effects end (Game.release_card)."""
+    g.release_card(p, cid)
+    if cid in p.majors:
+        p.majors.remove(cid)
+        g.major_supply.append(cid)
+        g.major_supply.sort(key=g.major_order.get)
+    else:
+        p.minors.remove(cid)
+
+
+def minor_options(g, p):
+    out = []
+    for cid in list(p.hand_minors) + list(_majors_as_minors(g, p)):
+        card = g.card(cid)
+        if card.requires is not None and not card.requires(g, p):
+            continue
+        if card.kind != "major" and card.upgrade_of and not returnable_cards(g, p, card):
+            continue
+        if _card_affordable(g, p, card):
+            out.append(cid)
+    return out
+
+
+# The can_… tests below answer what bool(<kind>_options(…)) would, without building the list: they stop
+# at the first card the player can take, and look at the goods in the supply for every card before trying
+# exchanges for any (the payment search is the dear part). Legality is asked for every space at every
+# placement, so this is the hot path of a game (docs/architecture.md, "Speed").
+
+
+def _has_goods(goods, cost) -> bool:
+    for good, n in cost:
+        if goods[good] < n:
+            return False
+    return True
+
+
+def _paid_or_kept(goods, made, options, later) -> bool:
+    """True when the goods held pay one of the prices ``options``; otherwise the prices whose missing
+    goods some exchange makes (``made``) are added to ``later``, to be tried with exchanges once every
+    card was looked at (as can_afford_any would try them)."""
+    for cost in options:
+        short = False
+        for good, n in cost:
+            if goods[good] < n:
+                short = True
+                if good not in made:
+                    break
+        else:
+            if not short:
+                return True
+            later.append(cost)
+    return False
+
+
+def can_build_major(g, p, ctx=None, only=None):
+    """Whether some major (``only``: with this tag) can be built now: bool(major_options(g, p, only))."""
+    cards = g.pack.all_cards
+    owned = p.majors
+    goods = p.goods
+    made = producible(g, p)
+    mods = p.mods
+    modified = has_price_mods(g, p)
+    aliased = mods and "as_minor" in mods
+    later = []
+    for cid in g.major_supply:
+        card = cards[cid]
+        if only is not None and only not in card.tags:
+            continue
+        if aliased and is_minor_for(p, card):
+            continue   # played as a minor (can_play_minor)
+        if owned and card.upgrade_of:
+            for have in owned:
+                hc = cards[have]
+                if any(t in hc.tags or t == have for t in card.upgrade_of):
+                    return True  # an upgrade is offered whatever the goods
+        if modified:
+            options = card_cost_options(g, p, card)
+        else:
+            options = (card.cost_fn(g, p) if card.cost_fn is not None else card.cost,)
+        if _paid_or_kept(goods, made, options, later):
+            return True
+    return bool(later) and can_pay_with_exchanges(g, p, later)
+
+
+def can_play_minor(g, p, ctx=None):
+    aliased = _majors_as_minors(g, p)
+    if not p.hand_minors and not aliased:
+        return False
+    cards = g.pack.all_cards
+    goods = p.goods
+    made = producible(g, p)
+    mods = p.mods
+    modified = has_price_mods(g, p)
+    later = []
+    for cid in (list(p.hand_minors) + list(aliased) if aliased else p.hand_minors):
+        card = cards[cid]
+        if card.requires is not None and not card.requires(g, p):
+            continue
+        if card.kind != "major" and card.upgrade_of and not returnable_cards(g, p, card):
+            continue
+        if modified:
+            options = card_cost_options(g, p, card)
+        else:
+            options = (card.cost_fn(g, p) if card.cost_fn is not None else card.cost,)
+        if _paid_or_kept(goods, made, options, later):
+            return True
+    return bool(later) and can_pay_with_exchanges(g, p, later)
+
+
+def can_build_improvement(g, p, ctx=None):
+    return can_build_major(g, p) or can_play_minor(g, p)
+
+
+def build_major(g, p, ctx=None, only=None):
+    opts = major_options(g, p, only)
+    if not opts:
+        return False
+    pick = g.decide(p, "major", opts)
+    _take_major(g, p, pick)
+    return True
+
+
+def _take_major(g, p, pick):
+    before = p.clone() if ("build_major" in g.snapshots or "build_improvement" in g.snapshots) else None
+    if g.listeners.get("before:build_major") or g.listeners.get("before:build_improvement"):
+        card = g.card(pick.split("<", 1)[0])
+        before_event(g, p, "build_major", card)
+        before_event(g, p, "build_improvement", card)
+    if "<" in pick:
+        cid, returned = pick.split("<", 1)
+        card = g.card(cid)
+        g.release_card(p, returned)
+        p.majors.remove(returned)
+        g.major_supply.append(returned)
+        g.major_supply.sort(key=g.major_order.get)
+        if g.log is not None:
+            g.say(f"{p.name} upgrades {g.card(returned).name} to {card.name}")
+    else:
+        cid = pick
+        card = g.card(cid)
+        pay_one_of(g, p, card_cost_options(g, p, card))
+        if g.log is not None:
+            g.say(f"{p.name} builds {card.name}")
+    g.major_supply.remove(cid)
+    p.majors.append(cid)
+    g.acquire_card(p, card)
+    after_event(g, p, "build_major", card=card, before=before)
+    after_event(g, p, "build_improvement", card=card, before=before)
+
+
+def play_minor(g, p, ctx=None):
+    opts = minor_options(g, p)
+    if not opts:
+        return False
+    cid = g.decide(p, "minor", opts)
+    _play_minor(g, p, cid)
+    return True
+
+
+def _play_minor(g, p, cid):
+    card = g.card(cid)
+    before = p.clone() if ("play_minor" in g.snapshots or "build_improvement" in g.snapshots) else None
+    before_event(g, p, "play_minor", card)
+    before_event(g, p, "build_improvement", card)
+    if not pay_one_of(g, p, card_cost_options(g, p, card)):
+        return False
+    if card.kind == "major":   # a major that is a minor for the player comes from the supply
+        g.major_supply.remove(cid)
+    else:
+        p.hand_minors.remove(cid)
+    returned = None
+    if card.kind != "major" and card.upgrade_of:   # an upgrade: one card named by upgrade_of goes back
+        returned = g.decide(p, "return", returnable_cards(g, p, card))
+        return_card(g, p, returned)
+    if g.log is not None:
+        g.say(f"{p.name} plays {card.name}" + (f", returning {g.card(returned).name}" if returned else ""))
+    if card.passing:
+        g.run_on_play(p, card)
+        if g.nplayers > 1 or not g.rules.pass_minors_solo:
+            left = g.players[(p.idx + 1) % g.nplayers]
+            left.hand_minors.append(cid)
+    else:
+        p.minors.append(cid)
+        g.acquire_card(p, card)
+    after_event(g, p, "play_minor", card=card, before=before)
+    after_event(g, p, "build_improvement", card=card, before=before)
+    if g.rules.draw_after_play:
+        from ..pregame import draw_after_play
+        draw_after_play(g, p)
+
+
+def build_improvement(g, p, ctx=None):
+    majors = major_options(g, p)
+    minors = minor_options(g, p)
+    opts = majors + [f"minor:{c}" for c in minors]
+    if not opts:
+        return False
+    pick = g.decide(p, "improvement", opts)
+    if pick.startswith("minor:"):
+        _play_minor(g, p, pick[6:])
+    else:
+        _take_major(g, p, pick)
+    return True
+
+
+def fee_and_cost(fee, cost):
+    """The space's fee and a card's own cost as one price, each good once (2 food and 4 food: 6 food), so
+    that testing and paying it see the whole amount of a good."""
+    if not cost:
+        return tuple(fee)
+    if not fee:
+        return tuple(cost)
+    total: dict = {}
+    for good, n in tuple(fee) + tuple(cost):
+        total[good] = total.get(good, 0) + n
+    return tuple(total.items())
+
+
+def occupation_cost_options(g, p, card, fee=()):
+    """The ways to pay for playing ``card``: the space's fee and the card's own cost, as cards change them."""
+    return cost_options(g, p, card.price_names, fee_and_cost(fee, card.cost))
+
+
+def occupation_options(g, p, fee):
+    out = []
+    known: dict = {}
+    mods = p.mods
+    modified = has_price_mods(g, p)
+    for cid in p.hand_occupations:
+        card = g.card(cid)
+        if card.requires is not None and not card.requires(g, p):
+            continue
+        cost = fee_and_cost(fee, card.cost)
+        ok = known.get(cost)
+        if ok is None:
+            ok = (can_afford_any(g, p, occupation_cost_options(g, p, card, fee)) if modified
+                  else can_afford(g, p, cost))
+            if not ok and cost:
+                ok = _affordable_after_before_rules(g, p, card, fee)
+            known[cost] = ok
+        if ok:
+            out.append(cid)
+    return out
+
+
+class _AcceptingAgent:
+    """Answers the requests of a trial run: yes to optional effects, otherwise the first option."""
+
+    trusted = True
+
+    def choose(self, game, player, kind, options, labels=None, prompt=None):
+        return YES if YES in options else options[0]
+
+
+def _before_rules(g, p, key) -> bool:
+    for owner, handler, who in g.listeners.get(key, ()):
+        if who == "any" or (who == "you") == (owner == p.idx):
+            return True
+    return False
+
+
+def _affordable_after_before_rules(g, p, card, fee) -> bool:
+    """Whether the 'before you play occupation' rules (a card giving food right before) would make the
+    occupation affordable: tried on a copy of the game with every optional effect accepted."""
+    if not _before_rules(g, p, "before:play_occupation"):
+        return False
+    trial = g.copy_state(agents=[_AcceptingAgent()] * g.nplayers)
+    tp = trial.players[p.idx]
+    trial.accept_optional = True
+    trial.emit("before:play_occupation", tp, Ctx(actor=tp, card=card))
+    trial.accept_optional = False
+    return can_afford_any(trial, tp, occupation_cost_options(trial, tp, card, fee))
+
+
+def can_play_occupation(g, p, ctx=None, fee=()):
+    """bool(occupation_options(g, p, fee)), stopping at the first playable card; the supply alone is
+    tried for every card before exchanges and 'before you play' rules are tried for any."""
+    if not p.hand_occupations:
+        return False
+    cards = g.pack.all_cards
+    mods = p.mods
+    modified = has_price_mods(g, p)
+    goods = p.goods
+    fee = tuple(fee)
+    rest = []
+    for cid in p.hand_occupations:
+        card = cards[cid]
+        if card.requires is not None and not card.requires(g, p):
+            continue
+        options = occupation_cost_options(g, p, card, fee) if modified else (fee_and_cost(fee, card.cost),)
+        for cost in options:
+            if _has_goods(goods, cost):
+                return True
+        rest.append((card, options))
+    known: dict = {}
+    for card, options in rest:
+        cost = fee_and_cost(fee, card.cost)
+        ok = known.get(cost)
+        if ok is None:
+            ok = can_afford_any(g, p, options)
+            if not ok and cost:
+                ok = _affordable_after_before_rules(g, p, card, fee)
+            known[cost] = ok
+        if ok:
+            return True
+    return False
+
+
+def play_occupation(g, p, ctx=None, fee=()):
+    opts = occupation_options(g, p, fee)
+    if not opts:
+        return False
+    cid = g.decide(p, "occupation", opts)
+    card = g.card(cid)
+    # the optional effects of 'before' rules are taken without asking when the price needs them
+    needed = not can_afford_any(g, p, occupation_cost_options(g, p, card, fee))
+    accept, g.accept_optional = g.accept_optional, needed
+    before = snapshot(g, p, "play_occupation")
+    before_event(g, p, "play_occupation", card)
+    g.accept_optional = accept
+    if not pay_one_of(g, p, occupation_cost_options(g, p, card, fee)):
+        g.say(f"{p.name} cannot pay for {card.name}")
+        return False
+    p.hand_occupations.remove(cid)
+    p.occupations.append(cid)
+    if g.log is not None:
+        g.say(f"{p.name} plays occupation {card.name}")
+    g.acquire_card(p, card)
+    after_event(g, p, "play_occupation", card=card, before=before)
+    if g.rules.draw_after_play:
+        from ..pregame import draw_after_play
+        draw_after_play(g, p)
+    return True
+
+
+# the verbs of the other modules called above (imported last: some of them import this one)
+from .goods_events import after_event, before_event, snapshot, YES

@@ -1,0 +1,80 @@
+"""Family growth, newborns, taking goods from a space and the starting player."""
+from __future__ import annotations
+
+
+# ====================================================================== family
+
+
+def can_family_growth(g, p, ctx=None):
+    return p.people < limit_of(g, p, "family", g.rules.max_people) and p.room_count + p.card_rooms > p.people
+
+
+def can_family_growth_without_room(g, p, ctx=None):
+    return p.people < limit_of(g, p, "family", g.rules.max_people)
+
+
+def family_growth(g, p, ctx=None, need_room=True):
+    if need_room and not can_family_growth(g, p):
+        return False
+    if not can_family_growth_without_room(g, p):
+        return False
+    if g.listeners.get("instead:family_growth") and replaced(g, p, "family_growth", ctx):
+        return True
+    before = snapshot(g, p, "family_growth")
+    before_event(g, p, "family_growth")
+    p.people += 1
+    p.newborns += 1
+    if g.log is not None:
+        g.say(f"{p.name} has a newborn (family of {p.people})")
+    after_event(g, p, "family_growth", 1, before=before)
+    return True
+
+
+def family_growth_without_room(g, p, ctx=None):
+    return family_growth(g, p, ctx, need_room=False)
+
+
+def can_take_goods(g, p, ctx=None):
+    space = ctx.space if ctx is not None else None
+    return space is not None and any(space.goods.values())
+
+
+def take_goods(g, p, ctx=None):
+    """The goods collected on the space being used go to the player (for a space whose effect offers
+    taking them as one of its options: its goods are then not handed out on arrival)."""
+    if not can_take_goods(g, p, ctx):
+        return False
+    space = ctx.space = g.own_space(ctx.space)
+    items = tuple((good, n) for good, n in space.goods.items() if n)
+    space.goods.clear()
+    ctx.goods = items   # what the use of the space brought (event_goods), as for goods handed out on arrival
+    gain(g, p, items, ctx, source=space)
+    return True
+
+
+def take_start_player(g, p, ctx=None):
+    before = snapshot(g, p, "take_start_player")
+    before_event(g, p, "take_start_player")
+    g.start_player = p.idx
+    if g.log is not None:
+        g.say(f"{p.name} takes the start player token")
+    after_event(g, p, "take_start_player", before=before)
+    return True
+
+
+# ====================================================================== people
+
+
+def newborn_acts(g, p, ctx=None):
+    """This round's newborn stops being a newborn and may be placed this round."""
+    if p.newborns <= 0:
+        return False
+    p.newborns -= 1
+    if g.in_work_phase:
+        p.home += 1
+    return True
+
+
+# the verbs of the other modules called above (imported last: some of them import this one)
+from .goods_events import after_event, before_event, gain, replaced, snapshot
+from .animals import limit_of

@@ -1,0 +1,121 @@
+"""Goods moving in and out of a player's supply, and the events the verbs run (docs/language.md 4.1)."""
+from __future__ import annotations
+
+from ..state import Ctx
+from .. import gamelog
+
+
+STOP = "stop"
+YES, NO = "yes", "no"
+
+# ====================================================================== goods
+
+
+def can_pay(p, items) -> bool:
+    goods = p.goods
+    for good, n in items:
+        if goods[good] < n:
+            return False
+    return True
+
+
+# ====================================================================== events (docs/language.md, 4.1)
+
+
+def before_event(g, p, event, card=None):
+    """Run the 'before' rules of an event, when a card in play has one: the verb is about to happen."""
+    key = "before:" + event
+    if g.listeners.get(key):
+        g.emit(key, p, Ctx(actor=p, card=card, space=_space_in_use(g)))
+
+
+def _space_in_use(g):
+    """The action space whose use the verb belongs to (``event_space``), None outside a use."""
+    return g.space_by_id.get(g.using) if g.using is not None else None
+
+
+def replaced(g, p, event, ctx=None) -> bool:
+    """Offer the 'instead of' rules of an event (docs/language.md 4.1.3) as the verb is about to happen:
+    True when one of them replaced it. By seat from the actor, in play order; the first rule whose guard
+    holds, whose body is possible and (for 'may') accepted replaces the verb, and a replacement that
+    carries out the same verb does not offer the rules again."""
+    hooks = g.listeners.get("instead:" + event)
+    if not hooks or event in g.replacing:
+        return False
+    n, first = g.nplayers, p.idx
+    c = Ctx(actor=p, space=getattr(ctx, "space", None))
+    outer, g.replacing = g.replacing, g.replacing | {event}
+    try:
+        for owner, handler, who in sorted(hooks, key=lambda h: (h[0] - first) % n):
+            if (who == "you") != (owner == p.idx) and who != "any":
+                continue
+            if handler(g, g.players[owner], c):
+                return True
+    finally:
+        g.replacing = outer
+    return False
+
+
+def snapshot(g, p, event):
+    """A copy of the actor before the verb, only when a rule in play reads ``before(…)`` of this event."""
+    return p.clone() if event in g.snapshots else None
+
+
+def after_event(g, p, event, data=None, card=None, before=None, goods=None):
+    """Run the 'after' rules of an event with its payload; nothing is built when no card listens."""
+    key = "event:" + event
+    if g.listeners.get(key):
+        g.emit(key, p, Ctx(actor=p, card=card, data=data, before=before, goods=goods, space=_space_in_use(g)))
+
+
+def pay(g, p, items, ctx=None, quiet=False):
+    """Take goods from the player's supply (``quiet``: the caller logs it)."""
+    goods = p.goods
+    for good, n in items:
+        goods[good] -= n
+    if not quiet:
+        gamelog.paid(g, p, items)
+    return True
+
+
+def gain(g, p, items, ctx=None, quiet=False, source=None):
+    """Add goods to the player's supply; animals must then fit on the farm (``quiet``: the caller has
+    logged it; ``source``: the action space the goods were collected on, where animals without room may
+    stay, per the pack's ``arriving_animals``)."""
+    goods = p.goods
+    animal = False
+    stats = p.stats
+    listened = g.listeners.get("event:gain")
+    before = snapshot(g, p, "gain") if listened else None
+    for good, n in items:
+        if n <= 0:
+            continue
+        goods[good] += n
+        if good in g.animal_set:
+            animal = True
+        elif good in g.building_set and g.in_work_phase:
+            stats["building_gained"] = stats.get("building_gained", 0) + n
+    if not quiet:
+        gamelog.gained(g, p, items)
+    if animal:
+        settle_animals(g, p, (source, items) if source is not None else None)
+    if listened:
+        got = tuple((good, n) for good, n in items if n > 0)
+        if got:
+            g.emit("event:gain", p, Ctx(actor=p, goods=got, before=before, space=ctx.space if ctx else None))
+    return True
+
+
+def give_others(g, p, items, ctx=None):
+    for other in g.players:
+        if other is not p:
+            gain(g, other, items, ctx)
+    return True
+
+
+def scaled(items, factor):
+    return tuple((good, n * factor) for good, n in items)
+
+
+# the verbs of the other modules called above (imported last: some of them import this one)
+from .animals import settle_animals

@@ -1,0 +1,127 @@
+"""Piles, goods and animals on cards, and cards that are action spaces."""
+from __future__ import annotations
+
+from ..payments import pay_cost
+from ..state import Ctx
+from .. import gamelog
+
+
+# ====================================================================== piles on cards
+
+
+def pile(g, p, card_id, items):
+    stack = p.card_state.setdefault("piles", {}).setdefault(card_id, [])
+    for good, n in items:
+        stack.extend([good] * n)
+    p.producible = None
+    return True
+
+
+def pile_stack(p, card_id):
+    """The goods piled on a card, top first (empty when there are none)."""
+    return p.card_state.get("piles", {}).get(card_id) or ()
+
+
+def pile_top(p, card_id):
+    stack = p.card_state.get("piles", {}).get(card_id)
+    return stack[0] if stack else None
+
+
+# ====================================================================== goods and animals on cards
+
+
+def stored_on(p, card_id) -> dict:
+    """The goods lying on a card of ``p`` (good -> count; empty when none)."""
+    return p.card_state.get("stored", {}).get(card_id) or {}
+
+
+def card_space_of(g, p, card_id):
+    """The action space that ``p``'s card ``card_id`` is (None when it is none): its goods lie on the card."""
+    s = g.space_by_id.get(card_id)
+    return s if s is not None and getattr(s.defn, "card_owner", None) == p.idx else None
+
+
+def _store(g, p, card_id, items, sign):
+    s = card_space_of(g, p, card_id)
+    kept = g.own_space(s).goods if s is not None else p.card_state.setdefault("stored", {}).setdefault(card_id, {})
+    for good, n in items:
+        if n > 0:
+            kept[good] = kept.get(good, 0) + sign * n
+            if not kept[good]:
+                del kept[good]
+
+
+def put_on_card(g, p, card_id, items, ctx=None):
+    """Goods from the general supply onto the card (they are not in the player's supply)."""
+    gamelog.on_card(g, p, card_id, items, "put")
+    _store(g, p, card_id, items, 1)
+    return True
+
+
+def move_to_card(g, p, card_id, items, ctx=None):
+    """Goods from the player's supply onto the card; what is missing is made by exchanges first (as the
+    rule's test, ``can_afford``, allows), paid like a price."""
+    if can_pay(p, items):
+        for good, n in items:
+            if n > 0:
+                p.goods[good] -= n
+    elif not pay_cost(g, p, tuple((good, n) for good, n in items if n > 0)):
+        return False
+    gamelog.on_card(g, p, card_id, items, "move")
+    _store(g, p, card_id, items, 1)
+    return True
+
+
+def can_take_from_card(g, p, card_id, items) -> bool:
+    s = card_space_of(g, p, card_id)
+    kept = s.goods if s is not None else stored_on(p, card_id)
+    return any(n > 0 for good, n in items) and all(kept.get(good, 0) >= n for good, n in items)
+
+
+def take_from_card(g, p, card_id, items, ctx=None):
+    """Goods from the card into the player's supply (a gain: animals must then fit)."""
+    if not can_take_from_card(g, p, card_id, items):
+        return False
+    _store(g, p, card_id, items, -1)
+    gamelog.on_card(g, p, card_id, items, "take")
+    gain(g, p, items, ctx, quiet=True)
+    return True
+
+
+def add_card_space(g, p, card, can, use, anyone, takes_goods, tags=()):
+    """The card becomes an action space of this game (id and name the card's): people are placed on it
+    like on a board space, by its owner or, with ``anyone``, by every player. Its body runs for the
+    player placed there, with the card's owner as 'owner' (fees go to them); goods put on the card lie
+    on the space (``takes_goods``: its body says 'take the goods', else they are handed out on arrival). ``tags``: the card counts as a space with these tags ('after you use #tag')."""
+    from ..pack import SpaceDef
+    owner = p.idx
+
+    def context(g, who, c):
+        return Ctx(space=g.space_by_id[card.id], actor=who, owner=g.players[owner],
+                   goods=c.goods if c is not None else None, before=c.before if c is not None else None)
+
+    def can_use(g, who, c):
+        return (anyone or who.idx == owner) and bool(can(g, who, context(g, who, c)))
+
+    def do_use(g, who, c):
+        return use(g, who, context(g, who, c))
+
+    n = g.nplayers
+    defn = SpaceDef({"id": card.id, "name": card.name, "players": (n,), "tags": ("card_space",) + tuple(tags),
+                     "text": "", "variants": {n: (do_use, can_use, None)}, "takes_goods": takes_goods})
+    defn.card_owner = owner
+    g._add_space(defn)
+
+
+def add_card_capacity(g, p, card_id, n, only):
+    """The card holds ``n`` animals of the player's: of the kind ``only`` (None: any kinds, mixed). They
+    are the player's animals (counted, bred, scored); the card is one more place for them on the farm."""
+    kind = -1 if only is None else g.rules.animals.index(only)
+    held = p.card_state.setdefault("card_capacity", {})
+    places = {k: count for count, k in held.get(card_id, ())}   # kind -> how many (a card may hold several kinds apart)
+    places[kind] = places.get(kind, 0) + n
+    held[card_id] = tuple((count, k) for k, count in sorted(places.items()))
+
+
+# the verbs of the other modules called above (imported last: some of them import this one)
+from .goods_events import can_pay, gain

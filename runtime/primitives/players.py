@@ -1,0 +1,90 @@
+"""Effects run for other players, and goods moved between players."""
+from __future__ import annotations
+
+from ..payments import can_afford, pay_cost
+from ..state import Ctx
+from .. import gamelog
+
+
+def _for(ctx, owner):
+    """The context of a body run for another player: the same event, and the card's owner."""
+    if ctx is None:
+        return Ctx(actor=owner, owner=owner)
+    return Ctx(space=ctx.space, card=ctx.card, actor=ctx.actor, event=ctx.event, data=ctx.data, goods=ctx.goods,
+               before=ctx.before, owner=owner)
+
+
+def for_each_player(g, p, ctx, can, do):
+    """Run an effect for every player in turn order (the owner included)."""
+    c = _for(ctx, p)
+    for other in g.turn_order():
+        if can(g, other, c):
+            do(g, other, c)
+    return True
+
+
+def for_each_other(g, p, ctx, can, do):
+    """Run an effect for every other player, in seat order after the owner."""
+    c = _for(ctx, p)
+    n = g.nplayers
+    for i in range(1, n):
+        other = g.players[(p.idx + i) % n]
+        if can(g, other, c):
+            do(g, other, c)
+    return True
+
+
+def for_actor(g, p, ctx, can, do):
+    """Run an effect for the player who carried out the event (their goods, their choices)."""
+    who = actor_of(p, ctx)
+    c = _for(ctx, p)
+    if can(g, who, c):
+        return bool(do(g, who, c))
+    return False
+
+
+def actor_of(p, ctx):
+    return ctx.actor if ctx is not None and ctx.actor is not None else p
+
+
+def owner_of(p, ctx):
+    return ctx.owner if ctx is not None and ctx.owner is not None else p
+
+
+def give_to(g, who, items, ctx=None):
+    """Goods from the general supply to a player."""
+    return gain(g, who, items, ctx)
+
+
+def can_pay_to(g, p, whom, items) -> bool:
+    return whom is p or can_afford(g, p, items)
+
+
+def pay_to(g, p, whom, items, ctx=None):
+    """Goods from ``p`` to another player (nothing moves when they are the same player)."""
+    if whom is p:
+        return True
+    if not pay_cost(g, p, items):
+        return False
+    gain(g, whom, items, ctx)
+    return True
+
+
+def take_from(g, p, whom, items, ctx=None):
+    """Goods from another player to ``p``: as much of each as they have."""
+    if whom is p:
+        return True
+    got = []
+    for good, n in items:
+        k = min(n, whom.goods[good])
+        if k > 0:
+            whom.goods[good] -= k
+            got.append((good, k))
+    if got:
+        gamelog.paid(g, whom, got)
+        gain(g, p, tuple(got), ctx)
+    return True
+
+
+# the verbs of the other modules called above (imported last: some of them import this one)
+from .goods_events import gain
