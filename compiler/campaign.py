@@ -22,7 +22,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from runtime.fileio import read_regular_bytes, write_text_atomic
+from runtime.fileio import JsonFileError, read_json_file, write_text_atomic
 from runtime.shape import line_col, locate, problems
 
 FORMAT = "agricola-campaign"
@@ -261,29 +261,29 @@ def _located(path, text: str, where: tuple, code: str, message: str, key: bool =
     return CampaignError(f"{path}:{line}:{col}: error[{code}]: {message}")
 
 
+def _read_problem(path: Path, exc) -> CampaignError:
+    """The CampaignError of a file that read_json_file could not read (runtime/fileio.py)."""
+    if exc.kind == "missing":
+        return CampaignError(f"{path}: no such campaign file (start one with 'agricola campaign new')")
+    if exc.kind == "unreadable":
+        return CampaignError(f"{path}: cannot read the campaign file: {exc.error.strerror or exc.error}")
+    if exc.kind == "not_utf8":
+        return _located(path, exc.text, (), "E163", "the campaign file is damaged (it is not UTF-8 text)", at=exc.pos)
+    if exc.kind == "too_deep":
+        return CampaignError(f"{path}: the campaign file is damaged (its values are nested too deeply)")
+    detail = exc.error.msg if exc.kind == "not_json" else str(exc.error)
+    return _located(path, exc.text, (), "E163", f"the campaign file is damaged or cut short (not valid JSON: "
+                    f"{detail})", at=exc.pos)
+
+
 def read_campaign(path: Path, pack=None) -> dict:
     """Read and check a campaign file (CampaignError, located, when it is damaged or was edited); with
     ``pack``, also that it is a campaign of that pack and names only its cards."""
     path = Path(path)
     try:
-        data = read_regular_bytes(path, MAX_BYTES)
-    except FileNotFoundError:
-        raise CampaignError(f"{path}: no such campaign file (start one with 'agricola campaign new')") from None
-    except OSError as exc:
-        raise CampaignError(f"{path}: cannot read the campaign file: {exc.strerror or exc}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        before = data[:exc.start].decode("utf-8", "replace")
-        raise _located(path, before, (), "E163", "the campaign file is damaged (it is not UTF-8 text)",
-                       at=len(before)) from None
-    try:
-        doc = json.loads(text)
-    except RecursionError:
-        raise CampaignError(f"{path}: the campaign file is damaged (its values are nested too deeply)") from None
-    except json.JSONDecodeError as exc:
-        raise _located(path, text, (), "E163", "the campaign file is damaged or cut short (not valid JSON: "
-                       f"{exc.msg})", at=exc.pos) from None
+        text, doc = read_json_file(path, MAX_BYTES)
+    except JsonFileError as exc:
+        raise _read_problem(path, exc) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise _located(path, text, ("format",) if isinstance(doc, dict) and "format" in doc else (), "E163",
                        "not an agricola campaign file")

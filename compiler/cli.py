@@ -1474,9 +1474,9 @@ def make_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--reference", default=None, help="a list of real cards in the format of compiler/reference/cards.json "
                    "(default: that catalogue, shipped with agricola)")
 
-    p = command("schema", "print the JSON Schemas of rule, card, scenario, farm and save files", cmd_schema)
-    p.add_argument("kind", nargs="?", help="one schema: card, farm, game, game-full, major, save, scenario, space, "
-                   "spaces (default: all of them)")
+    p = command("schema", "print the JSON Schemas of rule, card, scenario, farm, save and campaign files", cmd_schema)
+    p.add_argument("kind", nargs="?", help="one schema: card, farm, game, game-full, major, save, campaign, scenario, "
+                   "space, spaces (default: all of them)")
     return ap
 
 

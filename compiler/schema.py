@@ -2,7 +2,7 @@
 
 The schemas live in ``compiler/schemas/`` (one file per kind; every file there is a kind) plus the
 save-file schema, which the runtime holds (``runtime.savegame.SAVE_SCHEMA``: the runtime checks saves
-without this package). ``agricola schema`` prints them, so that an editor can check and complete files
+without this package), and the campaign-file schema (``compiler.campaign.CAMPAIGN_SCHEMA``). ``agricola schema`` prints them, so that an editor can check and complete files
 while they are written.
 
 Every value the schema rejects is reported once and then removed from the located data, and the
@@ -27,11 +27,11 @@ from .loader import LDict, LList, plain
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
 FILE_KINDS = tuple(sorted(p.stem for p in SCHEMA_DIR.glob("*.json")))  # may refer to each other ("card.json")
-KINDS = FILE_KINDS + ("save",)
+KINDS = FILE_KINDS + ("save", "campaign")
 
 _WHAT = {"game": "game.yaml", "game-full": "game.yaml", "space": "action space", "spaces": "action space",
          "major": "major improvement", "card": "card", "scenario": "scenario file", "farm": "farm file",
-         "save": "save file"}
+         "save": "save file", "campaign": "campaign file"}
 
 
 @lru_cache(maxsize=None)
@@ -40,6 +40,9 @@ def schema(kind: str) -> dict:
     if kind == "save":
         from runtime.savegame import SAVE_SCHEMA
         return SAVE_SCHEMA
+    if kind == "campaign":
+        from .campaign import CAMPAIGN_SCHEMA
+        return CAMPAIGN_SCHEMA
     return json.loads((SCHEMA_DIR / f"{kind}.json").read_text(encoding="utf-8"))
 
 

@@ -2,6 +2,9 @@
 
 Reading: only regular files are read. A device (``/dev/zero``), a named pipe or a socket is refused at
 once, without blocking and without reading from it, and a file is read only up to a size limit.
+``read_json_file`` takes the first steps every JSON file of the project goes through (saves, campaigns):
+a regular file under the size limit, UTF-8 text (the bad byte located), JSON; each caller words the
+problems for its own kind of file.
 
 Writing is atomic: the new content goes to a temporary file beside the target, is flushed (and synced
 when asked) and renamed over it, so a crash leaves the old file or the new one, never half of one. The
@@ -73,6 +76,48 @@ def read_regular_bytes(path, limit: int | None = None) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+class JsonFileError(Exception):
+    """Why ``read_json_file`` could not give a JSON value. ``kind`` says which step failed:
+
+    - 'missing': no such file; 'unreadable': not a regular file, over the limit, or an OSError
+      (``error`` is the OSError or UnreadableFile);
+    - 'not_utf8': ``text`` is the text before the bad byte (``pos`` = its length);
+    - 'too_deep': values nested too deeply for the JSON reader;
+    - 'not_json': ``error`` is the json.JSONDecodeError, ``pos`` its offset into ``text``;
+    - 'bad_value': a hook of the caller (``parse_int``, ``parse_constant``) raised ``error`` (a ValueError).
+    """
+
+    def __init__(self, kind: str, text: str = "", pos: int = 0, error: BaseException | None = None):
+        super().__init__(kind)
+        self.kind, self.text, self.pos, self.error = kind, text, pos, error
+
+
+def read_json_file(path, limit: int, **hooks) -> tuple[str, object]:
+    """(text, value) of the JSON file at ``path`` (a regular file of at most ``limit`` bytes, UTF-8);
+    ``hooks`` are passed to ``json.loads`` (``parse_int``, ``parse_constant``). JsonFileError says what
+    failed, with what is needed to locate it."""
+    import json  # here, not at the top: most commands read no JSON file
+    try:
+        data = read_regular_bytes(path, limit)
+    except FileNotFoundError as exc:
+        raise JsonFileError("missing", error=exc) from None
+    except OSError as exc:
+        raise JsonFileError("unreadable", error=exc) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[:exc.start].decode("utf-8", "replace")
+        raise JsonFileError("not_utf8", before, len(before), exc) from None
+    try:
+        return text, json.loads(text, **hooks)
+    except RecursionError:
+        raise JsonFileError("too_deep", text) from None
+    except json.JSONDecodeError as exc:
+        raise JsonFileError("not_json", text, exc.pos, exc) from None
+    except ValueError as exc:
+        raise JsonFileError("bad_value", text, 0, exc) from None
 
 
 def _umask() -> int:

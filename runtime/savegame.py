@@ -25,7 +25,7 @@ from pathlib import Path
 from .agents import GreedyAgent, RandomAgent
 from .search import SearchAgent
 from .engine import Game, LogMismatch  # noqa: F401  (LogMismatch: a log that does not fit the game)
-from .fileio import file_kind, no_space, read_regular_bytes, write_text_atomic
+from .fileio import JsonFileError, file_kind, no_space, read_json_file, write_text_atomic
 from .requests import norm  # noqa: F401  (an option as JSON holds it)
 from .shape import line_col, locate, problems
 
@@ -206,35 +206,36 @@ def _no_constant(name: str):
     raise ValueError(f"{name} is not a number a save can hold")
 
 
+def _read_problem(path: Path, exc) -> SaveError:
+    """The SaveError of a save that read_json_file could not read (runtime/fileio.py)."""
+    raw = exc.text
+    if exc.kind == "missing":
+        return SaveError(f"{path}: no such save file")
+    if exc.kind == "unreadable":
+        return SaveError(f"{path}: cannot read the save file: {exc.error.strerror or exc.error}")
+    if exc.kind == "not_utf8":
+        return SaveError(f"{path}:{_where(raw, exc.pos)}: the save file is damaged (it is not UTF-8 text)")
+    if exc.kind == "too_deep":
+        return SaveError(f"{path}: the save file is damaged (its values are nested too deeply)")
+    if exc.kind == "not_json":
+        return _located(path, raw, (), "E160", "the save file is damaged or cut short (not valid JSON: "
+                        f"{exc.error.msg} at line {exc.error.lineno} column {exc.error.colno})", at=exc.pos)
+    if isinstance(exc.error, _LongNumber):
+        digits = exc.error.args[0]
+        at = raw.find(digits)
+        shown = digits if len(digits) <= 20 else f"a number of {len(digits.lstrip('-'))} digits"
+        return SaveError(f"{path}:{_where(raw, max(at, 0))}: the save file is damaged ({shown}; a save holds "
+                         f"whole numbers of at most {MAX_DIGITS} digits)")
+    return SaveError(f"{path}: the save file is damaged (not valid JSON: {exc.error})")
+
+
 def read_save(path: Path) -> dict:
     """Read and check a save file; SaveError with a clear message when it cannot be used."""
     path = Path(path)
     try:
-        data = read_regular_bytes(path, MAX_SAVE_BYTES)
-    except FileNotFoundError:
-        raise SaveError(f"{path}: no such save file") from None
-    except OSError as exc:
-        raise SaveError(f"{path}: cannot read the save file: {exc.strerror or exc}") from None
-    try:
-        raw = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        before = data[:exc.start].decode("utf-8", "replace")
-        raise SaveError(f"{path}:{_where(before, len(before))}: the save file is damaged (it is not UTF-8 text)") \
-            from None
-    try:
-        doc = json.loads(raw, parse_int=_whole_number, parse_constant=_no_constant)
-    except _LongNumber as exc:
-        at = raw.find(exc.args[0])
-        shown = exc.args[0] if len(exc.args[0]) <= 20 else f"a number of {len(exc.args[0].lstrip('-'))} digits"
-        raise SaveError(f"{path}:{_where(raw, max(at, 0))}: the save file is damaged ({shown}; a save holds "
-                        f"whole numbers of at most {MAX_DIGITS} digits)") from None
-    except RecursionError:
-        raise SaveError(f"{path}: the save file is damaged (its values are nested too deeply)") from None
-    except json.JSONDecodeError as exc:
-        raise _located(path, raw, (), "E160", "the save file is damaged or cut short (not valid JSON: "
-                       f"{exc.msg} at line {exc.lineno} column {exc.colno})", at=exc.pos) from None
-    except ValueError as exc:
-        raise SaveError(f"{path}: the save file is damaged (not valid JSON: {exc})") from None
+        raw, doc = read_json_file(path, MAX_SAVE_BYTES, parse_int=_whole_number, parse_constant=_no_constant)
+    except JsonFileError as exc:
+        raise _read_problem(path, exc) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise _located(path, raw, ("format",), "E160", "not an agricola save file")
     if doc.get("version") != VERSION and isinstance(doc.get("version"), int):

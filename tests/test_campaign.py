@@ -293,6 +293,8 @@ def test_a_damaged_or_edited_campaign_file_is_refused_and_left_as_it_is(cwd, bui
         "edited": good.replace(b'"seed": 1001,', b'"seed": 1002,', 1),
         "version": good.replace(b'"version": 1', b'"version": 7'),
         "other": b'{"format": "agricola-save"}',
+        "not_utf8": b'{"format": \xff"agricola-campaign"}',
+        "deep": b"[" * 100_000,
     }
     messages = {}
     for name, data in cases.items():
@@ -308,6 +310,15 @@ def test_a_damaged_or_edited_campaign_file_is_refused_and_left_as_it_is(cwd, bui
                                   "(its 'check' does not match its content); it is not used, and left as it is\n")
     assert "error[E164]: campaign format version 7; this program reads version 1\n" in messages["version"]
     assert messages["other"] == "c.json:1:12: error[E163]: not an agricola campaign file\n"
+    assert messages["not_utf8"] == "c.json:1:12: error[E163]: the campaign file is damaged (it is not UTF-8 text)\n"
+    assert messages["deep"] == "c.json: the campaign file is damaged (its values are nested too deeply)\n"
+    os.mkdir("folder.json")
+    for name, message in (("missing.json", "missing.json: no such campaign file (start one with 'agricola "
+                                           "campaign new')\n"),
+                          ("folder.json", "folder.json: cannot read the campaign file: not a regular file (it is a "
+                                          "folder)\n")):
+        assert agricola(build_root, "campaign", "status", name) == 2
+        assert capsys.readouterr().err == message
 
 
 KILLER = """
@@ -373,3 +384,10 @@ def test_two_hundred_campaign_games_keep_the_invariants(pack_loader, pid):
     pack = pack_loader(pid)
     assert _campaign_games(pack, CAMPAIGN_PACKS[pid], 100, 80_000, greedy=False) == 100
     assert _campaign_games(pack, CAMPAIGN_PACKS[pid], 100, 90_000, greedy=True) == 100
+
+
+def test_the_campaign_file_schema_is_printed_by_agricola_schema(capsys):
+    assert cli.main(["schema", "campaign"]) == 0
+    assert json.loads(capsys.readouterr().out) == C.CAMPAIGN_SCHEMA
+    assert cli.main(["schema"]) == 0
+    assert json.loads(capsys.readouterr().out)["campaign"] == C.CAMPAIGN_SCHEMA

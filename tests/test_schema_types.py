@@ -1,9 +1,10 @@
 """Every key of every schema, given a value of each wrong type, gives exactly one located error (exit 2).
 
 The keys are found in the schemas themselves (``compiler.schema.KINDS``: every file in compiler/schemas/
-and the save-file schema), recursively: properties, the values of open mappings (``additionalProperties``),
+and the save- and campaign-file schemas), recursively: properties, the values of open mappings (``additionalProperties``),
 list items and the places of a fixed list (``prefixItems``). Each is tried in a real file of its kind
-from the tiny workspace in tests/fixtures/tiny (a pack, an overlay pack, a farm file, a save file):
+from the tiny workspace in tests/fixtures/tiny (a pack, an overlay pack, a farm file, a save file, a
+campaign file after one game):
 the value is put into the otherwise valid file, the command that reads such files runs in process, and
 it must print exactly one ``file:line:col: error[…]`` (at the value, in that file), no traceback, and
 exit with status 2. A new schema needs an entry in ``TARGETS`` (the test says so).
@@ -31,6 +32,7 @@ from runtime.shape import locate
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "tiny"
 LOCATED = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+):(?P<col>\d+): error\[E\d+\]: \S")
 SAVE = "game.save.json"  # written by the test (a finished 2-player game of the tiny pack)
+CAMPAIGN = "tiny.campaign.json"  # written by the test (a 2-player campaign of the tiny pack after its first game)
 
 WRONG = {"boolean": True, "integer": 7, "number": 2.5, "string": "text", "array": [1], "object": {"a": 1},
          "null": None}
@@ -66,6 +68,7 @@ TARGETS = {
              Target("cards/tiny-plus/A/tiny_digger.yaml", None, VALIDATE_PLUS)],
     "farm": [Target("farm.yaml", None, ("score", "{file}", "--pack", "tiny"))],
     "save": [Target(SAVE, None, ("replay", "{file}"))],
+    "campaign": [Target(CAMPAIGN, None, ("campaign", "status", "{file}"))],
     "scenario": [Target("tiny.scenarios.yaml", None, ("validate", "{file}"))],
 }
 
@@ -185,6 +188,9 @@ def workspace(tmp_path_factory):
     status, _, err = run(root, build, "play", "--pack", "tiny", "--players", "2", "--seed", "1", "--json",
                          "--save", str(root / SAVE))
     assert status == 0, err
+    for command in (("new", "--pack", "tiny", "--players", "2"), ("next", "--agents", "random")):
+        status, _, err = run(root, build, "campaign", command[0], str(root / CAMPAIGN), *command[1:])
+        assert status == 0, err
     yield root, build
     mp.undo()
     _LOADED.clear()
