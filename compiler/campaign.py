@@ -141,20 +141,27 @@ def play_next(pack, doc: dict, agent_specs, seed: int | None = None, log: bool =
     from runtime.engine import Game
     Game = game_class or Game
     from runtime.savegame import make_agent
-    rules, c = pack.rules, pack.rules.campaign
-    if doc["finished"] and not c["more_games"]:
-        raise CampaignError(f"the campaign is over: it has {c['games']} games, all played "
-                            "('agricola campaign status' shows the result)")
+    check_playable(pack, doc)
     nxt = doc["next"]
     seed = game_seed(doc) if seed is None else seed
     agents = [make_agent(spec) for spec in agent_specs]
     game = Game(pack, doc["players"], seed=seed, agents=agents, log=log, setup=nxt["setup"])
     game.play()
-    return _after_game(pack, doc, game, seed, agent_specs), game
+    return after_game(pack, doc, game, seed, agent_specs), game
 
 
-def _after_game(pack, doc, game, seed, agent_specs) -> dict:
-    """The campaign after ``game``: its result, the occupations kept, the set-up of the next game."""
+def check_playable(pack, doc: dict) -> None:
+    """CampaignError when the campaign has no next game."""
+    c = pack.rules.campaign
+    if doc["finished"] and not c["more_games"]:
+        raise CampaignError(f"the campaign is over: it has {c['games']} games, all played "
+                            "('agricola campaign status' shows the result)")
+
+
+def after_game(pack, doc, game, seed, agent_specs, choose=None) -> dict:
+    """The campaign after ``game`` (its next game, played to its end): its result, the occupations kept,
+    the set-up of the next game. A seat without an agent (a person's) chooses what to keep through
+    ``choose(player, options, labels, prompt)``, which returns one of the options."""
     rules, c = pack.rules, pack.rules.campaign
     nxt = doc["next"]
     n = doc["players"]
@@ -179,8 +186,10 @@ def _after_game(pack, doc, game, seed, agent_specs) -> dict:
                 if keep["optional"]:
                     options.append(NONE)
                 labels = [game.card(o).name if o != NONE else "keep none" for o in options]
-                pick = game.agents[p.idx].choose(game, p, "keep", options, labels,
-                                                 "The occupation to keep for the next game")
+                prompt = "The occupation to keep for the next game"
+                agent = game.agents[p.idx]
+                pick = (agent.choose(game, p, "keep", options, labels, prompt) if agent is not None
+                        else choose(p, options, labels, prompt))
                 if pick == NONE:
                     break
                 kept[p.idx].append(pick)

@@ -962,27 +962,87 @@ def _read_campaign_and_pack(args):
 
 
 def cmd_campaign_next(args) -> int:
-    """Play the next game of a campaign with agents and write what carries over (compiler/campaign.py)."""
+    """Play the next game of a campaign (agents, or people at the terminal) and write what carries over
+    (compiler/campaign.py)."""
     from .campaign import CampaignError, play_next, standings, write_campaign
     doc, pack = _read_campaign_and_pack(args)
     if doc is None:
         return pack
     from .table import HUMAN
     kinds, problem = _agent_kinds(args.agents, doc["players"])
-    if problem is None and HUMAN in kinds:
-        problem = ("--agents: a campaign game is played by agents (" + ", ".join(_playing_agent_kinds()) +
-                   "); a person's seat is not supported by 'campaign next' yet")
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     from .campaign import game_seed
     seed = args.seed if args.seed is not None else game_seed(doc)
+    if HUMAN in kinds:
+        return _campaign_game_at_the_terminal(args, pack, doc, kinds, seed)
     specs = [{"kind": kind, "seed": f"{seed}:{i}"} for i, kind in enumerate(kinds)]
     try:
         after, game = play_next(pack, doc, specs, seed)
     except CampaignError as exc:
         print(f"error: {args.file}: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    write_campaign(Path(args.file), after)
+    if args.json:
+        print(json.dumps(standings(pack, after), sort_keys=True))
+    else:
+        print(_campaign_text(pack, after))
+    return EXIT_OK
+
+
+def _campaign_game_at_the_terminal(args, pack, doc, kinds, seed) -> int:
+    """``campaign next`` with people at some seats: the game is played at the terminal as ``play --agents
+    human,…`` plays it, then each person chooses what to keep. The campaign file is written once, after
+    the game and the choices; a person who stops (``q``) or whose input ends leaves it as it was."""
+    from runtime.engine import Game
+    from .campaign import CampaignError, after_game, check_playable, standings, write_campaign
+    from .table import Table, agent_specs
+    from .terminal import TerminalPlay, ask_choice, finish_text
+    try:
+        check_playable(pack, doc)
+    except CampaignError as exc:
+        print(f"error: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    setup = doc["next"]["setup"]
+    first = Game(pack, doc["players"], seed=seed, setup=setup)
+    _print_deal_note(first)
+    top = _header(first, kinds)
+    specs = agent_specs(kinds, seed)
+    table = Table(pack, doc["players"], seed, specs, setup=setup)
+
+    def read(prompt):
+        try:
+            return input(prompt)
+        except EOFError:
+            return None
+
+    def write(text):
+        print(text, flush=True)
+    print(f"Campaign {args.file}, game {doc['next']['game']}" +
+          (f" (target {doc['next']['target']})" if doc["next"]["target"] is not None else ""))
+    print(top)
+    print("Type ? at a prompt for what the request asks and the commands.")
+    stopped = (f"; the campaign file {args.file} is as it was before this game ('agricola campaign next "
+               f"{args.file}' plays this game again from its start)")
+    if not TerminalPlay(table, read, write).run():
+        print(f"stopped at decision {table.game.decisions + 1}{stopped}")
+        return EXIT_OK
+    print(finish_text(table.game))
+
+    class Stopped(Exception):
+        pass
+
+    def choose(player, options, labels, prompt):
+        index = ask_choice(read, write, player.name, prompt, labels)
+        if index is None:
+            raise Stopped
+        return options[index]
+    try:
+        after = after_game(pack, doc, table.game, seed, specs, choose=choose)
+    except Stopped:
+        print(f"stopped before the occupations to keep were chosen{stopped}")
+        return EXIT_OK
     write_campaign(Path(args.file), after)
     if args.json:
         print(json.dumps(standings(pack, after), sort_keys=True))
@@ -1453,12 +1513,13 @@ def make_parser(only: str | None = None) -> argparse.ArgumentParser:
                    help="number of players (default: the campaign's, when it is for one number)")
     q.add_argument("--seed", type=int, default=1, help="the campaign's seed: game i's seed comes from it and i "
                    "(default: 1)")
-    q = _command(csub, "next", "play the campaign's next game with agents and write what carries over",
-                 cmd_campaign_next)
+    q = _command(csub, "next", "play the campaign's next game (agents, or people at the terminal) and write "
+                 "what carries over", cmd_campaign_next)
     q.add_argument("file", metavar="FILE", help="a campaign file (agricola campaign new)")
     q.add_argument("--agents", default="greedy", metavar="KIND[,KIND…]",
                    help=f"the agent of each seat, one kind per player, or one kind for all "
-                        f"({', '.join(_playing_agent_kinds())}; default: greedy)")
+                        f"({', '.join(_playing_agent_kinds())}; 'human' for a person at this terminal; "
+                        "default: greedy)")
     q.add_argument("--seed", type=int, default=None,
                    help="seed of the game (default: from the campaign's seed and the game's number)")
     q.add_argument("--json", action="store_true", help="print the campaign's standing as JSON (default: text)")

@@ -106,11 +106,13 @@ def agent_specs(kinds, seed) -> list:
 class Table:
     """A game with people at some seats (specs 'open') and agents at the others."""
 
-    def __init__(self, pack, players: int, seed: int, specs: list, decisions=(), log: bool = True, decks=None):
+    def __init__(self, pack, players: int, seed: int, specs: list, decisions=(), log: bool = True, decks=None,
+                 setup=None):
         self.pack = pack
         self.players = players
         self.seed = seed
         self.decks = tuple(decks) if decks is not None else None   # the decks dealt from; None: every deck
+        self.setup = setup   # a set-up given from outside the pack (runtime/given_setup.py), e.g. a campaign's
         self.specs = [dict(s) for s in specs]
         self.log = log
         self.game = self._replayed(list(decisions))
@@ -126,12 +128,13 @@ class Table:
         table = cls.__new__(cls)
         table.pack, table.players, table.seed = pack, doc["players"], doc["seed"]
         table.decks = game.chosen_decks
+        table.setup = doc.get("setup")
         table.specs, table.log, table.game = [dict(s) for s in doc["agents"]], log, game
         return table
 
     def _replayed(self, decisions: list) -> Game:
         game = Game(self.pack, self.players, seed=self.seed, agents=[make_agent(s) for s in self.specs],
-                    log=self.log, decks=self.decks)
+                    log=self.log, decks=self.decks, setup=self.setup)
         game.replay(decisions, ask_agents=True)
         game.run()
         return game

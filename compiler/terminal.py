@@ -197,6 +197,24 @@ class TerminalPlay:
         return None
 
 
+def ask_choice(read, write, who: str, prompt: str, labels) -> int | None:
+    """Ask a person at the terminal to pick one of ``labels`` (by number or label) outside a game's
+    requests (a campaign's occupation to keep); the index, or None when they stop (``q``, end of input)."""
+    write(f"{who}: {prompt}")
+    for i, label in enumerate(labels, 1):
+        write(f"  {i}. {label}")
+    while True:
+        line = read(f"{who}> ")
+        if line is None or line.strip() == "q":
+            return None
+        text = line.strip()
+        if text.isdigit() and 1 <= int(text) <= len(labels):
+            return int(text) - 1
+        if text in labels:
+            return list(labels).index(text)
+        write(f"type a number from 1 to {len(labels)} (or q to stop)")
+
+
 def finish_text(game) -> str:
     """The farms and the score table at the end of a game."""
     from runtime.report import farmyards
@@ -216,7 +234,8 @@ class Watch:
     def _at(self, k: int):
         """The game after ``k`` logged decisions (stopped at the next one, or at the end)."""
         specs = [{"kind": "open"}] * self.doc["players"]
-        table = Table(self.pack, self.doc["players"], self.doc["seed"], specs, self.decisions[:k])
+        table = Table(self.pack, self.doc["players"], self.doc["seed"], specs, self.decisions[:k],
+                      decks=self.doc.get("decks"), setup=self.doc.get("setup"))
         self.at = k
         return table.game
 

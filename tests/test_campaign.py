@@ -391,3 +391,75 @@ def test_the_campaign_file_schema_is_printed_by_agricola_schema(capsys):
     assert json.loads(capsys.readouterr().out) == C.CAMPAIGN_SCHEMA
     assert cli.main(["schema"]) == 0
     assert json.loads(capsys.readouterr().out)["campaign"] == C.CAMPAIGN_SCHEMA
+
+
+# ---------------------------------------------------------------- a person's seat
+
+
+class _Answers(RandomAgent):
+    """A random agent that notes the number of each option it picks (as a person types it)."""
+
+    def __init__(self, seed):
+        super().__init__(seed)
+        self.typed = []
+
+    def choose(self, game, player, kind, options, labels=None, prompt=None):
+        pick = super().choose(game, player, kind, options, labels, prompt)
+        self.typed.append(str(list(options).index(pick) + 1))
+        return pick
+
+
+def _typed_campaign(pack):
+    """The first game of a solo campaign of ``pack`` (campaign seed 1) played by a random agent: the
+    campaign after it and the numbers a person types to play the same game (and keep the same card)."""
+    doc = C.new_campaign(pack, 1, seed=1)
+    seed = C.game_seed(doc)
+    agent = _Answers(f"{seed}:0")
+    game = Game(pack, 1, seed=seed, agents=[agent], setup=doc["next"]["setup"])
+    game.play()
+    assert len(agent.typed) == len(game.record)   # every decision, none of a copy of the game
+    after = C.after_game(pack, doc, game, seed, [{"kind": "open"}])
+    return after, agent.typed
+
+
+def _next_at_the_terminal(build_root, typed: str, *extra):
+    return subprocess.run([sys.executable, "-m", "compiler.cli", "--root", str(ROOT), "--build", str(build_root),
+                           "campaign", "next", "c.json", "--agents", "human", *extra],
+                          input=typed, capture_output=True, text=True, timeout=300)
+
+
+def test_a_person_plays_a_campaign_game_at_the_terminal_and_keeps_a_card(cwd, build_root, pack_loader):
+    pack = pack_loader("original-campaign-solo")
+    expected, typed = _typed_campaign(pack)
+    assert expected["games"][0]["kept"] == [["mason"]]   # the game keeps an occupation: the person is asked
+    assert agricola(build_root, "campaign", "new", "c.json", "--pack", "original-campaign-solo") == 0
+    out = _next_at_the_terminal(build_root, "\n".join(typed) + "\n")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("Campaign c.json, game 1 (target 50)\n")
+    assert out.stdout.count("P1> ") == len(typed)
+    assert "P1: The occupation to keep for the next game\n  1. " in out.stdout and "Final scores" in out.stdout
+    assert out.stdout.rstrip().endswith("P1: in play: Mason; hand: 6 minors")
+    doc = C.read_campaign(Path("c.json"), pack)
+    assert doc == {**expected, "check": C.checksum(expected)}
+    assert doc["games"][0]["agents"] == [{"kind": "open"}]
+    assert doc["next"]["setup"]["seats"][0]["occupations"] == ["mason"]
+
+
+@pytest.mark.parametrize("how", ["quits", "input ends", "quits at the keep"])
+def test_a_person_who_stops_mid_game_leaves_the_campaign_file_as_it_was(cwd, build_root, pack_loader, how):
+    pack = pack_loader("original-campaign-solo")
+    _, typed = _typed_campaign(pack)
+    assert agricola(build_root, "campaign", "new", "c.json", "--pack", "original-campaign-solo") == 0
+    before = Path("c.json").read_bytes()
+    given = {"quits": typed[:5] + ["q"], "input ends": typed[:5], "quits at the keep": typed[:-1] + ["q"]}[how]
+    out = _next_at_the_terminal(build_root, "\n".join(given) + "\n")
+    assert out.returncode == 0, out.stderr
+    same = ("; the campaign file c.json is as it was before this game ('agricola campaign next c.json' plays "
+            "this game again from its start)")
+    last = out.stdout.rstrip().splitlines()[-1].removeprefix("P1> ")   # after the prompt (input is not echoed)
+    if how == "quits at the keep":
+        assert last == "stopped before the occupations to keep were chosen" + same
+    else:
+        assert last == "stopped at decision 6" + same
+    assert Path("c.json").read_bytes() == before
+    assert sorted(p.name for p in cwd.iterdir()) == ["c.json"]
