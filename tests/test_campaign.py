@@ -431,18 +431,19 @@ def _next_at_the_terminal(build_root, typed: str, *extra):
 def test_a_person_plays_a_campaign_game_at_the_terminal_and_keeps_a_card(cwd, build_root, pack_loader):
     pack = pack_loader("original-campaign-solo")
     expected, typed = _typed_campaign(pack)
-    assert expected["games"][0]["kept"] == [["mason"]]   # the game keeps an occupation: the person is asked
+    kept = expected["games"][0]["kept"][0]
+    assert len(kept) == 1   # the game keeps an occupation: the person is asked which
     assert agricola(build_root, "campaign", "new", "c.json", "--pack", "original-campaign-solo") == 0
     out = _next_at_the_terminal(build_root, "\n".join(typed) + "\n")
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("Campaign c.json, game 1 (target 50)\n")
     assert out.stdout.count("P1> ") == len(typed)
     assert "P1: The occupation to keep for the next game\n  1. " in out.stdout and "Final scores" in out.stdout
-    assert out.stdout.rstrip().endswith("P1: in play: Mason; hand: 6 minors")
+    assert out.stdout.rstrip().endswith(f"P1: in play: {pack.all_cards[kept[0]].name}; hand: 6 minors")
     doc = C.read_campaign(Path("c.json"), pack)
     assert doc == {**expected, "check": C.checksum(expected)}
     assert doc["games"][0]["agents"] == [{"kind": "open"}]
-    assert doc["next"]["setup"]["seats"][0]["occupations"] == ["mason"]
+    assert doc["next"]["setup"]["seats"][0]["occupations"] == kept
 
 
 @pytest.mark.parametrize("how", ["quits", "input ends", "quits at the keep"])
