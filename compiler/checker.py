@@ -483,11 +483,10 @@ class Checker:
             self.err("E215", "'move … crop to an empty field' moves 1 crop ('move 1 crop to an empty field')", v.span)
         if v.name == "harvest_more" and v.number < 1:
             self.err("E215", "harvest needs a number of crops from 1 up", v.span)
-        if v.name == "renovate" and (v.price is not None or v.free):
-            self.err("E300", "a renovation at the price a card gives is designed, not built (missing feature: "
-                     "renovation for a price, docs/language.md 4.13)", v.span)
         if v.name == "build_fences" and v.price is not None:
             self.err("E212", "'build fences' takes 'free' or nothing (fences cost what the rules say)", v.span)
+        if v.name == "sow" and v.number is not None and not 1 <= v.number <= 15:
+            self.err("E215", "sow needs a number of fields from 1 to 15", getattr(v, "word_span", v.span))
         if v.name == "plow" and not 1 <= (v.number or 0) <= 15:
             self.err("E215", "plow needs a number of fields from 1 to 15", v.span)
         if v.name == "fence_spaces" and not 1 <= (v.number or 0) <= 15:
@@ -716,9 +715,9 @@ class Checker:
                     continue
                 if second is None and first == self.card_id and first not in COST_TARGETS:
                     # a card's modifiers act while it is in play, and its own price is paid before that
-                    self.err("E300", f"'{first}' is this card's own price, paid before the card is in play, so "
-                             "its own modifier never changes it (missing feature: alternative prices for a "
-                             "card, docs/language.md 4.3)", span)
+                    self.err("E212", f"'{first}' is this card's own price, paid before the card is in play, so "
+                             "its own modifier never changes it; write its other ways to pay in its cost "
+                             "('cost: 2 food or 1 grain', docs/language.md 4.3)", span)
                     continue
                 if second is None and word not in COST_TARGETS and self.sym.knows("cards", word):
                     continue   # a card id names that card's price (docs/language.md 4.3)
@@ -754,6 +753,15 @@ class Checker:
                         self.expr(n)
                         if m.kind == "cost_set":
                             self.err("E216", "a set cost must use plain numbers", span)
+        elif m.kind == "sowing_more":
+            # one more crop on each field newly sown with it (docs/language.md 4.12 CFD): crops only
+            word, span = m.words[0]
+            crops = list(self.sym.crops) + ["crops"]
+            if word not in crops:
+                self.err("E203", f"'sowing of' names a crop: {', '.join(crops)}, not '{word}'"
+                         f"{did_you_mean(word, crops)}", span)
+            if not 1 <= m.number <= 15:
+                self.err("E215", "'sowing of' adds a number of crops from 1 to 15", m.span)
         elif m.kind in ("capacity", "capacity_set", "capacity_mixed"):
             word, span = m.words[0]
             names = sorted(CAPACITY_WORDS.get(w, w) for w in CAPACITY_TARGETS)
@@ -1434,7 +1442,7 @@ def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> Check
     def card_texts(e, cid, bad=frozenset()):
         """Parse and check a card's cost, prerequisite and rules (leaving out the keys in ``bad``)."""
         out = {}
-        for key, kind, what in (("cost", "goods", "leave it out when the card costs nothing"),
+        for key, kind, what in (("cost", "cost", "leave it out when the card costs nothing"),
                                 ("requires", "cond", "leave it out when the card has no prerequisite")):
             text = _text(e, key) if key not in bad else None
             out[key] = None
@@ -1442,7 +1450,11 @@ def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> Check
                 report.error("E218", f"'{key}' is empty ({what})", e.span_of(key))
             elif text is not None:
                 out[key] = parse(text, kind, report)
-        if out["cost"] is not None:
+        out["cost_ways"] = None
+        if isinstance(out["cost"], N.Ways):
+            out["cost_ways"] = _cost_ways(out["cost"], e, chk, report)
+            out["cost"] = out["cost_ways"][0]
+        elif out["cost"] is not None:
             chk.goods(out["cost"])
         if out["requires"] is not None:
             chk.expr(out["requires"])
@@ -1457,6 +1469,23 @@ def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> Check
             _check_piles(rules, report)
         out["rules"] = rules or []
         return out
+
+    def _cost_ways(node, e, chk, report):
+        """A card's alternative prices ('1 wood or 1 clay', docs/language.md 4.3): whole prices in plain
+        numbers, each a different way to pay, for an improvement."""
+        for way in node.ways:
+            chk.goods(way, constant=True, what="alternative prices")
+        seen = []
+        for way in node.ways:
+            key = sorted((it.good, it.amount.value if isinstance(it.amount, N.Num) else 1)
+                         for it in way.items if isinstance(it, N.GoodsItem))
+            if key in seen:
+                report.error("E215", "this way to pay repeats an earlier one of the same card", way.span)
+            seen.append(key)
+        if str(e.get("kind")) == "occupation" and e not in src.majors:
+            report.error("E300", "an occupation's cost has one way to pay (missing feature: alternative prices "
+                         "of an occupation, docs/language.md 4.3)", node.span)
+        return list(node.ways)
 
     def card_units(entries, kind):
         out = []

@@ -343,7 +343,6 @@ class Gen:
     def _verb(self, v: N.Verb):
         n = v.name
         simple = {
-            "sow": ("P.can_sow(g, p, c)", "P.sow(g, p, c)"),
             "bake": ("P.can_bake(g, p, c)", "P.bake(g, p, c)"),
             "build_rooms": ("P.can_build_rooms(g, p, c)", "P.build_rooms(g, p, c)"),
             "build_stables": ("P.can_build_stables(g, p, c)", "P.build_stables(g, p, c)"),
@@ -387,6 +386,10 @@ class Gen:
             goods = self.goods(v.goods)
             return (f"return c is not None and c.space is not None and P.can_afford(g, p, {goods})",
                     f"return P.return_to_space(g, p, {goods}, c) and c.leave({goods})")
+        if n == "sow":
+            if v.number is None:
+                return "return P.can_sow(g, p, c)", "return P.sow(g, p, c)"
+            return "return P.can_sow(g, p, c)", f"return P.sow(g, p, c, {int(v.number)})"
         if n == "plow":
             return "return P.can_plow(g, p, c)", f"return P.plow(g, p, c, {int(v.number or 1)})"
         if n == "build_room":
@@ -411,7 +414,12 @@ class Gen:
                     f"return P.fence_spaces(g, p, c, {k}, {free})")
         if n == "renovate":
             target = repr(v.word) if v.word else "None"
-            return "return P.can_renovate(g, p, c)", f"return P.renovate(g, p, c, {target})"
+            if v.price is None and not v.free:
+                return "return P.can_renovate(g, p, c)", f"return P.renovate(g, p, c, {target})"
+            # a renovation at the price the card gives (docs/language.md 4.13)
+            cost = self._cost_arg(v)
+            return (f"return P.can_renovate(g, p, c, {target}, {cost})",
+                    f"return P.renovate(g, p, c, {target}, {cost})")
         if n == "play_occupation":
             fee = self.goods(v.price) if v.price is not None else "()"
             return (f"return P.can_play_occupation(g, p, c, {fee})",
@@ -519,6 +527,8 @@ def card_table(gen: Gen, unit: Unit) -> dict:
         w.add(f"def {fname}(g, p):\n    return {gen.goods(cost)}")
         entry["cost"] = ()
         entry["cost_fn"] = Code(fname)
+    if d.get("cost_ways"):   # alternative prices: every way, the first being 'cost' (docs/language.md 4.3)
+        entry["cost_ways"] = tuple(const_goods(way) for way in d["cost_ways"])
     if d["requires"] is not None:
         fname = w.name("requires")
         gen.counted = True
@@ -627,7 +637,7 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
             if word == "improvements":
                 word = "improvement"
             targets.append(word if second is None else f"{word}:{first}")
-        kind = "delta" if m.kind == "cost_delta" else "set"
+        kind = "delta" if m.kind == "cost_delta" else "set_or_base" if m.words else "set"
         if any(isinstance(n, N.Node) for n, *_ in m.goods):
             fn = w.name("cost_amounts")
             parts = ", ".join(f"({str(good)!r}, {gen.expr(n) if isinstance(n, N.Node) else int(n)})"
@@ -668,6 +678,8 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
         else:
             entry = f"({word!r}, {size!r}, 'mixed', None)"
         body.append(f"p.mods.setdefault('capacities', []).append({entry})")
+    elif m.kind == "sowing_more":   # (a crop or 'crops', how many more): runtime primitives.sow
+        body.append(f"p.mods.setdefault('sowing', []).append(({m.words[0][0]!r}, {int(m.number)}))")
     elif m.kind == "card_capacity":
         kind = m.words[0][0]
         only = None if kind in ("animal", "animals") else kind

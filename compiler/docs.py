@@ -118,7 +118,7 @@ def _card(eng, unit) -> dict:
     facts = []
     cost = None
     if d.get("cost") is not None:
-        cost = eng.goods(d["cost"])
+        cost = eng.price(d)
     elif d["kind"] != "occupation":
         cost = "nothing"
     if cost and d.get("upgrade_of"):

@@ -91,6 +91,15 @@ class English:
         parts = [self.item(it) for it in node.items]
         return _join(parts, "and")
 
+    def price(self, d) -> str:
+        """A card's price, with its other ways to pay ('1 wood or 1 clay', docs/language.md 4.3)."""
+        if d.get("cost_ways"):
+            ways = d["cost_ways"]
+            # '2 wood, or 2 clay and 1 reed': the comma shows where a way of several goods begins
+            word = ", or " if any(len(way.items) > 1 for way in ways) else " or "
+            return word.join(self.goods(way) for way in ways)
+        return self.goods(d["cost"])
+
     def item(self, it) -> str:
         if isinstance(it, N.PlayersGoods):
             parts = []
@@ -397,6 +406,8 @@ class English:
             "newborn_acts": "let this round's newborn take an action this round (it no longer counts as a newborn)",
             "move_crop": "move 1 crop from a field holding 2 or more to an empty field",
         }
+        if n == "sow" and v.number is not None:
+            return f"sow at most {v.number} field{'s' if v.number != 1 else ''}"
         if n in simple:
             return simple[n]
         if n == "build_major":
@@ -434,7 +445,7 @@ class English:
         if n == "fence_spaces":
             return f"fence a pasture of {v.number} farmyard space{'s' if v.number != 1 else ''}" + price
         if n == "renovate":
-            return "renovate your house" + (f" to {v.word}" if v.word else "")
+            return "renovate your house" + (f" to {v.word}" if v.word else "") + price
         if n == "play_occupation":
             return "play an occupation" + (f", paying {self.goods(v.price)}" if v.price is not None else "")
         if n == "schedule":
@@ -647,6 +658,9 @@ class English:
             goods = _join([f"{n} {'of your house material' if good == 'material' else self.good(good, n)}"
                            for n, good in m.goods], "and")
             one_card = all(second is None and first in self.cards for first, second, _ in m.targets)
+            if m.words:   # '… or the base price'
+                return (f"For {targets}, you may pay {goods}{'' if one_card else ' each'} instead of the usual "
+                        "price.")
             return f"For {targets}, you pay only {goods}{'' if one_card else ' each'}."
         if m.kind == "cost_substitute":
             pay, instead = m.goods
@@ -662,6 +676,13 @@ class English:
         if m.kind == "card_field":
             crops = _join([self.good(w, 2) for w, _ in m.words], "or") if m.words else ""
             return "You sow and harvest this card as you would a field" + (f" ({crops} only)" if crops else "") + "."
+        if m.kind == "sowing_more":
+            word, n = m.words[0][0], m.number
+            if word == "crops":
+                return (f"Each field you sow (cards that are fields too) gets {n} more of the crop sown on it, "
+                        "from the general supply.")
+            return (f"Each field you sow with {self.good(word, 2)} (cards that are fields too) gets {n} more "
+                    f"{self.good(word, n)} from the general supply.")
         if m.kind == "card_capacity":
             kind = m.words[0][0]
             what = (f"{m.number} {'animal' if m.number == 1 else 'animals'} of any kinds, mixed"
@@ -998,7 +1019,7 @@ def card_lines(eng: English, unit) -> list[str]:
     head = f"{d['name']} ({kind}{', ' + ', '.join(where) if where else ''})"
     facts = []
     if d.get("cost") is not None:
-        facts.append(f"Cost: {eng.goods(d['cost'])}")
+        facts.append(f"Cost: {eng.price(d)}")
     elif d["kind"] != "occupation":
         facts.append("Cost: nothing")
     if d.get("upgrade_of"):

@@ -119,6 +119,12 @@ class Goods(Node):
     items: list  # GoodsItem | PlayersGoods
 
 
+@dataclass
+class Ways(Node):
+    """``1 wood or 1 clay``: a card's alternative prices, each a whole price (docs/language.md 4.3)."""
+    ways: list  # Goods
+
+
 # ---------------- statements ----------------
 
 @dataclass

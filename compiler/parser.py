@@ -16,7 +16,7 @@ from .diagnostics import Report, Span
 from .loader import LStr
 
 GRAMMAR_PATH = Path(__file__).parent / "grammar" / "effects.lark"
-START = {"rules": "rules", "body": "body_start", "goods": "goods_start", "expr": "expr_start", "cond": "cond_start"}
+START = {"rules": "rules", "body": "body_start", "goods": "goods_start", "cost": "cost_start", "expr": "expr_start", "cond": "cond_start"}
 MAX_TEXT = 20_000
 MAX_NUMBER = 1_000_000  # every whole number inside effect text (docs/limits.md)
 
@@ -344,6 +344,10 @@ class _Build(Transformer):
 
     goods_start = expr_start = cond_start = body_start
 
+    def cost_start(self, meta, children):
+        # one way to pay is the price itself; several are the card's alternative prices (docs/language.md 4.3)
+        return children[0] if len(children) == 1 else N.Ways(list(children), span=self.sp(meta))
+
     # ---- rules
     def triggered(self, meta, children):
         trigger = children[0]
@@ -535,6 +539,12 @@ class _Build(Transformer):
         return N.Modifier("cost_set", targets=children[0], goods=[(it.amount.value if it.amount else 1, it.good)
                                                                  for it in goods.items], span=self.sp(meta))
 
+    def cost_set_or_base(self, meta, children):
+        # a set price that keeps the base price as another way to pay (docs/language.md 4.3)
+        m = self.cost_set(meta, children)
+        m.words = [("base", self.sp(meta))]
+        return m
+
     def cost_substitute(self, meta, children):
         pay, instead = _nodes(children, N.Goods)
         return N.Modifier("cost_substitute", goods=[pay, instead], targets=children[-1], span=self.sp(meta))
@@ -583,6 +593,11 @@ class _Build(Transformer):
     def capacity_mixed(self, meta, children):
         word, size, span = children[0]
         return N.Modifier("capacity_mixed", words=[(word, span)], number=size, span=self.sp(meta))
+
+    def sowing_more(self, meta, children):
+        name, n = _tokens(children, "NAME")[0], _tokens(children, "INT")[0]
+        return N.Modifier("sowing_more", number=self.n(n), words=[(name.value, self.s.of_token(name))],
+                          span=self.sp(meta))
 
     def house_holds(self, meta, children):
         return N.Modifier("house_holds", expr=children[0], span=self.sp(meta))
@@ -732,7 +747,11 @@ class _Build(Transformer):
         return self._verb("plow", meta, c, number=self.n(ints[0]) if ints else 1)
 
     def sow(self, meta, c):
-        return self._verb("sow", meta, c)
+        ints = _tokens(c, "INT")   # 'sow 1 field': a sowing of at most that many fields
+        v = self._verb("sow", meta, c, number=self.n(ints[0]) if ints else None)
+        if ints:
+            v.word_span = self.s.of_token(ints[0])
+        return v
 
     def bake(self, meta, c):
         return self._verb("bake", meta, c)

@@ -55,7 +55,7 @@ EVENT_EXAMPLES = {
 # Examples of verbs and modifiers, by the alias of their grammar alternative.
 VERB_EXAMPLES = {
     "gain": "on play: gain 1 wood per room", "pay": "at harvest start: pay 1 food",
-    "exchange_now": "on play: exchange 1 wood -> 2 food", "plow": "on play: plow 2 fields", "sow": "on play: sow",
+    "exchange_now": "on play: exchange 1 wood -> 2 food", "plow": "on play: plow 2 fields", "sow": "on play: sow 1 field",
     "bake": "on play: bake", "build_rooms": "on play: build rooms", "build_room": "on play: build room for 2 wood, 1 reed",
     "renovate": "on play: renovate to clay", "build_stables": "on play: build stables",
     "build_stable": "on play: build stable free", "build_fences": "on play: build fences free",
@@ -93,6 +93,7 @@ VERB_EXAMPLES = {
 }
 MODIFIER_EXAMPLES = {
     "cost_delta": "cost of improvement, room, #oven, well: -1 stone", "cost_set": "cost of wood room = 2 wood, 2 reed",
+    "cost_set_or_base": "cost of clay room = 2 clay, 1 wood, 1 reed or the base price",
     "cost_substitute": "may pay 1 wood instead of 2 clay for rooms",
     "cost_substitute_all": "may pay 1 wood instead of all reed for renovation",
     "free_per_action": "free 3 fences per action", "use_occupied": "may use occupied #wish_for_children",
@@ -100,6 +101,7 @@ MODIFIER_EXAMPLES = {
     "capacity_set": "capacity of stable = 3", "capacity_mixed": "capacity of pasture with stable: mixed",
     "house_holds": "house holds rooms animals", "card_field": "this card is a field for vegetable",
     "card_room": "this card houses 1 person", "card_capacity": "capacity of this card: 2 animals",
+    "sowing_more": "sowing of vegetable: +1",
     "card_space": "this card is an action space for any player: pay 2 food to owner to take the goods",
     "as_minor": "well is a minor for you", "counts_as_tag": "this card counts as #oven",
     "counts_as_occupations": "this card counts as 2 occupations",
@@ -110,7 +112,8 @@ MODIFIER_EXAMPLES = {
     "ignore_begging": "ignore 2 begging",
 }
 # What the grammar allows but the checker narrows, said beside the verb (docs/language.md 1.8).
-VERB_NOTES = {"renovate": "`for <goods>` / `free`: designed (4.13), refused with E300 until built",
+VERB_NOTES = {"renovate": "`for <goods>` / `free`: this renovation at that price (4.13); with `to <material>` "
+                           "from any earlier material",
               "build_fences": "`free` or nothing: `for <goods>` is refused (E212), the fences cost what the rules "
                               "say; `fence <n> spaces for <goods>` pays a price instead"}
 # Verbs that belong to an action space's effect or to a card file: their examples are shown, not checked

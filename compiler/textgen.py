@@ -130,6 +130,8 @@ def stmt(node) -> str:
         return "?"
     v = node
     name = v.name
+    if name == "sow" and v.number is not None:
+        return f"sow {v.number} field{'s' if v.number != 1 else ''}"
     if name in _VERB_WORDS:
         return _VERB_WORDS[name]
     if name == "build_major":
@@ -149,7 +151,7 @@ def stmt(node) -> str:
     if name == "fence_spaces":
         return f"fence {v.number} space{'s' if v.number != 1 else ''}" + _price(v)
     if name == "renovate":
-        return "renovate" + (f" to {v.word}" if v.word else "")
+        return "renovate" + (f" to {v.word}" if v.word else "") + _price(v)
     if name == "play_occupation":
         return "play occupation" + _price(v)
     if name == "schedule":

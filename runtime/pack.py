@@ -78,6 +78,8 @@ class CardDef:
         self.kind = d["kind"]  # major / minor / occupation
         self.cost = tuple(d.get("cost", ()))
         self.cost_fn = d.get("cost_fn")
+        # alternative prices ('1 wood or 1 clay', docs/language.md 4.3): every way to pay, or None for one
+        self.cost_ways = tuple(tuple(way) for way in d["cost_ways"]) if d.get("cost_ways") else None
         self.points = d.get("points", 0)
         self.bonus_points = d.get("bonus_points", False)
         self.tags = tuple(d.get("tags", ()))

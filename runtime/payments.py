@@ -120,6 +120,16 @@ def cost_options(g, p, targets, base, modified=True, material=None) -> list:
     return list(found)
 
 
+def cost_options_of_ways(g, p, targets, ways) -> list:
+    """The ways to pay for a thing with alternative prices (a card's 'cost: 1 wood or 1 clay',
+    docs/language.md 4.3): each way as the cards change it (``cost_options``), without those that ask at
+    least as much of every good as another one. The player pays one whole way, never a mix of them."""
+    out = []
+    for base in ways:
+        out.extend(cost_options(g, p, targets, base))
+    return out if len(out) == 1 else _undominated(out)
+
+
 def price_cache_for(p):
     """A fresh p.prices after p.mods changed: None (no caching) when a change of price is computed from
     the game state ('delta_fn'), otherwise an empty cache."""
@@ -133,17 +143,18 @@ def _modified_price(g, p, targets, base, house, cost_mods, subs) -> list:
     alternatives = [tuple(base)]
     changed = False
     if cost_mods:
-        sets, delta = [], {}
+        sets, delta, keep_base = [], {}, False
         for kind, mod_targets, data in cost_mods:
             if not _matches(mod_targets, targets, house):
                 continue
-            if kind == "set":
+            if kind == "set" or kind == "set_or_base":
                 sets.append(resolve_material(data, house))
+                keep_base = keep_base or kind == "set_or_base"   # '… or the base price' (docs/language.md 4.3)
             else:
                 for good, n in resolve_material(data(g, p) if kind == "delta_fn" else data, house):
                     delta[good] = delta.get(good, 0) + n
         if sets:
-            alternatives = sets
+            alternatives = sets + [tuple(base)] if keep_base else sets
             changed = True
         if delta:
             alternatives = [_apply_delta(a, delta) for a in alternatives]

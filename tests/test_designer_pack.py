@@ -26,6 +26,11 @@ TEXTS = {
                        "clay."],
     "sheep_well": ["When you play this card: place 1 food on as many of the next round spaces as you have sheep "
                    "(counted then); you get them at the start of those rounds."],
+    "furrows": ["When you play this card: you may sow at most 1 field."],
+    "trowel": ["At any time, if you live in a wood house, you may renovate your house to stone for 1 stone for each "
+               "room, 1 reed for each room and 1 food for each room.",
+               "At any time, if you live in a clay house, you may renovate your house to stone for 1 stone for "
+               "each room."],
     "fish_farmer": ['Each time you use "Reed Bank", if the food lying on "Fishing" is 1: get 2 food.',
                     'Each time you use "Clay Pit", if the food lying on "Fishing" is 2: get 2 food.',
                     'Each time you use "Forest", if the food lying on "Fishing" is at least 3: get 2 food.'],
@@ -48,7 +53,7 @@ def test_every_card_of_the_designer_test_is_in_the_pack_with_its_scenarios(desig
     checked, _ = designer_pack
     files = sorted(p.name.removesuffix(".yaml") for p in PACK_CARDS.rglob("*.yaml") if not p.name.endswith(".test.yaml"))
     own = sorted(u.id for u in checked.cards if u.id in files)
-    assert own == files and len(files) == 18
+    assert own == files and len(files) == 20
     assert all((p.parent / f"{p.name.removesuffix('.yaml')}.test.yaml").exists()
                for p in PACK_CARDS.rglob("*.yaml") if not p.name.endswith(".test.yaml"))
 
@@ -58,3 +63,9 @@ def test_designer_card_text(designer_pack, cid):
     _, lines = designer_pack
     rules = [line for line in lines[cid][1:] if not line.startswith("Cost:")]   # after the name and the facts
     assert rules == TEXTS[cid]
+
+
+def test_designer_card_with_alternative_prices(designer_pack):
+    # Pigswill's two printed prices, written as the designer meant them (docs/language.md 4.3)
+    _, lines = designer_pack
+    assert lines["pigswill"][1] == "Cost: 2 food or 1 grain · Points: 0"

@@ -192,6 +192,11 @@ at round start: put 1 wood on this card; move 1 grain to this card
 after you use forest if stored(wood) >= 2: take 2 wood from this card
 capacity of this card: 2 animals
 capacity of this card: 1 cattle
+sowing of vegetable: +1
+cost of clay room = 2 clay, 1 wood, 1 reed or the base price
+sowing of crops: +2
+any time action if house is clay: renovate to stone for 1 stone per room
+on play: renovate free
 this card is an action space for any player: pay 1 food to owner to take the goods; gain 1 wood if not is_owner
 this card is an action space: gain 1 grain
 after another player gains building if event_goods(clay) >= 1 and actor(rooms) > rooms: take 1 clay from actor; give 1 wood to actor; pay 1 food to actor
@@ -204,7 +209,7 @@ on play: gain 1 food if occupied(farmland) or yours(fishing) or most(rooms) or m
 SYNTHETIC_BODIES = [
     "build rooms and/or build stables",
     "gain 1 food; pay 1 wood; exchange 1 wood -> 2 food",
-    "plow fields; plow 2 fields; sow; bake",
+    "plow fields; plow 2 fields; sow; sow 1 field; bake",
     "build room; build room for 2 wood; renovate; renovate to stone",
     "build stables; build stable free; build fences; build fences free; fence 2 spaces for 1 wood",
     "family growth then family growth without room",
@@ -412,6 +417,14 @@ def test_condition_words(text, words):
     ("after you use #above_fishing or #round_1: gain 1 food",
      'Each time you use "Forest", "Clay Pit", "Reed Bank" or the round card on round space 1: get 1 food.'),
     ("this card is a field for vegetable", "You sow and harvest this card as you would a field (vegetables only)."),
+    ("cost of clay room = 2 clay, 1 wood, 1 reed or the base price", "For clay rooms, you may pay 2 clay, 1 wood "
+     "and 1 reed each instead of the usual price."),
+    ("sowing of vegetable: +1", "Each field you sow with vegetables (cards that are fields too) gets 1 more "
+     "vegetable from the general supply."),
+    ("sowing of crops: +2", "Each field you sow (cards that are fields too) gets 2 more of the crop sown on it, "
+     "from the general supply."),
+    ("on play: may sow 1 field", "When you play this card: you may sow at most 1 field."),
+    ("on play: renovate to stone for 2 stone", "When you play this card: renovate your house to stone for 2 stone."),
     ("cost of stone renovation: -1 reed", "For renovations to stone, you pay 1 reed less."),
     ("cost of clay rooms = 3 clay, 1 reed", "For clay rooms, you pay only 3 clay and 1 reed each."),
     ("cost of well, #oven: -1 stone", 'For "Well", "Clay Oven" and "Stone Oven", you pay 1 stone less.'),

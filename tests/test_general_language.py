@@ -309,18 +309,14 @@ REFUSED = [
     ("may pay 1 grain instead of 1 food for feeding", "E300",
      "the feeding cost cannot be paid in other goods (missing feature: substitutions for feeding)", "may pay", 45),
     # a card's own price is paid before its modifiers act: they could never change it (designer test s5)
-    ("may pay 1 wood instead of 2 stone for basketmakers_workshop", "E300",
+    ("may pay 1 wood instead of 2 stone for basketmakers_workshop", "E212",
      "'basketmakers_workshop' is this card's own price, paid before the card is in play, so its own modifier "
-     "never changes it (missing feature: alternative prices for a card, docs/language.md 4.3)",
+     "never changes it; write its other ways to pay in its cost ('cost: 2 food or 1 grain', docs/language.md 4.3)",
      "basketmakers_workshop"),
-    ("cost of basketmakers_workshop: -1 stone", "E300",
+    ("cost of basketmakers_workshop: -1 stone", "E212",
      "'basketmakers_workshop' is this card's own price, paid before the card is in play, so its own modifier "
-     "never changes it (missing feature: alternative prices for a card, docs/language.md 4.3)",
+     "never changes it; write its other ways to pay in its cost ('cost: 2 food or 1 grain', docs/language.md 4.3)",
      "basketmakers_workshop"),
-    # designed, not built: a renovation at a card's price (docs/language.md 4.13; Trowel, designer test s5)
-    ("any time action: renovate to stone for 1 stone per room", "E300", "a renovation at the price a card gives "
-     "is designed, not built (missing feature: renovation for a price, docs/language.md 4.13)",
-     "renovate to stone for 1 stone per room"),
     ("after you sow if count_others(#oven) > 1: gain 1 food", "E206",
      "count_others() needs a quantity or a condition of a player", "#oven"),
     ("after another player uses forest: for actor (put 1 wood on this card)", "E212",
@@ -376,3 +372,22 @@ def test_what_the_runtime_cannot_honour_is_refused(root, capsys, case):  # noqa:
     rule, code, message, start, *rest = case
     _add_rule(root, rule)
     check(root, capsys, "revised", _at(rule, code, message, start, *rest))
+
+
+def test_alternative_prices_are_whole_ways_of_an_improvement(root, capsys):  # noqa: F811
+    from test_diagnostics import CARD, block, check_card
+    occupation = CARD.replace("points: 0\n", "points: 0\ncost: 1 food or 1 grain\n")
+    minor = (CARD.replace("kind: occupation", "kind: minor").replace("players: 1+\n", "")
+             .replace("points: 0\n", "points: 0\ncost: 1 wood or (rooms) clay or 1 wood\n"))
+    check_card(root, capsys, occupation, block(
+        "cards/revised/T/test_card.yaml:6:7: error[E300]: an occupation's cost has one way to pay (missing "
+        "feature: alternative prices of an occupation, docs/language.md 4.3)",
+        "  cost: 1 food or 1 grain",
+        "        ^^^^^^^^^^^^^^^^^"))
+    check_card(root, capsys, minor, block(
+        "cards/revised/T/test_card.yaml:5:18: error[E216]: alternative prices must be plain numbers here",
+        "  cost: 1 wood or (rooms) clay or 1 wood",
+        "                   ^^^^^"), block(
+        "cards/revised/T/test_card.yaml:5:33: error[E215]: this way to pay repeats an earlier one of the same card",
+        "  cost: 1 wood or (rooms) clay or 1 wood",
+        "                                  ^^^^^^"))

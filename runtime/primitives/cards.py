@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from ..payments import (
-    can_afford, can_afford_any, can_pay_with_exchanges, cost_options, has_price_mods, pay_one_of, producible)
+    can_afford, can_afford_any, can_pay_with_exchanges, cost_options, cost_options_of_ways, has_price_mods, pay_one_of,
+    producible)
 from ..state import Ctx
 
 
@@ -10,13 +11,20 @@ from ..state import Ctx
 
 
 def _card_affordable(g, p, card) -> bool:
-    if has_price_mods(g, p):
+    if card.cost_ways is not None or has_price_mods(g, p):
         return can_afford_any(g, p, card_cost_options(g, p, card))
     return can_afford(g, p, card.cost_fn(g, p) if card.cost_fn is not None else card.cost)
 
 
 def card_cost_options(g, p, card):
-    """The ways to pay for a major or minor improvement or an occupation's own cost."""
+    """The ways to pay for a major or minor improvement or an occupation's own cost: for a card with
+    alternative prices (docs/language.md 4.3) each of them, as the cards in play change it."""
+    ways = card.cost_ways
+    if ways is not None:
+        if not has_price_mods(g, p):
+            return list(ways)
+        names = card.minor_price_names if is_minor_for(p, card) else card.price_names
+        return cost_options_of_ways(g, p, names, ways)
     base = card.cost_fn(g, p) if card.cost_fn is not None else card.cost
     if not p.mods:
         return [base]
@@ -53,7 +61,7 @@ def major_options(g, p, only=None):
             continue
         if aliased and is_minor_for(p, card):
             continue   # played as a minor (minor_options)
-        if modified:
+        if modified or card.cost_ways is not None:
             ok = can_afford_any(g, p, card_cost_options(g, p, card))
         else:
             ok = can_afford(g, p, card.cost_fn(g, p) if card.cost_fn is not None else card.cost)
@@ -155,6 +163,8 @@ def can_build_major(g, p, ctx=None, only=None):
                     return True  # an upgrade is offered whatever the goods
         if modified:
             options = card_cost_options(g, p, card)
+        elif card.cost_ways is not None:
+            options = card.cost_ways
         else:
             options = (card.cost_fn(g, p) if card.cost_fn is not None else card.cost,)
         if _paid_or_kept(goods, made, options, later):
@@ -180,6 +190,8 @@ def can_play_minor(g, p, ctx=None):
             continue
         if modified:
             options = card_cost_options(g, p, card)
+        elif card.cost_ways is not None:
+            options = card.cost_ways
         else:
             options = (card.cost_fn(g, p) if card.cost_fn is not None else card.cost,)
         if _paid_or_kept(goods, made, options, later):

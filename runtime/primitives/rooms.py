@@ -167,12 +167,14 @@ def build_rooms(g, p, ctx=None):
     return acts > 0
 
 
-def renovation_targets(g, p):
+def renovation_targets(g, p, skip=False):
+    """The materials ``p`` may renovate to now; ``skip``: every later one (a renovation to a material at
+    a card's price, docs/language.md 4.13)."""
     mats = g.rules.materials
     level = mats.index(p.house)
     if level + 1 >= len(mats) or p.mods.get("forbid_renovation"):
         return ()
-    if p.mods.get("renovate_skip"):
+    if skip or p.mods.get("renovate_skip"):
         return mats[level + 1:]
     return (mats[level + 1],)
 
@@ -195,16 +197,27 @@ def renovation_options(g, p, target):
     return cost_options(g, p, ("renovation",), base, material=target)
 
 
-def can_renovate(g, p, ctx=None):
-    for target in renovation_targets(g, p):
-        if can_afford_any(g, p, renovation_options(g, p, target)):
+def _renovation_ways(g, p, target, cost):
+    """The ways to pay a renovation to ``target``: the rules' price as the cards change it, or the price a
+    card gives (``cost``), which only substitutions change (as for 'build room for …')."""
+    if cost is None:
+        return renovation_options(g, p, target)
+    return cost_options(g, p, ("renovation",), tuple(cost), modified=False, material=target)
+
+
+def can_renovate(g, p, ctx=None, target=None, cost=None):
+    """Whether ``p`` can renovate now (to ``target``, at the price ``cost`` a card gives, when given)."""
+    for t in renovation_targets(g, p, skip=cost is not None and target is not None):
+        if (target is None or t == target) and can_afford_any(g, p, _renovation_ways(g, p, t, cost)):
             return True
     return False
 
 
-def renovate(g, p, ctx=None, target=None):
-    opts = [t for t in renovation_targets(g, p) if (target is None or t == target)
-            and can_afford_any(g, p, renovation_options(g, p, t))]
+def renovate(g, p, ctx=None, target=None, cost=None):
+    """A renovation (to ``target`` when given); ``cost``: the price a card gives for this one renovation,
+    instead of the rules' price, and with a target straight to it from any earlier material."""
+    opts = [t for t in renovation_targets(g, p, skip=cost is not None and target is not None)
+            if (target is None or t == target) and can_afford_any(g, p, _renovation_ways(g, p, t, cost))]
     if not opts:
         return False
     if g.listeners.get("instead:renovate") and replaced(g, p, "renovate", ctx):
@@ -213,7 +226,7 @@ def renovate(g, p, ctx=None, target=None):
     old = p.house
     before = snapshot(g, p, "renovate")
     before_event(g, p, "renovate")
-    if not pay_one_of(g, p, renovation_options(g, p, to)):
+    if not pay_one_of(g, p, _renovation_ways(g, p, to, cost)):
         return False
     p.house = to
     if g.log is not None:

@@ -95,9 +95,13 @@ def _sow_options(p):
     return opts, (both, g_only, v_only)
 
 
-def sow(g, p, ctx=None):
+def sow(g, p, ctx=None, at_most=None):
+    """One sowing: on empty fields (and cards that are fields), on at most ``at_most`` of them when given
+    ('sow 1 field'); each field gets the rules' amount of its crop and what 'sowing of' adds to it."""
     opts, plan = _sow_options(p)
     most = g.rules.sow_at_most
+    if at_most is not None:
+        most = at_most if most is None else min(most, at_most)
     if most is not None:
         opts = [o for o in opts if o[0] + o[1] <= most]
     if not opts:
@@ -115,6 +119,13 @@ def sow(g, p, ctx=None):
     empty = _empty_fields(p)
     a, b = g.decide(p, "sow", opts)
     yields = g.rules.sowing
+    more = p.mods.get("sowing") if p.mods else None
+    if more:   # 'sowing of <crop or crops>: +N' (docs/language.md 4.12 CFD): the cards' changes added up
+        yields = dict(yields)
+        for word, n in more:
+            for crop in yields:
+                if word == crop or word == "crops":
+                    yields[crop] += n
     if plan is None:
         cells = iter(empty)
         targets = {"grain": [next(cells) for _ in range(a)], "vegetable": [next(cells) for _ in range(b)]}
