@@ -863,7 +863,7 @@ class Checker:
 USE_TRIGGERS = ("after_use", "before_use", "turn_end_use")
 # Quantities of the game rather than of a player (runtime/queries.py): comparing players by them means nothing.
 GAME_WIDE_QUANTITIES = {"round", "rounds_left", "players", "after_harvest", "harvest_round"}
-# Phases in which every person is at home (runtime/engine.py: the round starts before anyone is placed;
+# Phases in which every person is at home (runtime/phases.py: the round starts before anyone is placed;
 # the spaces are cleared after the returning-home rules and before the end of the round and the harvest).
 PHASES_WITHOUT_PEOPLE_OUT = {
     "round_start": "at the start of a round", "end_of_round": "at the end of a round",

@@ -1,0 +1,121 @@
+"""Events and the cards in play: running an event's listeners in the defined order, cards coming into play
+(lasting effects, 'once' rules) and leaving it.
+
+A mixin of ``runtime.engine.Game`` (its state lives there)."""
+from __future__ import annotations
+
+from . import primitives as P, gamelog
+from .payments import price_cache_for
+from .state import Ctx
+
+
+class CardsInPlay:
+    def emit(self, key: str, actor, ctx=None):
+        """Run the listeners of an event in the defined order (docs/language.md, 4.1.4): by seat from
+        the actor clockwise, and for one player in the order their cards came into play (a card's rules in
+        line order). Listeners added while it runs (a card played by another listener) run after them. A
+        listener that could do nothing (it returns None) gets one more chance after the others, so that
+        goods one card gives can pay for what another card offers."""
+        hooks = self.listeners.get(key)
+        if not hooks:
+            return
+        c = ctx or Ctx(actor=actor)
+        retry = []
+        fired = False
+        n, first = self.nplayers, actor.idx
+        done = 0
+        while done < len(hooks):
+            batch = hooks[done:]
+            done = len(hooks)
+            if len(batch) > 1 and n > 1:
+                batch = sorted(batch, key=lambda h: (h[0] - first) % n)  # stable: play order within a seat
+            for owner, handler, who in batch:
+                if who == "you" and owner != actor.idx:
+                    continue
+                if who == "other" and owner == actor.idx:
+                    continue
+                if self.log is None:
+                    result = handler(self, self.players[owner], c)
+                else:
+                    result = gamelog.run_card_effect(self, handler, self.players[owner], c)
+                if result is None:
+                    retry.append((owner, handler))
+                else:
+                    fired = True
+        if retry and fired and len(retry) < len(hooks):
+            for owner, handler in retry:
+                if self.log is None:
+                    handler(self, self.players[owner], c)
+                else:
+                    gamelog.run_card_effect(self, handler, self.players[owner], c)
+
+    def exchanges_of(self, p):
+        return self._base_exchanges + p.exchanges
+
+    def acquire_card(self, p, card):
+        """Put a card's lasting effects into play for ``p`` and run its on-play effects."""
+        self.install_card(p, card)
+        if card.modifiers and not P.animals_fit(self, p):
+            P.settle_animals(self, p)   # a card that lowers a capacity ('capacity of house = 0'): some must go
+        self.run_on_play(p, card)
+        self.check_latches()
+
+    def check_latches(self):
+        """Fire every 'once <condition>' rule whose condition now holds (each fires at most once)."""
+        if not self.latches:
+            return
+        n, first = self.nplayers, self.start_player
+        for entry in sorted(self.latches, key=lambda e: (e[0] - first) % n):  # seat order (4.1.4)
+            owner, cond, handler, cid = entry
+            p = self.players[owner]
+            if entry in self.latches and cond(self, p):
+                self.latches.remove(entry)
+                if self.log is None:
+                    handler(self, p, Ctx(actor=p))
+                else:
+                    gamelog.run_card_effect(self, handler, p, Ctx(actor=p))
+
+    def install_card(self, p, card):
+        """Put a card's lasting effects (exchanges, bake rates, listeners, modifiers) into play for ``p``."""
+        for give, get, window, at_most in card.exchanges:
+            p.exchanges.append((give, get, window, at_most, card.id, f"x:{card.id}:{len(p.exchanges)}"))
+        for give, get, at_most in card.bake:
+            p.bake_rates.append((give, get, at_most, card.id))
+        for key, handler, who in card.listeners:
+            self.listeners.setdefault(key, []).append((p.idx, handler, who))
+        if card.snapshots:
+            self.snapshots.update(card.snapshots)
+        for apply in card.modifiers:
+            apply(self, p, card)
+        if card.modifiers:  # p.mods changed: prices cached for the old ones are void (payments.cost_options)
+            p.prices = price_cache_for(p)
+        for cond, handler in card.latches:
+            self.latches.append((p.idx, cond, handler, card.id))
+        for window, can, do, label in card.actions:
+            p.actions.append((window, can, do, label, card.id))
+        p.turn_abilities = P.has_window_abilities(p)
+        p.producible = None
+
+    def run_on_play(self, p, card):
+        for handler in card.on_play:
+            if self.log is None:
+                handler(self, p, Ctx(actor=p, card=card))
+            else:
+                gamelog.run_card_effect(self, handler, p, Ctx(actor=p, card=card))
+
+    def release_card(self, p, cid):
+        """Take a returned card's lasting effects out of play (an upgraded improvement)."""
+        p.exchanges = [e for e in p.exchanges if e[4] != cid]
+        p.bake_rates = [b for b in p.bake_rates if b[3] != cid]
+        p.actions = [a for a in p.actions if a[4] != cid]
+        p.turn_abilities = P.has_window_abilities(p)
+        p.producible = None
+        card = self.card(cid)
+        for key, handler, who in card.listeners:
+            hooks = self.listeners.get(key, [])
+            for i, h in enumerate(hooks):
+                if h[0] == p.idx and h[1] is handler:
+                    del hooks[i]
+                    break
+            if not hooks:  # self.listeners names only events someone listens to
+                self.listeners.pop(key, None)

@@ -1,0 +1,391 @@
+"""The game's phases: rounds, the work phase (placing people, using spaces), returning home, the harvest with its
+feeding, and the final scoring and ranking.
+
+A mixin of ``runtime.engine.Game`` (its state lives there)."""
+from __future__ import annotations
+
+from . import primitives as P, gamelog, pregame
+from .state import Ctx
+from .words import plural
+from .decisions import NoAgent
+
+
+HARVEST = frozenset(("harvest",))
+FEEDING = frozenset(("harvest", "feeding"))
+
+_SPACE_EVENTS: dict = {}  # (space id, tags) -> the names of the events of using it (strings built once)
+
+
+class Phases:
+    def play(self):
+        """Play the game to its end with its agents; returns the score table. A seat without an agent
+        raises NoAgent at its first request (the game stays held open there)."""
+        request = self.run()
+        if request is not None:
+            raise NoAgent(f"{request.player.name} has no agent to answer a '{request.kind}' request; "
+                          "answer it with answer() (docs/api.md), or give every seat an agent")
+        return self.scores
+
+    def play_round(self):
+        self.start_round()
+        self.work_phase()
+        self.returning_home()
+        if self.round in self.rules.harvest_rounds:
+            self.harvest()
+        self.end_round()
+
+    def start_round(self):
+        """The preparation phase: next round, its card revealed, scheduled goods collected,
+        round-start abilities, accumulation spaces refilled."""
+        self.round += 1
+        self.turn_no += 1
+        self.action_no += 1
+        r = self.round
+        if self.log is not None:
+            self.log.append(f"Round {r}")
+        if r - 1 < len(self.round_order):
+            d = self.pack.space_defs[self.round_order[r - 1]]
+            if d.id not in self.space_by_id:
+                s = self._add_space(d)
+                self.mark_round_space(s, r)
+                if self.log is not None:
+                    self.say(f"new action space: {d.name}")
+        self.collect_scheduled(r)
+        self.check_latches()
+        for p in self.turn_order():
+            self.emit("phase:round_start", p)
+        for s in self.spaces:
+            if s.accumulate:
+                goods = self.own_space(s).goods
+                for good, k in s.accumulate:
+                    goods[good] = goods.get(good, 0) + k
+
+    def end_round(self):
+        """After returning home (and the harvest): newborns grow up, round tallies reset."""
+        for p in self.players:
+            p.newborns = 0
+            p.stats["building_gained"] = 0
+            if "group_meal" in p.stats:
+                p.stats["group_meal"] = 0
+
+    def collect_scheduled(self, r):
+        """Players take what lies for them on this round's space (goods, or an action to take)."""
+        for pi, items, source in self.schedule.pop(r, ()):
+            p = self.players[pi]
+            if isinstance(items, P.ScheduledAction):
+                if items.can(self, p, None):
+                    if self.log is None:
+                        items.do(self, p, Ctx(actor=p))
+                    else:
+                        gamelog.from_card(self, source, items.do, p, Ctx(actor=p))
+            else:
+                gamelog.gained(self, p, items, source)    # before the gain: animals that do not fit are told after it
+                P.gain(self, p, items, quiet=True)
+
+    def turn_order(self):
+        n = self.nplayers
+        return [self.players[(self.start_player + i) % n] for i in range(n)]
+
+    def work_phase(self):
+        self.in_work_phase = True
+        order = self.turn_order()
+        for p in self.players:
+            p.home = p.people - p.newborns
+            p.stats["building_gained"] = 0
+        reverse = self.rules.reverse_passes
+        turn = 0
+        while True:
+            turn += 1
+            placed = False
+            for p in (order[::-1] if (self.round, turn) in reverse else order):
+                if p.home > 0:
+                    self.place(p)
+                    placed = True
+            if not placed:
+                break
+        self.in_work_phase = False
+
+    def legal_spaces(self, p, only=None):
+        shared = p.mods.get("use_occupied") if p.mods else None
+        taken = self._groups_taken() if self.grouped else None
+        always = P.always  # most spaces can always be used: not called
+        if only is None and not shared and not taken:  # the common case, as one comprehension
+            return [s.id for s in self.spaces if not s.occupants and (s.can is always or s.can(self, p, None))]
+        out = []
+        for s in self.spaces:
+            if only is not None and not self._matches(s, only):
+                continue
+            if taken and s.group in taken:
+                continue
+            if s.occupants:
+                if not shared or len(s.occupants) != 1 or s.occupants[0] == p.idx or not self._matches(s, shared):
+                    continue
+            can = s.can
+            if can is always or can(self, p, None):
+                out.append(s.id)
+        return out
+
+    def _groups_taken(self):
+        """The space groups somebody has used this round: a group takes one person a round."""
+        taken = None
+        for s in self.spaces:
+            if s.group is not None and s.occupants:
+                if taken is None:
+                    taken = set()
+                taken.add(s.group)
+        return taken
+
+    @staticmethod
+    def _matches(space, keys) -> bool:
+        for k in keys:
+            if k == space.id or (k[0] == "#" and k[1:] in space.tags):
+                return True
+        return False
+
+    def place(self, p):
+        self.turn_no += 1
+        if p.turn_abilities:
+            self.any_time(p)
+        if self.display and pregame.take_from_display(self, p):
+            p.home -= 1   # a card of the open display taken instead of placing a person
+            if p.home <= 0 and p.turn_abilities:
+                self.any_time(p, P.STOP)
+            return
+        opts = self.legal_spaces(p)
+        p.home -= 1
+        if not opts:
+            self.say(f"{p.name} has no action space to use; the person stays home")
+            if p.home <= 0 and p.turn_abilities:
+                self.any_time(p, P.STOP)
+            return
+        sid = self.decide(p, "place", opts)
+        space = self.space_by_id[sid]
+        self.use_space(p, space)
+        double = p.mods.get("double_placement") if p.mods else None
+        if double and p.home > 0:
+            only = None if self._matches(space, double) else double
+            opts = self.legal_spaces(p, only)
+            if opts and P.may(self, p, "place another person now"):
+                p.home -= 1
+                self.use_space(p, self.space_by_id[self.decide(p, "place", opts)])
+        if p.home <= 0 and p.turn_abilities:
+            self.any_time(p, P.STOP)  # after the player's last placement of the round
+
+    def any_time(self, p, stop="place"):
+        """A window in which the player may use abilities (primitives.window_options) before going on:
+        before each placement (``stop`` is "place"), after the last one, after breeding, before scoring."""
+        while True:
+            opts = P.window_options(self, p)
+            if not opts:
+                return
+            pick = self.decide(p, "any_time", [stop] + opts)
+            if pick == stop:
+                return
+            self.action_no += 1
+            P.use_window_option(self, p, pick)
+
+    def use_space(self, p, s):
+        self.action_no += 1
+        s = self.own_space(s)
+        s.occupants.append(p.idx)
+        if self.log is not None:
+            taken = [] if s.takes_goods else [(g, k) for g, k in s.goods.items() if k]
+            self.log.append(f"  {p.name} → {gamelog.space_label(self, s)}" +
+                            (f" (takes {gamelog.goods(self, taken)})" if taken else ""))
+        ctx = Ctx(space=s, actor=p, before=p.clone() if "use" in self.snapshots else None)
+        group = self.rules.feeding_group
+        if group is not None and group[0] in s.tags:
+            p.stats["group_meal"] = p.stats.get("group_meal", 0) + 1
+        before, use, end = _space_events(s)
+        listeners = self.listeners  # an event nobody listens to costs one look-up
+        outer, self.using = self.using, s.id
+        for key in before:
+            if key in listeners:
+                self.emit(key, p, ctx)
+        if s.goods and not s.takes_goods:   # a space that offers 'take the goods' hands them out then
+            items = tuple((g, k) for g, k in s.goods.items() if k)
+            s.goods.clear()
+            if items:
+                ctx.goods = items
+                P.gain(self, p, items, ctx, quiet=True, source=s)  # logged above as "(takes …)"
+        if s.use is not None:
+            s.use(self, p, ctx)
+        if self.partners and self.rules.teams["exchange_tag"] in s.tags:
+            P.partner_exchange(self, p, ctx)
+        for key in use:
+            if key in listeners:
+                self.emit(key, p, ctx)
+        for key in end:
+            if key in listeners:
+                self.emit(key, p, ctx)
+        self.using = outer
+        self.check_latches()
+
+    def returning_home(self):
+        if "phase:work_phase_end" in self.listeners:   # every person placed, none home yet
+            for p in self.turn_order():
+                self.emit("phase:work_phase_end", p)
+        for p in self.turn_order():
+            self.emit("phase:returning_home", p)
+        for s in self.spaces:
+            if s.occupants:
+                self.own_space(s).occupants.clear()
+        self.emit_round_end()
+
+    def emit_round_end(self):
+        key = f"phase:end_of_round:{self.round}"
+        if key in self.listeners:
+            for p in self.turn_order():
+                self.emit(key, p)
+
+    def harvest(self):
+        if self.log is not None:
+            self.log.append(f"  Harvest after round {self.round}")
+        self.open_windows = HARVEST
+        order = self.turn_order()
+        self.harvest_no += 1
+        self.turn_no += 1
+        self.action_no += 1
+        for p in order:
+            for key in [k for k in p.used if k.startswith("x:")]:
+                del p.used[key]
+            self.emit("phase:harvest_start", p)
+        for p in order:
+            self.emit("phase:field_phase_start", p)
+            taken = {}
+            for cell in sorted(p.fields):
+                f = p.fields[cell]
+                if f[1] > 0:
+                    f[1] -= 1
+                    taken[f[0]] = taken.get(f[0], 0) + 1
+                    if f[1] == 0:
+                        f[0] = None
+            if taken:
+                P.gain(self, p, tuple(taken.items()))
+            self.emit("phase:field_phase", p)
+        if "phase:feeding_start" in self.listeners:   # before anyone feeds
+            for p in order:
+                self.emit("phase:feeding_start", p)
+        for p in order:
+            self.emit("phase:feeding", p)
+            self.feed(p)
+        for p in order:
+            self.emit("phase:breeding", p)
+            P.breed(self, p)
+        if self.round < self.last_round:  # after the last harvest, the window before scoring follows
+            for p in order:
+                if p.turn_abilities:
+                    self.any_time(p, P.STOP)  # after breeding
+        for p in order:
+            self.emit("phase:harvest_end", p)
+        self.open_windows = frozenset()
+
+    def feeding_need(self, p) -> int:
+        per_person, per_newborn = self.rules.feeding
+        adult = sum(k for g, k in per_person(self, p) if g == "food")
+        baby = sum(k for g, k in per_newborn(self, p) if g == "food")
+        if p.mods and "cost" in p.mods:   # 'cost of feeding', 'cost of newborn feeding' (docs/language.md 4.3)
+            adult = _food_price(self, p, ("feeding",), adult)
+            baby = _food_price(self, p, ("feeding:newborn", "feeding"), baby)
+        need = adult * (p.people - p.newborns) + baby * p.newborns
+        group = self.rules.feeding_group
+        if group is not None:
+            # every `people` of the player's people who used a space tagged `tag` this round eat `food`
+            # together instead of `people` times the food of one
+            tag, people, food = group
+            groups = min(p.stats.get("group_meal", 0), p.people) // people
+            need -= groups * max(0, people * adult - food)
+        return max(0, need)
+
+    def feed(self, p):
+        """Feeding: the player may use exchanges and abilities first (primitives.feeding_options), then
+        pays; each missing food is a begging card."""
+        need = self.feeding_need(p)
+        goods = p.goods
+        windows, self.open_windows = self.open_windows, FEEDING
+        while True:
+            opts = P.feeding_options(self, p, fed=goods["food"] >= need)
+            if not opts:
+                break
+            choice = self.decide(p, "feed", ["pay"] + opts)
+            if choice == "pay":
+                break
+            if not isinstance(choice, int):
+                self.action_no += 1   # an action window (an exchange is no action)
+            P.use_window_option(self, p, choice)
+        self.open_windows = windows
+        paid = min(goods["food"], need)
+        goods["food"] -= paid
+        short = need - paid
+        if short:
+            p.begging += short
+            self.say(f"{p.name} feeds the family with {paid} of {need} food and takes {plural(short, 'begging card')}")
+        elif self.log is not None:
+            self.say(f"{p.name} feeds the family ({gamelog.goods(self, ((self.rules.goods[0], need),))})")
+
+    def finish(self):
+        for p in self.turn_order():
+            if p.turn_abilities:
+                self.any_time(p, P.STOP)  # before scoring
+        for p in self.turn_order():
+            self.emit("phase:scoring", p)
+        self.scores = [self.score(p) for p in self.players]
+        self.finished = True
+        return self.scores
+
+    def score(self, p) -> dict:
+        cats = {}
+        for cid, label, fn in self.rules.scoring:
+            cats[cid] = fn(self, p)
+        total = sum(cats.values())
+        return {"player": p.name, "total": total, "categories": cats, "tie_break": self.rules.tie_break(self, p)}
+
+    def partner_of(self, p):
+        """``p``'s partner in team play, or None."""
+        i = self.partners.get(p.idx)
+        return None if i is None else self.players[i]
+
+    def team_scores(self, scores=None) -> list:
+        """In team play, each team's score: its players, and per scoring category the lower of the
+        partners' points (``score: lower``) or their sum; the total and tie-break alike. Empty without teams."""
+        teams = self.rules.teams
+        if not teams:
+            return []
+        scores = scores or self.scores or [self.score(p) for p in self.players]
+        if len(scores) != len(self.partners):   # one farm scored alone (a farm file): no teams to show
+            return []
+        combine = min if teams["score"] == "lower" else sum
+        out = []
+        for pair in teams["pairs"]:
+            mine = [scores[i] for i in pair]
+            cats = {cid: combine(s["categories"][cid] for s in mine) for cid, _label, _fn in self.rules.scoring}
+            out.append({"team": "+".join(s["player"] for s in mine), "seats": list(pair),
+                        "categories": cats, "total": sum(cats.values()),
+                        "tie_break": combine(s["tie_break"] for s in mine)})
+        return out
+
+    def ranking(self):
+        scores = self.scores or [self.score(p) for p in self.players]
+        teams = self.team_scores(scores) if self.rules.teams else None
+        if teams:   # a player ranks with the team: the team's total, then its tie-break
+            team = {i: t for t in teams for i in t["seats"]}
+            return sorted(range(self.nplayers), key=lambda i: (-team[i]["total"], -team[i]["tie_break"],
+                                                                 min(team[i]["seats"]), i))
+        return sorted(range(self.nplayers), key=lambda i: (-scores[i]["total"], -scores[i]["tie_break"], i))
+
+
+def _space_events(s):
+    """The events of using space ``s``: before_use, use and turn_end, each for the space and its tags."""
+    key = (s.id, s.tags)
+    found = _SPACE_EVENTS.get(key)
+    if found is None:
+        names = (s.id,) + tuple("#" + t for t in s.tags)
+        found = _SPACE_EVENTS[key] = tuple(tuple(f"{when}:{n}" for n in names)
+                                           for when in ("before_use", "use", "turn_end"))
+    return found
+
+
+def _food_price(g, p, names, food: int) -> int:
+    """The food one person eats, with the cards' changes of the cost names ``names`` applied."""
+    options = P.cost_options(g, p, names, ((g.rules.goods[0], food),) if food else ())
+    return min(sum(n for _, n in price) for price in options)
