@@ -13,6 +13,7 @@ from compiler.build import Compiler
 from runtime.agents import GreedyAgent, RandomAgent
 from runtime.engine import Game
 
+from test_campaign import CAMPAIGN_PACKS
 from test_invariants import CheckedGame
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,6 +59,17 @@ def _changes(pid, build_root):
     return ([(c["key"], c["old"], c["new"]) for c in v["game"]],
             [(s["title"], i["change"], i["name"], i["new"]) for s in v["sections"] for i in s["items"]])
 
+
+@pytest.mark.parametrize("pid", sorted(VARIANTS) + sorted(CAMPAIGN_PACKS))
+def test_every_variant_pack_has_a_page_of_what_it_changes(build_root, pid):
+    """Each variant's printable reference has its "What this variant changes" section, and it is not
+    empty: a setting of game.yaml in words beside the base's, or action spaces, cards … added or changed."""
+    model = docs.build_model(Compiler(ROOT, build_root), pid)
+    v = model["variant"]
+    assert v is not None and v["base"] in ("revised", "original"), pid
+    assert v["game"] or any(s["items"] for s in v["sections"]), f"{pid}: the page names no change"
+    for c in v["game"]:
+        assert c["new"] != c["old"] and c["key"], (pid, c)
 
 def test_the_variant_pages_say_what_each_house_rule_changes(build_root):
     assert _changes("revised-three-food-snake", build_root) == ([
