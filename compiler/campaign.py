@@ -14,7 +14,9 @@ the start player, extra food, the occupations in play from the start and the han
 written atomically, once, after a game has ended and its carry-over is decided: a ``next`` that is killed
 leaves the file as it was before that game, and the same game (same seed, same agents) is played again.
 A file that is damaged, cut short or changed by hand (its ``check`` does not match) is refused with a
-located message and left as it is.
+located message and left as it is. People play a campaign game at the terminal (``agricola campaign next
+--agents human,…``, compiler/cli.py): the game is a Table's (compiler/table.py) and the person chooses the
+occupation to keep through ``after_game(…, choose=…)``; the file is written only once both are done.
 """
 from __future__ import annotations
 
