@@ -3,7 +3,15 @@ decision labels and as the stable spelling of effects in generated code and docs
 """
 from __future__ import annotations
 
+from runtime import queries as Q
+
 from . import nodes as N
+
+# 'per room' rather than 'per rooms': the singular spelling of a quantity, as a designer writes it
+_SINGULAR = {}
+for _one, _many in Q.ALIASES.items():
+    if _one != _many + "s":   # ('vegetables' is the plural spelling of the good 'vegetable')
+        _SINGULAR.setdefault(_many, _one)
 
 
 def goods(node) -> str:
@@ -22,7 +30,8 @@ def _item(it) -> str:
         amount += " "
     per = ""
     if it.per_quantity:
-        per = f" per {it.per_divisor} {it.per_quantity}" if it.per_divisor != 1 else f" per {it.per_quantity}"
+        per = (f" per {it.per_divisor} {it.per_quantity}" if it.per_divisor != 1
+               else f" per {_SINGULAR.get(it.per_quantity, it.per_quantity)}")
     return f"{amount}{it.good}{per}"
 
 
