@@ -108,6 +108,7 @@ class Checker:
         self.counts = list(range(symbols.min_players, symbols.max_players + 1))  # player counts in scope
         self.card_id = None  # the card being checked ('this' refers to it)
         self.card_kind = None  # its kind: major, minor or occupation
+        self.up_to_ok = False  # goods being checked may have an 'up to' amount (move … to this card)
         self.trigger = None  # the trigger of the rule being checked (None: no event is running)
         self.scheduled = 0   # > 0 inside 'schedule action (…)': it runs later, in a round's start
         self.claim_moment = None  # inside 'claim (…) at …': the moment it is resolved (no event is running then)
@@ -133,6 +134,15 @@ class Checker:
                 self.players_goods(it, allow_material, constant)
                 continue
             self.good(it.good, it.span, allow_material)
+            if isinstance(it.amount, N.UpTo):
+                # chosen by the player: in 'move … to this card', one good alone (docs/language.md 4.12 UPN)
+                if not (self.up_to_ok and len(node.items) == 1 and not it.per_quantity):
+                    self.err("E300", "an 'up to' amount is chosen by the player in 'move … to this card', for one "
+                             "good alone (missing feature: 'up to' amounts here, docs/language.md 4.12 UPN)",
+                             it.amount.span)
+                else:
+                    self.expr(it.amount.limit)
+                continue
             if it.amount is not None:
                 if constant and not isinstance(it.amount, N.Num):
                     self.err("E216", f"{what} must be plain numbers here", it.amount.span)
@@ -396,7 +406,9 @@ class Checker:
             return
         v = node
         if v.goods is not None:
+            self.up_to_ok = v.name == "move_to_card"
             self.goods(v.goods, constant=v.name in ("exchange", "return_to_space"))
+            self.up_to_ok = False
         if v.goods_out is not None:
             self.goods(v.goods_out, constant=True)
         if v.price is not None:

@@ -451,6 +451,12 @@ class Gen:
             return "return p.newborns > 0", "return P.newborn_acts(g, p, c)"
         if n == "pile":
             return "return True", f"return P.pile(g, p, {self.card_id!r}, {self.goods(v.goods)})"
+        if n == "move_to_card" and isinstance(v.goods.items[0].amount, N.UpTo):
+            # an amount the player chooses, from 0 to the limit (docs/language.md 4.12 UPN)
+            good, cid = v.goods.items[0].good, repr(self.card_id)
+            limit = self.expr(v.goods.items[0].amount.limit)
+            return (f"return P.can_move_up_to_card(g, p, {good!r}, {limit})",
+                    f"return P.move_up_to_card(g, p, {cid}, {good!r}, {limit}, c)")
         if n in ("put_on_card", "move_to_card", "take_from_card"):
             goods, cid = self.goods(v.goods), repr(self.card_id)
             can = {"put_on_card": "True", "move_to_card": f"P.can_afford(g, p, {goods})",
@@ -642,7 +648,7 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
             fn = w.name("cost_amounts")
             parts = ", ".join(f"({str(good)!r}, {gen.expr(n) if isinstance(n, N.Node) else int(n)})"
                               for n, good, *_ in m.goods)
-            w.add(f"def {fn}(g, p):\n    return ({parts},)")
+            w.add(f"def {fn}(g, p, c=None):\n    return ({parts},)")
             body.append(f"p.mods.setdefault('cost', []).append(('delta_fn', {pyrepr(tuple(targets))}, {fn}))")
         else:
             goods = tuple((str(good), int(n)) for n, good, *_ in m.goods)
@@ -663,7 +669,7 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
         body.append(f"P.add_card_field(g, p, card.id, {pyrepr(crops)})")
     elif m.kind == "capacity" and m.words[0][0] == "pasture":
         fn = w.name("pasture_capacity")
-        w.add(f"def {fn}(g, p):\n    return {gen.expr(m.expr)}")
+        w.add(f"def {fn}(g, p, c=None):\n    return {gen.expr(m.expr)}")
         body.append(f"p.mods.setdefault('pasture_extra', []).append({fn})")
     elif m.kind in ("capacity", "capacity_set", "capacity_mixed"):
         # (name, size of a pasture or None, kind, value): runtime primitives.housing and capacity_of
@@ -671,7 +677,7 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
         size = None if m.number is None else int(m.number)
         if m.kind == "capacity":
             fn = w.name("capacity")
-            w.add(f"def {fn}(g, p):\n    return {gen.expr(m.expr)}")
+            w.add(f"def {fn}(g, p, c=None):\n    return {gen.expr(m.expr)}")
             entry = f"({word!r}, {size!r}, 'delta', {fn})"
         elif m.kind == "capacity_set":
             entry = f"({word!r}, {size!r}, 'set', {int(m.expr.value)})"
@@ -692,7 +698,7 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
         body.append(f"P.add_card_space(g, p, card, {can}, {do}, {anyone}, {takes}, {pyrepr(tags)})")
     elif m.kind == "house_holds":
         fn = w.name("house_capacity")
-        w.add(f"def {fn}(g, p):\n    return {gen.expr(m.expr)}")
+        w.add(f"def {fn}(g, p, c=None):\n    return {gen.expr(m.expr)}")
         body.append(f"p.mods['house_capacity'] = {fn}")
     elif m.kind == "card_room":
         body.append(f"p.card_rooms += {int(m.number)}")
@@ -702,7 +708,7 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
         body.append(f"p.mods.setdefault('as_minor', []).append({key!r})")
     elif m.kind == "score_delta":
         fn = w.name("score_change")
-        w.add(f"def {fn}(g, p):\n    return {gen.expr(m.expr)}")
+        w.add(f"def {fn}(g, p, c=None):\n    return {gen.expr(m.expr)}")
         for cid, _ in m.words:
             body.append(f"p.mods.setdefault('score', []).append(({cid!r}, 'delta', {fn}))")
     elif m.kind == "score_floor":

@@ -158,6 +158,9 @@ class English:
             return "1"
         if isinstance(node, N.Num):
             return str(node.value)
+        if isinstance(node, N.UpTo):   # the player chooses how many (docs/language.md 4.12 UPN)
+            limit = node.limit
+            return f"up to {limit.value if isinstance(limit, N.Num) else f'({self.expr(limit)})'}"
         return f"({self.expr(node)})"
 
     def how_many(self, node) -> str:

@@ -43,6 +43,13 @@ class TagRef(Node):
 
 
 @dataclass
+class UpTo(Node):
+    """``up to 3``, ``up to (unused_spaces)``: an amount the player chooses, from 0 to the limit
+    (docs/language.md 4.12 UPN)."""
+    limit: Node
+
+
+@dataclass
 class Tier(Node):
     """``tier(x; 1: 1, 4: 2, 7: 3)``: the value of the highest threshold that x reaches, else 0."""
     value: Node

@@ -991,6 +991,12 @@ class _Build(Transformer):
     def amount_expr(self, meta, c):
         return _Amount(c[0])
 
+    def amount_up_to(self, meta, c):
+        limit = c[0]
+        if isinstance(limit, Token):
+            limit = N.Num(self.n(limit), span=self.s.of_token(limit))
+        return _Amount(N.UpTo(limit, span=self.sp(meta)))
+
     def amount_tier(self, meta, c):
         return _Amount(N.Tier(c[0], c[1], span=self.sp(meta)))
 

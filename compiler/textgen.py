@@ -25,7 +25,10 @@ def _item(it) -> str:
         parts = [f"{n}{'' if exact else '+'}: {goods(g)}" for n, exact, g, _ in it.entries]
         return f"players({'; '.join(parts)})"
     amount = ""
-    if it.amount is not None:
+    if isinstance(it.amount, N.UpTo):
+        limit = it.amount.limit
+        amount = f"up to {expr(limit) if isinstance(limit, N.Num) else f'({expr(limit)})'} "
+    elif it.amount is not None:
         amount = expr(it.amount) if isinstance(it.amount, (N.Num, N.Tier)) else f"({expr(it.amount)})"
         amount += " "
     per = ""

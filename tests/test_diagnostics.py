@@ -802,7 +802,7 @@ def test_every_problem_of_a_card_at_once(root, capsys):
                    "          ^^^",
                ),
                block(
-                   "cards/revised/T/test_card.yaml:6:7: error[E202]: unexpected '-3'; expected '(', 'players', 'tier', "
+                   "cards/revised/T/test_card.yaml:6:7: error[E202]: unexpected '-3'; expected '(', 'players', 'tier', 'up', "
                    "a name, a number",
                    "  cost: -3 wood",
                    "        ^^",

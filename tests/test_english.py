@@ -193,6 +193,7 @@ after you use forest if stored(wood) >= 2: take 2 wood from this card
 capacity of this card: 2 animals
 capacity of this card: 1 cattle
 sowing of vegetable: +1
+any time action: move up to 2 grain to this card; move up to (rooms) wood to this card
 cost of clay room = 2 clay, 1 wood, 1 reed or the base price
 sowing of crops: +2
 any time action if house is clay: renovate to stone for 1 stone per room
@@ -423,6 +424,8 @@ def test_condition_words(text, words):
      "vegetable from the general supply."),
     ("sowing of crops: +2", "Each field you sow (cards that are fields too) gets 2 more of the crop sown on it, "
      "from the general supply."),
+    ("any time action: move up to (rooms) grain to this card", "At any time, you may move up to (your rooms) "
+     "grain from your supply onto this card."),
     ("on play: may sow 1 field", "When you play this card: you may sow at most 1 field."),
     ("on play: renovate to stone for 2 stone", "When you play this card: renovate your house to stone for 2 stone."),
     ("cost of stone renovation: -1 reed", "For renovations to stone, you pay 1 reed less."),

@@ -332,6 +332,8 @@ REFUSED = [
     ("this card is an action space: take 1 wood from actor", "E212",
      "'take … from actor' needs the player who carried out an event: it belongs in an 'after …', 'before …' or "
      "'end of turn after …' rule", "take 1 wood from actor"),
+    ("on play: gain up to 2 wood", "E300", "an 'up to' amount is chosen by the player in 'move … to this card', "
+     "for one good alone (missing feature: 'up to' amounts here, docs/language.md 4.12 UPN)", "up to 2"),
     ("any time action: move 2 crop to an empty field", "E215",
      "'move … crop to an empty field' moves 1 crop ('move 1 crop to an empty field')", "move 2 crop to an empty field"),
     ("at scoring: bonus score(horses)", "E205", "unknown scoring category 'horses'; scoring categories: fields, "

@@ -72,6 +72,23 @@ def move_to_card(g, p, card_id, items, ctx=None):
     return True
 
 
+def can_move_up_to_card(g, p, good, limit) -> bool:
+    """Whether ``p`` could move at least one ``good`` to a card under an 'up to' limit."""
+    return limit > 0 and p.goods[good] > 0
+
+
+def move_up_to_card(g, p, card_id, good, limit, ctx=None):
+    """'move up to N <good> to this card' (docs/language.md 4.12 UPN): the player chooses how many, from 0
+    to the limit and no more than they hold (request ``amount``), and those go onto the card."""
+    most = min(int(limit), p.goods[good])
+    if most <= 0:
+        return False
+    n = g.decide(p, "amount", list(range(most + 1)), labels=[f"{k} {good}" for k in range(most + 1)])
+    if n:
+        move_to_card(g, p, card_id, ((good, n),), ctx)
+    return True
+
+
 def can_take_from_card(g, p, card_id, items) -> bool:
     s = card_space_of(g, p, card_id)
     kept = s.goods if s is not None else stored_on(p, card_id)
