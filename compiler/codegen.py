@@ -789,9 +789,11 @@ def game_table(gen: Gen, frame: dict) -> dict:
     scoring = []
     for cid, label, node, span in frame["scoring"]:
         fname = w.name(f"score_{ident(cid)}")
-        # the cards' changes of scoring apply to the category's points (runtime/scoring.py)
+        # the cards' changes of scoring apply to the category's points (runtime/scoring.py); a player
+        # without such a card pays no call for them
         w.add(f"def {fname}(g, p):\n    # {_where(span)}: {textgen.expr(node)}\n"
-              f"    return S.category(g, p, {cid!r}, {gen.expr(node)})")
+              f"    points = {gen.expr(node)}\n"
+              f"    return S.category(g, p, {cid!r}, points) if p.mods.get('score') else points")
         scoring.append((cid, label, Code(fname)))
     penalties = {}
     for cid, node, span in frame.get("score_penalties", ()):
