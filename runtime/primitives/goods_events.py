@@ -22,11 +22,12 @@ def can_pay(p, items) -> bool:
 # ====================================================================== events (docs/language.md, 4.1)
 
 
-def before_event(g, p, event, card=None):
-    """Run the 'before' rules of an event, when a card in play has one: the verb is about to happen."""
+def before_event(g, p, event, card=None, data=None):
+    """Run the 'before' rules of an event, when a card in play has one: the verb is about to happen.
+    ``data``: the part of the payload already known (a renovation's materials, from and to)."""
     key = "before:" + event
     if g.listeners.get(key):
-        g.emit(key, p, Ctx(actor=p, card=card, space=_space_in_use(g)))
+        g.emit(key, p, Ctx(actor=p, card=card, space=_space_in_use(g), data=data))
 
 
 def _space_in_use(g):

@@ -225,7 +225,7 @@ def renovate(g, p, ctx=None, target=None, cost=None):
     to = g.decide(p, "renovate", opts)
     old = p.house
     before = snapshot(g, p, "renovate")
-    before_event(g, p, "renovate")
+    before_event(g, p, "renovate", data=(old, to))
     if not pay_one_of(g, p, _renovation_ways(g, p, to, cost)):
         return False
     p.house = to
