@@ -32,7 +32,26 @@ def _build_root(args) -> Path:
 
 def _compiler(args):
     from .build import Compiler
-    return Compiler(_root(args), _build_root(args))
+    return Compiler(_root(args), _build_root(args), extra_pack_dirs=getattr(args, "packs", None) or ())
+
+
+def _packs_option(p, what="packs"):
+    """The option ``--packs DIR`` (repeatable) of every command that names a pack, as for 'agricola test'."""
+    p.add_argument("--packs", action="append", default=[], metavar="DIR",
+                   help=f"another folder of {what} (DIR/<pack>/game.yaml, cards in DIR/../cards/<pack>/), "
+                        "or a folder holding one in rules/, e.g. tests/packs; the packs under <root>/rules are "
+                        "still found, also for 'extends' (default: only those)")
+
+
+def _workspace_with_project(ws_root: Path, args):
+    """The workspace a path was found in, with the project's packs behind its own: a pack of a test or
+    modder's folder may extend a built-in pack (its own packs of the same name come first)."""
+    from . import packs
+    root = _root(args)
+    extra = list(getattr(args, "packs", None) or ())
+    if ws_root.resolve() != root.resolve():
+        extra.append(root / "rules")
+    return packs.Workspace(ws_root, extra)
 
 
 def _print_warnings(report, stream=None):
@@ -78,16 +97,17 @@ def cmd_validate(args) -> int:
         whole = path.resolve().parent if path.is_dir() and path.resolve().name in ("rules", "cards") else path
         if whole.is_dir() and (whole / "rules").is_dir() and not (whole / "game.yaml").exists():
             # a workspace (the project's folder, a copy of it, or its rules/ or cards/): every pack in it
-            ws = packs.Workspace(whole.resolve())
-            for pack_id in ws.pack_ids():
+            ws = _workspace_with_project(whole.resolve(), args)
+            own = packs.Workspace(whole.resolve()).pack_ids()
+            for pack_id in own:
                 _validate_pack(ws, pack_id, checked_packs, report)
-            if not ws.pack_ids():
+            if not own:
                 report.error("E100", "no pack in this folder's rules/", _span(raw))
             continue
         if path.is_file() and _is_scenario_file(path):
             scenario_files.append(path)
             continue
-        found = _pack_of(path, root)
+        found = _pack_of(path, root, args)
         if found is not None:
             _validate_pack(*found, checked_packs, report)
             continue
@@ -114,7 +134,7 @@ def cmd_validate(args) -> int:
     against = None
     if loose_cards:
         against = args.pack or _default(args, "validate", "score")
-        ws = packs.Workspace(root)
+        ws = packs.Workspace(root, args.packs)
         local = Report()
         local.sources = report.sources
         src = packs.load_pack(ws, against, local)
@@ -203,7 +223,7 @@ def _span(text):
     return Span(str(text))
 
 
-def _pack_of(path: Path, root: Path):
+def _pack_of(path: Path, root: Path, args):
     """(workspace, pack id) of the pack a path belongs to, or None for a file outside any pack.
 
     The workspace is the one the path is in: the nearest folder W above it with the path under
@@ -216,11 +236,11 @@ def _pack_of(path: Path, root: Path):
         if folder.parent.name in ("rules", "cards"):
             ws_root = folder.parent.parent
             if (ws_root / "rules" / folder.name / "game.yaml").is_file():
-                return packs.Workspace(ws_root), folder.name
+                return _workspace_with_project(ws_root, args), folder.name
     pack_dir = p if p.is_dir() else p.parent
     if (pack_dir / "game.yaml").is_file() and (p.is_dir() or p.name in ("game.yaml", "actions.yaml",
                                                                         "rounds.yaml", "majors.yaml")):
-        ws = packs.Workspace(root, [pack_dir.parent])
+        ws = packs.Workspace(root, [pack_dir.parent] + list(args.packs))
         ws.pinned[pack_dir.name] = pack_dir
         return ws, pack_dir.name
     return None
@@ -1379,15 +1399,14 @@ def make_parser(only: str | None = None) -> argparse.ArgumentParser:
 
     p = command("validate", "check rule, card and scenario files; every problem as file:line:col", cmd_validate)
     p.add_argument("paths", nargs="+", metavar="PATH", help="a pack folder, a pack file, a card file or a scenario file")
-    p.add_argument("--packs", action="append", default=[], metavar="DIR",
-                   help="another folder of packs for scenario files, as for 'agricola test' "
-                        "(default: only the packs under <root>/rules)")
+    _packs_option(p)
     p.add_argument("--pack", default=None, help="the pack a card file outside any pack is checked with "
                    "(default: 'validate' in rules/defaults.yaml)")
 
     p = command("compile", "compile packs into <build>/packs/ (only changed modules are rewritten)",
                  cmd_compile)
     p.add_argument("--pack", help="pack name (default: every pack)")
+    _packs_option(p)
 
     p = command("packs", "list the packs: id, name, the pack each extends, players, description",
                  cmd_packs)
@@ -1395,6 +1414,7 @@ def make_parser(only: str | None = None) -> argparse.ArgumentParser:
 
     p = command("play", "play a full game between agents and print its log and scores", cmd_play)
     p.add_argument("--pack", default=None, help="pack name (default: 'play' in rules/defaults.yaml)")
+    _packs_option(p)
     p.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
     p.add_argument("--seed", type=int, default=1, help="seed of the shuffles and of the agents (default: 1)")
     p.add_argument("--agents", default="greedy", metavar="KIND[,KIND…]",
@@ -1413,6 +1433,7 @@ def make_parser(only: str | None = None) -> argparse.ArgumentParser:
     p = command("simulate", "play many seeded games between agents into a folder DuckDB reads "
                  "(resumable; a process pool or Ray)", cmd_simulate)
     p.add_argument("--pack", default=None, help="pack name (default: 'simulate' in rules/defaults.yaml)")
+    _packs_option(p)
     p.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
     p.add_argument("--games", type=int, default=100, help="number of games (default: 100)")
     p.add_argument("--agents", default="greedy", metavar="KIND[,KIND…]",
@@ -1455,6 +1476,7 @@ def make_parser(only: str | None = None) -> argparse.ArgumentParser:
     p = command("score", "score an end-of-game farm described in YAML (docs/farm-format.md)", cmd_score)
     p.add_argument("farm", metavar="FARM.yaml", help="the farm file")
     p.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
+    _packs_option(p)
     p.add_argument("--json", action="store_true", help="print the scores as JSON (default: a table)")
     p.add_argument("--svg", metavar="FILE", help="also draw the farm as SVG into FILE (default: no picture)")
 
@@ -1481,9 +1503,11 @@ def make_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("action", choices=["show", "list"], help="'list' every card, or 'show' the cards named")
     p.add_argument("ids", nargs="*", metavar="ID", help="card ids, for 'show'")
     p.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
+    _packs_option(p)
 
     p = command("docs", "write the pack's printable reference: an HTML site (and a PDF with --pdf)", cmd_docs)
     p.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
+    _packs_option(p)
     p.add_argument("--out", default=None, help="output folder (default: <build>/docs/<pack>)")
     p.add_argument("--pdf", action="store_true", help="also print <pack>.pdf with headless Chromium (default: no PDF)")
     p.add_argument("--chromium", default=None,
@@ -1530,6 +1554,7 @@ def make_parser(only: str | None = None) -> argparse.ArgumentParser:
     p = command("coverage", "how many real cards the pack expresses, and what the missing ones need",
                 cmd_coverage)
     p.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
+    _packs_option(p)
     p.add_argument("--edition", default=None, help="edition id in the reference list (default: the pack's 'edition' in its game.yaml, "
                         "else 'edition' in rules/defaults.yaml)")
     p.add_argument("--reference", default=None, help="a list of real cards in the format of compiler/reference/cards.json "
