@@ -75,6 +75,7 @@ class English:
         self.space_tags = {k: list(v) for k, v in (space_tags or {}).items()}  # tag -> names of its spaces
         self.card_tags = {k: list(v) for k, v in (card_tags or {}).items()}    # tag -> names of its cards
         self.event = None  # the event of the rule being rendered (what 'event_size' measures)
+        self.actor = None  # who acts in that event ('you': the acting player is the card's owner)
         self.categories = {}  # scoring category id -> its label in the pack's scoring table
 
     def category(self, cid: str) -> str:
@@ -198,6 +199,8 @@ class English:
 
             def of(who):  # a value of another player: "the acting player's rooms"
                 a = node.args[0] if node.args else None
+                if who == "the acting player" and self.actor == "you":   # the owner acts: 'your rooms'
+                    return f"your {self.quantity_words(a)}" if isinstance(a, N.Quantity) else inner[0]
                 if isinstance(a, N.Quantity):
                     return f"{who}'s {self.quantity_words(a)}"
                 return f"{inner[0]} (for {who})"
@@ -281,6 +284,34 @@ class English:
         if isinstance(node, N.Compare):
             left = node.left
             right = self.expr(node.right)
+            if isinstance(left, N.Call) and left.name in ("others_min", "others_max") and \
+                    isinstance(left.args[0], N.Quantity) and isinstance(node.right, N.Quantity) and \
+                    left.args[0].name == node.right.name and _counted(node.right) and \
+                    (left.name, node.op) in _AGAINST_OTHERS:
+                # 'every other player has more rooms than you have', not 'the fewest rooms of any other player is
+                # more than your rooms'
+                words = self.quantity_words(node.right)
+                text = _AGAINST_OTHERS[left.name, node.op].format(words)
+                return text.replace("fewer", "less") if words in _MASS else text
+            if isinstance(left, N.Call) and left.name in ("event_goods", "event_paid") and \
+                    isinstance(node.right, N.Num) and isinstance(left.args[0], N.Quantity):
+                # 'it brought exactly 1 sheep', not 'the sheep it brought are 1'
+                what = left.args[0].name
+                one = _GROUP_WORDS.get(what) or self.good(what, 1)
+                many = _GROUP_WORDS.get(what) or self.good(what, 2)
+                verb = "brought" if left.name == "event_goods" else "took"
+                return f"it {verb} {_compared(node.op, node.right.value, one, many)}"
+            if isinstance(left, N.Call) and left.name == "before" and self.actor == "you" and \
+                    isinstance(node.right, N.Num) and isinstance(left.args[0], N.Quantity) and \
+                    left.args[0].name not in _NOT_OWNED:
+                # the owner's own count just before the event: 'you had at most 1 stable just before it'
+                q = left.args[0].name
+                if q in _GOOD_PLURAL:
+                    one, many = self.good(q, 1), self.good(q, 2)
+                else:
+                    one = _QUANTITY.get(q, q.replace("_", " "))
+                    many = plural(one)
+                return f"you had {_compared(node.op, node.right.value, one, many)} just before it"
             if isinstance(left, N.Quantity) and left.name == "event_size" and isinstance(node.right, N.Num):
                 n = node.right.value
                 if self.event == "fence_pasture":
@@ -385,6 +416,8 @@ class English:
             to = {"owner": "the owner of this card ", "actor": "that player "}.get(node.recipient, "")
             return f"{may}pay {self.goods(node.price)} {'to ' + to if to else ''}to {self.stmt(node.body)}"
         if isinstance(node, N.Guarded):
+            if isinstance(node.body, _COMPOUND):   # the condition first, so that it reads as one for all parts
+                return f"if {self.cond(node.cond)}, {self.stmt(node.body)}"
             return f"{self.stmt(node.body)} if {self.cond(node.cond)}"
         if isinstance(node, N.Choose):
             parts = [self.stmt(x) for x in node.options]
@@ -594,10 +627,11 @@ class English:
 
     def rule(self, rule: N.Rule, card_kind: str = "card") -> str:
         self.event = rule.trigger.event if rule.kind == "triggered" else None
+        self.actor = getattr(rule.trigger, "actor", None) if rule.kind == "triggered" else None
         try:
             return self._rule(rule, card_kind)
         finally:
-            self.event = None
+            self.event = self.actor = None
 
     def _rule(self, rule: N.Rule, card_kind: str) -> str:
         if rule.kind == "triggered":
@@ -697,7 +731,8 @@ class English:
             fee = any((isinstance(x, N.MayPay) and x.recipient == "owner") or
                       (isinstance(x, N.Verb) and x.name == "pay_owner") for x in N.walk(m.body))
             return (f"This card is an action space{f' (it counts as a space like {like})' if like else ''} that {who} may place a person on; using it: "
-                    f"{_their(self.stmt(m.body))}." + (" Its owner pays no fee to themselves." if fee else ""))
+                    f"{self.stmt(m.body) if who == 'you' else _their(self.stmt(m.body))}."
+                    + (" Its owner pays no fee to themselves." if fee else ""))
         if m.kind == "card_room":
             return f"This card houses {m.number} {'person' if m.number == 1 else 'people'} (it is not a room)."
         if m.kind == "free_per_action":
@@ -863,6 +898,14 @@ def _compared_quantities(op: str, left: str, right: str) -> str:
     return {">": f"more {left} than {right}", "<": f"{fewer} {left} than {right}",
             ">=": f"at least as many {left} as {right}", "<=": f"at most as many {left} as {right}",
             "==": f"as many {left} as {right}", "!=": f"a number of {left} different from the number of {right}"}[op]
+
+
+# others_min(q) or others_max(q) compared with the player's own q, as words
+# ('you have' becomes 'they have' where the user of a space for any player is meant)
+_AGAINST_OTHERS = {("others_min", ">"): "every other player has more {} than you have",
+                   ("others_min", ">="): "every other player has at least as many {} as you have",
+                   ("others_max", "<"): "every other player has fewer {} than you have",
+                   ("others_max", "<="): "every other player has at most as many {} as you have"}
 
 
 def _compared(op: str, n: int, one: str, many: str | None = None) -> str:

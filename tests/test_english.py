@@ -450,6 +450,24 @@ def test_condition_words(text, words):
      "When you play this card: at the start of rounds 7 and 9 (those still to come), get 1 food."),
     ("on play: schedule action (gain 1 food) on rounds 6 to 14",
      "When you play this card: at the start of rounds 6 to 14 (those still to come), get 1 food."),
+    # designer test round 2: the owner's own counts say 'you', the payload a count of goods, and a
+    # condition on a group of statements comes first (Stockman, Pet Lover, Hardworking Man)
+    ("after you build stables if before(stables) < 2 and stables >= 2: gain 1 cattle",
+     "Each time you build stables, if you had at most 1 stable just before it and you have at least 2 stables: "
+     "get 1 cattle."),
+    ("after another player builds stables if before(stables) < 2: gain 1 food",
+     "Each time another player builds stables, if the acting player's stables just before it are less than 2: "
+     "get 1 food."),
+    ("after you use sheep_market if event_goods(sheep) == 1: gain 1 food",
+     'Each time you use "Sheep Market", if it brought exactly 1 sheep: get 1 food.'),
+    ("after you use forest if event_goods(building) >= 4: gain 1 food",
+     'Each time you use "Forest", if it brought at least 4 building resources: get 1 food.'),
+    ("this card is an action space: (gain 2 food; build rooms) if others_min(rooms) > rooms",
+     "This card is an action space that you may place a person on; using it: if every other player has more "
+     "rooms than you have, get 2 food and build rooms."),
+    ("this card is an action space for any player: gain 1 food if others_max(rooms) <= rooms",
+     "This card is an action space that any player (you included) may place a person on; using it: get 1 food "
+     "if every other player has at most as many rooms as they have."),
 ])
 def test_rule_words(rule, words):
     assert _english(rule, "rules") == words
