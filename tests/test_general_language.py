@@ -14,13 +14,13 @@ from test_diagnostics import check, root  # noqa: F401  (root is a fixture)
 
 TEXTS = {
     "gain_probe": "Each time you get clay: get 1 food.",
-    "building_gain_probe": "Each time another player gets building resources, if the building resources it brought "
-                           "are at least 2: get 1 food.",
+    "building_gain_probe": "Each time another player gets building resources, if it brought at least 2 building "
+                           "resources: get 1 food.",
     "before_rooms_probe": "Each time before you build at least 1 room: get 1 reed.",
     "before_sow_probe": "Each time before you sow: get 1 vegetable.",
     "sow_goods_probe": "Each time you sow: get (the vegetables it brought) food.",
-    "second_stable_probe": "Each time you build stables, if the acting player's stables just before it are less than "
-                           "2 and you have at least 2 stables: get 1 cattle.",
+    "second_stable_probe": "Each time you build stables, if you had at most 1 stable just before it and you have at "
+                           "least 2 stables: get 1 cattle.",
     "card_probe": 'Each time any player (you included) plays a minor improvement, if the card is "Card Probe": '
                   "get 1 food.",
     "space_probe": 'Each time you get wood, if it happened on "Forest", "Grove" or "Copse": get 1 food.',
@@ -36,7 +36,7 @@ TEXTS = {
     "rank_probe": "During scoring: get bonus points equal to 4 minus your place in rooms (1 for the most).",
     "order_probe": 'Each time another player uses "Forest", if the most food of any other player is 0: get 1 food.',
     "convert_probe": 'Each time you convert goods with an exchange or by cooking, if it was done with "Fireplace" or '
-                     '"Cooking Hearth" and the vegetables it took are at least 1: get 1 food.',
+                     '"Cooking Hearth" and it took at least 1 vegetable: get 1 food.',
     "next_time_probe": 'The next time you use "Forest" or "Clay Pit": get 1 food.',
     "next_time_may_probe": 'The next time you use "Forest" or "Clay Pit": you may pay 1 wood to get 2 food.',
     "work_phase_end_probe": 'At the end of each work phase (everyone placed, before returning home), if one of '
@@ -85,6 +85,7 @@ TEXTS = {
                       '"Clay Pit" is free: get 1 clay.',
     "move_probe": "At the end of each work phase (everyone placed, before returning home): you may move one of your "
                   'people from "Grain Seeds" to "Farmland" or "Day Laborer", if free, and take that action.',
+    "before_renovate_probe": "Each time before you renovate from wood: get 1 reed.",
     "welcome_probe": "This card is an action space that any player (you included) may place a person on; using it: "
                      "get 2 food if they own this card and get 1 clay if they do not own this card.",
 }
@@ -102,6 +103,10 @@ ALL_LINES = {
                     "pay 2 food to the owner of this card to take everything collected on it. Its owner pays no fee "
                     "to themselves.",
                     "At the start of each round: put 2 wood from the general supply on this card."],
+    "before_renovate_probe": ["Each time before you renovate to stone: get 1 food.",
+                              "Each time before you renovate from clay: get 1 grain.",
+                              "Each time before you renovate from clay to stone: get 1 vegetable.",
+                              "Each time before you renovate from wood: get 1 reed."],
     "keep_probe": ['Each time you use "Grain Seeds": move 1 grain from your supply onto this card.',
                    "During scoring: get bonus points equal to the grain on this card times 2."],
 }
