@@ -451,7 +451,7 @@ def test_condition_words(text, words):
     ("on play: schedule action (gain 1 food) on rounds 6 to 14",
      "When you play this card: at the start of rounds 6 to 14 (those still to come), get 1 food."),
     # designer test round 2: the owner's own counts say 'you', the payload a count of goods, and a
-    # condition on a group of statements comes first (Stockman, Pet Lover, Hardworking Man)
+    # condition on a group of statements comes first
     ("after you build stables if before(stables) < 2 and stables >= 2: gain 1 cattle",
      "Each time you build stables, if you had at most 1 stable just before it and you have at least 2 stables: "
      "get 1 cattle."),
