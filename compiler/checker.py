@@ -202,6 +202,9 @@ class Checker:
         if isinstance(node, N.Call):
             self.call(node)
             return
+        if isinstance(node, N.History):
+            self.history(node)
+            return
         if isinstance(node, N.Tier):
             self.expr(node.value)
             last = None
@@ -338,6 +341,35 @@ class Checker:
         elif name not in self.sym.score_categories and self.sym.score_categories:
             self.err("E205", f"unknown scoring category '{name}'{did_you_mean(name, self.sym.score_categories)}; "
                      f"scoring categories: {', '.join(self.sym.score_categories)}", span)
+
+    def history(self, node: N.History):
+        """A history counter (docs/language.md 4.7): the counted event is named as a trigger names it."""
+        if self.card_id is None:
+            self.err("E212", f"{node.fn}() counts from the moment a card that reads it enters the game: it belongs "
+                     "in a card's rules", node.span)
+            return
+        if node.fn == "gained":
+            if node.good not in self.sym.goods and node.good not in Q.GOOD_GROUPS:
+                self.err("E203", f"unknown good '{node.good}'"
+                         f"{did_you_mean(node.good, list(self.sym.goods) + list(Q.GOOD_GROUPS))}",
+                         getattr(node, "good_span", node.span))
+            return
+        self.counted_event(node.event)
+
+    def counted_event(self, t: N.Trigger):
+        """The event of a counter or a trigger: known spaces, goods and house materials."""
+        if t.kind in USE_TRIGGERS:
+            self.spaces_ref(t.spaces)
+        elif t.event == "gain":
+            word, span = t.event_args["what"]
+            if word not in self.sym.goods and word not in Q.GOOD_GROUPS:
+                self.err("E203", f"unknown good '{word}'"
+                         f"{did_you_mean(word, list(self.sym.goods) + list(Q.GOOD_GROUPS))}", span)
+        else:
+            for key, (word, span) in t.event_args.items():
+                if word not in self.sym.materials:
+                    self.err("E208", f"unknown house material '{word}'{did_you_mean(word, self.sym.materials)}", span)
+            self.renovation_args(t)
 
     def event_function(self, node: N.Call, span):
         """``actor``, ``before`` and the ``event_…`` functions read the event a rule reacts to."""
@@ -660,16 +692,8 @@ class Checker:
             elif t.kind == "before_event" and t.event not in EVENTS_WITH_BEFORE:
                 self.err("E300", f"'before you {t.event.replace('_', ' ')}' is not supported "
                          f"(missing feature: before-event triggers for {t.event.replace('_', ' ')})", t.span)
-            if t.kind in ("after_event", "before_event") and t.event == "gain":
-                word, span = t.event_args["what"]
-                if word not in self.sym.goods and word not in Q.GOOD_GROUPS:
-                    self.err("E203", f"unknown good '{word}'"
-                             f"{did_you_mean(word, list(self.sym.goods) + list(Q.GOOD_GROUPS))}", span)
-            elif t.kind in ("after_event", "before_event"):
-                for key, (word, span) in t.event_args.items():
-                    if word not in self.sym.materials:
-                        self.err("E208", f"unknown house material '{word}'{did_you_mean(word, self.sym.materials)}", span)
-                self.renovation_args(t)
+            if t.kind in ("after_event", "before_event"):
+                self.counted_event(t)
             if t.kind == "once":
                 self.trigger = None  # the condition is watched outside any event
                 self.expr(t.cond)

@@ -183,6 +183,11 @@ class Gen:
             if self.counted and node.name == "occupations_after":
                 return f"Q.counted_occupations_after(g, p, {', '.join(args)})"
             return f"Q.{fn.__name__}(g, p, {', '.join(args)})"
+        if isinstance(node, N.History):
+            cid = counter_id(node)
+            if node.fn == "done_since":
+                return f"Q.done_since(g, p, c, {cid!r}, {self.card_id!r})"
+            return f"Q.{node.fn}(g, p, {cid!r}, {node.period!r})"
         if isinstance(node, N.Tier):
             table = tuple((int(k), int(v)) for k, v, *_ in node.entries)
             return f"Q.tier({self.expr(node.value)}, {pyrepr(table)})"
@@ -504,6 +509,59 @@ def _listener_keys(t: N.Trigger) -> list[str]:
     return []
 
 
+def counter_id(node: N.History) -> str:
+    """The name of the counter a history expression reads (docs/language.md 4.7): the same event named
+    the same way is one counter, whichever cards read it."""
+    if node.fn == "gained":
+        return f"gained:{node.good}"
+    t = node.event
+    if t.kind == "after_use":
+        return "use:" + (",".join(sorted(("#" if tag else "") + name for name, tag, _ in t.spaces)) or "*")
+    if t.event == "gain":
+        return f"gain:{t.event_args['what'][0]}"
+    args = "".join(f",{k}={w}" for k, (w, _) in sorted(t.event_args.items()))
+    return f"{t.event}{args}"
+
+
+def _counters(gen: Gen, d: dict) -> tuple:
+    """The counters a card's rules read: (counter id, event key, amount function or None for 1, periods).
+    The engine keeps them from the moment the card enters the game (runtime/history.py)."""
+    import runtime.queries as RQ
+    found: dict = {}
+    trees = [r for r in d["rules"]] + [x for x in (d["requires"], d["cost"]) if x is not None]
+    for node in N.walk(trees):
+        if not isinstance(node, N.History):
+            continue
+        cid = counter_id(node)
+        period = "game" if node.fn == "done_since" else node.period
+        if cid in found:
+            found[cid][3].add(period)
+            continue
+        t = node.event
+        amount = None
+        if node.fn == "gained":
+            key = "event:gain"
+            amount = f"Q.event_goods(g, p, c, {pyrepr(tuple(RQ.GOOD_GROUPS.get(node.good, (node.good,))))})"
+        elif t.kind == "after_use":
+            key = "use:*"
+            if t.spaces:
+                amount = "int(" + " or ".join(f"Q.event_space(g, p, c, {name!r})" for name, _, _ in t.spaces) + ")"
+        else:
+            key = f"event:{t.event}"
+            if t.event == "gain":
+                what = t.event_args["what"][0]
+                amount = f"int(Q.event_goods(g, p, c, {pyrepr(tuple(RQ.GOOD_GROUPS.get(what, (what,))))}) > 0)"
+            elif t.event_args:
+                amount = "int(" + " and ".join(f"c.data[{0 if k == 'from' else 1}] == {w!r}"
+                                               for k, (w, _) in sorted(t.event_args.items())) + ")"
+        fname = None
+        if amount is not None:
+            fname = gen.w.name("counter")
+            gen.w.add(f"def {fname}(g, p, c):\n    # the amount {cid!r} counts for this event\n    return {amount}")
+        found[cid] = [cid, key, Code(fname) if fname else None, {period}]
+    return tuple((cid, key, fn, tuple(sorted(periods))) for cid, key, fn, periods in found.values())
+
+
 def _tags_of(d: dict) -> tuple:
     """A card's tags: its own and those it counts as ('this card counts as #cooking', docs/language.md 4.8)."""
     tags = list(d["tags"])
@@ -623,6 +681,9 @@ def card_table(gen: Gen, unit: Unit) -> dict:
                 listeners.append((key, Code(handler), t.actor))
     if snapshots:
         entry["snapshots"] = tuple(sorted(set(snapshots)))
+    counters = _counters(gen, d)
+    if counters:
+        entry["counters"] = counters
     entry.update(on_play=tuple(on_play), listeners=tuple(listeners), exchanges=tuple(exchanges),
                  bake=tuple(bake), modifiers=tuple(modifiers), latches=tuple(latches), actions=tuple(actions))
     gen.card_id = None

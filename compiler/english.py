@@ -124,6 +124,10 @@ class English:
                 return self.tier_ranges(entries, it.good, t.value)
             values = "/".join(str(v) for _, v in entries)
             limits = "/".join(str(k) for k, _ in entries)
+            if isinstance(t.value, N.Quantity) and t.value.name == "round":
+                return f"{values} {self.good(it.good, 2)} from round {limits} on"
+            if isinstance(t.value, N.History):
+                return f"{values} {self.good(it.good, 2)} when {self.expr(t.value)} is {limits} or more"
             return f"{values} {self.good(it.good, 2)} for at least {limits} {self.quantity_words(t.value)}"
         amount = self.amount(it.amount)
         n = it.amount.value if isinstance(it.amount, N.Num) else (1 if it.amount is None else 2)
@@ -243,12 +247,18 @@ class English:
                 "score": lambda: f"your points for {self.category(node.args[0].name)}",
             }
             return words.get(node.name, lambda: f"{node.name}({', '.join(args)})")()
+        if isinstance(node, N.History):
+            return self.history(node)
         if isinstance(node, N.Tier):
             entries = [(k, v) for k, v, *_ in node.entries]
             if entries and entries[0][0] <= 0:
                 return self.tier_ranges(entries, None, node.value)
             values = "/".join(str(v) for _, v in entries)
             limits = "/".join(str(k) for k, _ in entries)
+            if isinstance(node.value, N.Quantity) and node.value.name == "round":
+                return f"{values} from round {limits} on"
+            if isinstance(node.value, N.History):
+                return f"{values} when {self.expr(node.value)} is at least {limits}"
             return f"{values} for at least {limits} {self.quantity_words(node.value)}"
         if isinstance(node, N.ByHouse):
             return ", ".join(f"{v} in a {k} house" for k, v, *_ in node.entries)
@@ -582,7 +592,7 @@ class English:
         if t.kind == "on_play":
             return "When you build this improvement" if card_kind == "major" else "When you play this card"
         if t.kind in ("after_use", "before_use", "turn_end_use"):
-            places = _join([w for n, tag, _ in t.spaces for w in self.space_names(n, tag)], "or")
+            places = _join(list(dict.fromkeys(w for n, tag, _ in t.spaces for w in self.space_names(n, tag))), "or")
             verb = "use" if t.actor == "you" else "uses"
             if t.kind == "before_use":
                 return f"Each time before {who} {verb} {places}"
@@ -590,21 +600,7 @@ class English:
                 return f"At the end of each turn in which {who} {verb} {places}"
             return f"Each time {who} {verb} {places}"
         if t.kind in ("after_event", "before_event"):
-            ev = {
-                "build_rooms": "build at least 1 room", "renovate": "renovate",
-                "build_improvement": "build an improvement", "build_major": "build a major improvement",
-                "play_minor": "play a minor improvement", "play_occupation": "play an occupation",
-                "bake": "bake bread", "build_fences": "build fences", "build_stables": "build stables",
-                "plow": "plow", "sow": "sow", "family_growth": "have a child", "take_start_player": "become the start player",
-                "fence_pasture": "fence a new pasture", "convert": "convert goods with an exchange or by cooking",
-            }.get(t.event, t.event.replace("_", " "))
-            if t.event == "gain":
-                what = t.event_args["what"][0]
-                ev = "get " + (_GROUP_WORDS.get(what) or self.good(what, 2))
-            if t.event == "renovate" and t.event_args:
-                frm = t.event_args.get("from")
-                to = t.event_args.get("to")
-                ev = "renovate" + (f" from {frm[0]}" if frm else "") + (f" to {to[0]}" if to else "")
+            ev = self.event_phrase(t)
             if t.actor != "you" and not t.instead:  # "another player builds", "any player has a child"
                 ev = _third_person(ev)
             if t.instead:
@@ -624,6 +620,38 @@ class English:
         if t.kind == "once":
             return f"Once {self.cond(t.cond)} (only once)"
         return PLACEHOLDER
+
+    def event_phrase(self, t: N.Trigger) -> str:
+        """What a player does in an event, said of 'you': 'renovate to clay', 'use "Forest"'."""
+        if t.kind in ("after_use", "before_use", "turn_end_use"):
+            if not t.spaces:
+                return "place a person on an action space"
+            return "use " + _join(list(dict.fromkeys(w for n, tag, _ in t.spaces for w in self.space_names(n, tag))), "or")
+        ev = {
+            "build_rooms": "build at least 1 room", "renovate": "renovate",
+            "build_improvement": "build an improvement", "build_major": "build a major improvement",
+            "play_minor": "play a minor improvement", "play_occupation": "play an occupation",
+            "bake": "bake bread", "build_fences": "build fences", "build_stables": "build stables",
+            "plow": "plow", "sow": "sow", "family_growth": "have a child", "take_start_player": "become the start player",
+            "fence_pasture": "fence a new pasture", "convert": "convert goods with an exchange or by cooking",
+        }.get(t.event, t.event.replace("_", " "))
+        if t.event == "gain":
+            what = t.event_args["what"][0]
+            ev = "get " + (_GROUP_WORDS.get(what) or self.good(what, 2))
+        if t.event == "renovate" and t.event_args:
+            frm = t.event_args.get("from")
+            to = t.event_args.get("to")
+            ev = "renovate" + (f" from {frm[0]}" if frm else "") + (f" to {to[0]}" if to else "")
+        return ev
+
+    def history(self, node: N.History) -> str:
+        """A history counter in words, from the phrases of HISTORY_PHRASES."""
+        period = HISTORY_PERIODS.get(node.period, node.period)
+        if node.fn == "gained":
+            goods = _GROUP_WORDS.get(node.good) or self.good(node.good, 2)
+            return HISTORY_PHRASES["gained"].format(goods=goods, period=period)
+        ev = self.event_phrase(node.event)
+        return HISTORY_PHRASES[node.fn].format(event=ev, event3=_third_person(ev), period=period)
 
     def rule(self, rule: N.Rule, card_kind: str = "card") -> str:
         self.event = rule.trigger.event if rule.kind == "triggered" else None
@@ -836,6 +864,18 @@ class English:
 
 _COMPOUND = (N.Seq, N.Then, N.AndOr, N.Choose)  # statements whose words have their own 'and', 'or', 'then'
 
+# The phrases of the history counters (docs/language.md 4.7): {event} is what you do ('renovate to clay'),
+# {event3} the same said of another player, {period} one of HISTORY_PERIODS.
+HISTORY_PHRASES = {
+    "done": "the number of times you {event} {period}",
+    "done_by_any": "the number of times a player (you included) {event3} {period}",
+    "done_since": "the number of times you {event} since you played this card",
+    "gained": "the {goods} you got {period}",
+    "first": "it is the first time {period} that any player {event3}",
+}
+HISTORY_PERIODS = {"game": "this game", "round": "this round", "harvest": "this harvest", "turn": "this turn",
+                   "action": "in this action"}
+
 _EVENT_UNIT = {"build_rooms": "room", "build_stables": "stable", "plow": "field", "bake": "grain",
                "build_fences": "pasture", "family_growth": "child"}  # what 'event_size' counts, one of it
 
@@ -882,6 +922,8 @@ def _plural_subject(node) -> bool:
     if isinstance(node, N.Call) and node.name in ("event_goods", "event_paid", "stored", "space_goods") and node.args:
         good = getattr(node.args[-1], "name", None)   # 'the building resources it brought', 'the wood on this card'
         return good in _GROUP_WORDS or good not in _MASS
+    if isinstance(node, N.History) and node.fn == "gained":   # 'the building resources you got this round'
+        return node.good in _GROUP_WORDS or node.good not in _MASS
     if isinstance(node, N.Quantity):
         if node.name in ("round", "players", "event_size", *_FLAGS):
             return False

@@ -38,6 +38,18 @@ class Call(Node):
 
 
 @dataclass
+class History(Node):
+    """A history counter (docs/language.md 4.7): ``done(renovate to clay, game)``, ``first(use #reed, round)``,
+    ``gained(wood, round)``. ``event`` is the counted event as a trigger names it (an 'after you …'
+    Trigger; for ``use`` without a space its ``spaces`` are empty); ``good`` is what ``gained`` counts;
+    ``period`` is a limit's period (game, round, harvest, turn, action) or ``this`` (``done_since``)."""
+    fn: str                      # done, done_by_any, done_since, gained, first
+    event: "Trigger | None"
+    good: str | None
+    period: str
+
+
+@dataclass
 class TagRef(Node):
     name: str  # without '#'
 

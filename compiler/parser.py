@@ -1022,6 +1022,34 @@ class _Build(Transformer):
         node.name_span = self.s.of_token(name)
         return node
 
+    # history counters (docs/language.md 4.7): the counted event is kept as an 'after you …' trigger
+    def counted(self, meta, c):
+        event, args = c[0]
+        return N.Trigger("after_event", actor="you", event=event, event_args=args, span=self.sp(meta))
+
+    def counted_use(self, meta, c):
+        spaces = next((x for x in c if isinstance(x, list)), [])
+        return N.Trigger("after_use", actor="you", spaces=spaces, span=self.sp(meta))
+
+    def _hist(fn):  # pragma: no mutate block (called in the class body)
+        def f(self, meta, c):
+            event = next((x for x in c if isinstance(x, N.Trigger)), None)
+            words = [x for x in c if isinstance(x, Token)]
+            period = next((w.value for w in words if w.type == "PERIOD"), "this" if fn == "done_since" else "game")
+            good = words[0].value if fn == "gained" else None
+            node = N.History(fn, event, good, period, span=self.sp(meta))
+            if fn == "gained":
+                node.good_span = self.s.of_token(words[0])
+            return node
+        return f
+
+    hist_done = _hist("done")
+    hist_done_by_any = _hist("done_by_any")
+    hist_done_since = _hist("done_since")
+    hist_gained = _hist("gained")
+    hist_first = _hist("first")
+    del _hist
+
     def args(self, meta, c):
         # an argument is read as a condition (count_others(occupations < 2)); a bare number is not one
         return [a.value if isinstance(a, N.Truthy) else a for a in c]

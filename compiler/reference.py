@@ -138,6 +138,14 @@ FUNCTION_EXAMPLES = {
     "before": "after you build rooms if before(rooms) == 2: gain 1 food",
     "score": "at scoring: bonus tier(score(fields); 4: 1)",
 }
+# Examples of the history counters (in a card's rules: tests/test_language_reference.py checks them so).
+HISTORY_EXAMPLES = {
+    "done": "at scoring: bonus 2 if done(renovate to stone, game) >= 1",
+    "done_by_any": "after you renovate to clay: gain tier(done_by_any(renovate to clay, game); 1: 3, 2: 2, 3: 1, 4: 0) stone",
+    "done_since": "at scoring: bonus done_since(use fishing, this)",
+    "gained": "at round start if gained(wood, game) >= 10: gain 1 food",
+    "first": "after another player uses #reed_accumulation if first(use #reed_accumulation, round): gain 1 food",
+}
 _ARG_SAMPLES = {"space": "fishing", "card": "#oven", "number": "2", "player_value": "rooms", "goods": "wood",
                 "space_or_tag": "#wood_accumulation", "category": "fields"}
 
@@ -256,6 +264,13 @@ def language_reference() -> str:
             + "; ".join(f"`{k}` " + ", ".join(f"`{w}`" for w in sorted(v)) for k, v in checker.RULE_SWITCHES.items())
             + "."]
     out += _examples(MODIFIER_EXAMPLES[alias] for _, alias in mods if alias not in IN_CONTEXT)
+    out += ["### 5.6 History counters", "",
+            "In a card's rules only (docs/language.md 4.7): `<event>` as a trigger names it (`use` alone: any action "
+            "space), `<period>` one of " + ", ".join(f"`{x}`" for x in Q.HISTORY_PERIODS) + ".", "",
+            _row("counter", "arguments", "value", "example"), "|---|---|---|---|"]
+    for name, (fn, arguments) in Q.HISTORY.items():
+        out.append(_row(f"`{name}`", f"`{arguments}`", (fn.__doc__ or "").strip(), f"`{HISTORY_EXAMPLES[name]}`"))
+    out.append("")
     out.append(END)
     return "\n".join(out) + "\n"
 
@@ -265,6 +280,7 @@ def missing_examples() -> list[str]:
     missing = [f"event {e}" for e in Q.EVENTS if e not in EVENT_EXAMPLES or e not in EVENT_WORDS]
     missing += [f"verb {a}" for _, a in _alternatives("atom") if a not in VERB_EXAMPLES]
     missing += [f"modifier {a}" for _, a in _alternatives("modifier") if a not in MODIFIER_EXAMPLES]
+    missing += [f"history counter {h}" for h in Q.HISTORY if h not in HISTORY_EXAMPLES]
     missing += [f"argument kind {k}" for _, kinds in Q.FUNCTIONS.values() for k in kinds if k not in _ARG_SAMPLES]
     return missing
 

@@ -35,6 +35,7 @@ from runtime import primitives as P
 from runtime.agents import RandomAgent, ScriptError, ScriptedAgent
 from runtime.engine import Game, IllegalDecision
 from runtime.farm import grid, iter_bits, popcount
+from runtime import history
 from runtime.firing import RuleLoop
 from .farmfile import KEYS as FARM_KEYS, apply_farm
 from runtime.labels import label_of
@@ -56,7 +57,7 @@ EXPECT_KEYS = _props("scenarios", "[]", "expect")
 EXPECT_PLAYER_KEYS = _props("scenarios", "[]", "expect", "player")
 SCORE_KEYS = _props("scenarios", "[]", "expect", "score")
 # The steps of 'do' (docs/scenarios.md, "Steps"): the words of each, '<space>' standing for a space id.
-STEPS = ("use <space>", "place", "harvest", "feed", "breed", "next round", "score")
+STEPS = ("use <space>", "P<n> use <space>", "place", "harvest", "feed", "breed", "next round", "score")
 
 
 @dataclass
@@ -327,6 +328,8 @@ def _steps(sc: LDict, report: Report) -> list:
                 break
             if len(words) == 2 and words[0] == "use":
                 steps.append(("use", words[1], span))
+            elif len(words) == 3 and words[1] == "use" and words[0][:1] == "P" and words[0][1:].isdigit():
+                steps.append(("use_by", (int(words[0][1:]) - 1, words[2]), span))
             elif words == ["next", "round"]:
                 steps.append(("next_round", None, span))
             elif len(words) == 1 and words[0] in STEPS:
@@ -413,6 +416,7 @@ def setup_game(sc: LDict, pack, players: int, seed: int = 0):
             game.players[i].home = int(pdata["home"])
     if "start_player" in given:
         game.start_player = _player_number(given["start_player"], players)
+    history.register_dealt(game)  # the counters of the hand cards given (docs/language.md 4.7)
     return game, recorder
 
 
@@ -483,6 +487,19 @@ def run_one(sc: LDict, pack, players: int = 2, seed: int = 0, steps=None):
                 game.in_work_phase = True
                 game.turn_no += 1  # each 'use' step is a turn of P1's
                 game.use_space(p1, s)
+                game.in_work_phase = False
+            elif kind == "use_by":   # another player's turn on a space (their answers: answers_by)
+                seat, sid = arg
+                if not 0 < seat < game.nplayers:
+                    raise ScenarioError(f"there is no P{seat + 1} besides P1 in a {game.nplayers}-player game", span)
+                _reveal(game, pack, sid, span)
+                other, s = game.players[seat], game.space_by_id[sid]
+                if s.id not in game.legal_spaces(other):
+                    raise ScenarioError(f"P{seat + 1} cannot use '{sid}' here (no action on it is possible)", span)
+                other.home = max(0, other.home - 1)
+                game.in_work_phase = True
+                game.turn_no += 1
+                game.use_space(other, s)
                 game.in_work_phase = False
             elif kind == "place":
                 game.in_work_phase = True

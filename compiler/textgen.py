@@ -69,6 +69,8 @@ def expr(node) -> str:
         return node.name
     if isinstance(node, N.Call):
         return f"{node.name}({', '.join(expr(a) for a in node.args)})"
+    if isinstance(node, N.History):
+        return f"{node.fn}({_counted(node)}, {node.period})"
     if isinstance(node, N.TagRef):
         return f"#{node.name}"
     if isinstance(node, N.Tier):
@@ -89,6 +91,22 @@ def expr(node) -> str:
     if isinstance(node, N.Truthy):
         return expr(node.value)
     return "?"
+
+
+def _counted(node) -> str:
+    """The counted event of a history counter as written: 'renovate to clay', 'use #reed_accumulation'."""
+    if node.fn == "gained":
+        return node.good
+    t = node.event
+    if t.kind == "after_use":
+        return " ".join(["use"] + [" or ".join(("#" if tag else "") + name for name, tag, _ in t.spaces)]).strip()
+    if t.event == "gain":
+        return f"gain {t.event_args['what'][0]}"
+    words = t.event.replace("_", " ")
+    for k in ("from", "to"):
+        if k in t.event_args:
+            words += f" {k} {t.event_args[k][0]}"
+    return words
 
 
 _VERB_WORDS = {

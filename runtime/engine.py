@@ -16,7 +16,7 @@ import copy
 import random
 from collections import deque
 
-from . import given_setup
+from . import given_setup, history
 from .state import Player, Space
 from .decisions import Decisions, GameOver, IllegalDecision, LogMismatch, NoAgent, _PAUSE  # noqa: F401 (the exceptions are the engine's API)
 from .events import CardsInPlay
@@ -63,6 +63,7 @@ class Game(Decisions, CardsInPlay, Phases):
         self.grouped = False        # some space on the board belongs to a group (one person a round)
         self.schedule: dict[int, list] = {}
         self.listeners: dict[str, list] = {}
+        self.counters: dict[str, list] = {}  # event key -> history counters kept on it (runtime/history.py)
         self.snapshots: set = set()  # events whose rules in play read 'before(…)': their verbs copy the actor first
         self.converted: list = []    # conversions made inside a payment, announced when it is paid
         self.latches: list = []     # (owner, condition, handler, card id): 'once …' rules not yet fired
@@ -118,6 +119,8 @@ class Game(Decisions, CardsInPlay, Phases):
         g.space_by_id = dict(self.space_by_id)
         g.schedule = {r: list(v) for r, v in self.schedule.items()}
         g.listeners = {k: list(v) for k, v in self.listeners.items()}
+        if self.counters:
+            g.counters = {k: list(v) for k, v in self.counters.items()}
         g.snapshots = set(self.snapshots)
         g.latches = list(self.latches)
         g.major_supply = list(self.major_supply)
@@ -215,6 +218,7 @@ class Game(Decisions, CardsInPlay, Phases):
         if self.setup is not None:
             given_setup.add_goods(self)
         self._deal()
+        history.register_dealt(self)
 
     def dealable(self, kind: str) -> list:
         """The hand cards of ``kind`` ('occupations' or 'minors') this game deals from, sorted by id: the

@@ -4,7 +4,7 @@
 A mixin of ``runtime.engine.Game`` (its state lives there)."""
 from __future__ import annotations
 
-from . import primitives as P, gamelog
+from . import primitives as P, gamelog, history
 from .payments import price_cache_for
 from .state import Ctx
 
@@ -20,6 +20,8 @@ class CardsInPlay:
         if not hooks:
             return
         c = ctx or Ctx(actor=actor)
+        if self.counters:   # history counters count the event before any rule reacts to it (4.7)
+            history.count(self, key, actor, c)
         retry = []
         fired = False
         n, first = self.nplayers, actor.idx
@@ -85,6 +87,9 @@ class CardsInPlay:
             self.listeners.setdefault(key, []).append((p.idx, handler, who))
         if card.snapshots:
             self.snapshots.update(card.snapshots)
+        if card.counters:
+            history.register(self, card)
+            history.started(self, p, card)
         for apply in card.modifiers:
             apply(self, p, card)
         if card.modifiers:  # p.mods changed: prices cached for the old ones are void (payments.cost_options)

@@ -380,8 +380,10 @@ def _space_events(s):
     found = _SPACE_EVENTS.get(key)
     if found is None:
         names = (s.id,) + tuple("#" + t for t in s.tags)
-        found = _SPACE_EVENTS[key] = tuple(tuple(f"{when}:{n}" for n in names)
-                                           for when in ("before_use", "use", "turn_end"))
+        before, use, end = (tuple(f"{when}:{n}" for n in names) for when in ("before_use", "use", "turn_end"))
+        # 'use:*' (any space; first, so that history counters count the use before its rules run) has
+        # listeners only in games with a card that counts uses (runtime/history.py)
+        found = _SPACE_EVENTS[key] = (before, ("use:*",) + use, end)
     return found
 
 

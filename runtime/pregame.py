@@ -16,6 +16,8 @@ Cards given back leave the game. The decks are the shuffled cards not dealt (``g
 """
 from __future__ import annotations
 
+from . import history
+
 HAND = {"occupations": "hand_occupations", "minors": "hand_minors"}
 
 
@@ -69,6 +71,11 @@ def deal(g, kind, count) -> list:
     deck = g.decks.get(kind, [])
     k = min(count, len(deck))
     out, g.decks[kind] = deck[:k], deck[k:]
+    counting = g.pack.counting_cards
+    if counting:   # a card that enters the game keeps its history counters from now on (4.7)
+        for cid in out:
+            if cid in counting:
+                history.register(g, g.pack.all_cards[cid])
     return out
 
 

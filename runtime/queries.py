@@ -6,6 +6,7 @@ code calls these functions directly. Nothing here names an action space, a card 
 from __future__ import annotations
 
 from . import scoring
+from . import history
 from .farm import popcount
 
 GOODS_IN_SUPPLY = ("food", "grain", "vegetable", "wood", "clay", "reed", "stone", "sheep", "boar", "cattle")
@@ -521,6 +522,46 @@ def roomy_pastures(g, p, free):
     """pastures holding at least one animal with room for ``free`` more, in the best arrangement"""
     from .primitives import roomy_pasture_count
     return roomy_pasture_count(g, p, free)
+
+
+# History counters (docs/language.md 4.7; runtime/history.py keeps them). The compiler passes the id
+# of the counter the expression names and the period.
+def done(g, p, counter, period):
+    """how often you carried out the event in the period (game, round, harvest, turn, action)"""
+    return history.value(g, p, counter, period)
+
+
+def done_by_any(g, p, counter, period):
+    """how often any player (you included) carried out the event in the period"""
+    return sum(history.value(g, o, counter, period) for o in g.players)
+
+
+def done_since(g, p, c, counter, card_id):
+    """how often you carried out the event since this card came into play"""
+    who = c.owner if c is not None and c.owner is not None else p
+    base = (who.card_state.get("since") or {}).get((card_id, counter))  # set when the card came into play
+    return history.value(g, who, counter, "game") - base if base is not None else 0
+
+
+def gained(g, p, counter, period):
+    """how many of the goods you gained in the period, from any source"""
+    return history.value(g, p, counter, period)
+
+
+def first(g, p, counter, period):
+    """1 when the event has happened exactly once in the period, by any player (in a rule reacting to it: the first)"""
+    return int(done_by_any(g, p, counter, period) == 1)
+
+
+# name -> (function, its arguments); the reference (docs/language.md 5.6) is written from it
+HISTORY = {
+    "done": (done, "<event>, <period>"),
+    "done_by_any": (done_by_any, "<event>, <period>"),
+    "done_since": (done_since, "<event>, this"),
+    "gained": (gained, "<good or group>, <period>"),
+    "first": (first, "<event> [, <period>]"),
+}
+HISTORY_PERIODS = ("game", "round", "harvest", "turn", "action")
 
 
 FUNCTIONS = {

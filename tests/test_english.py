@@ -204,6 +204,8 @@ after another player gains building if event_goods(clay) >= 1 and actor(rooms) >
 after any player uses forest: for actor (may pay 1 food to owner to gain 1 wood; pay 1 food to owner); may pay 1 food to actor to gain 1 wood
 after another player converts if event_via(#fireplace) and event_paid(animals) > 0 and event_goods(food) > 1: gain 1 food
 after you build stables if before(stables) < 2 and count_others(rank(rooms) == 1) > 0: for each other player (gain 1 food if rooms < owner(rooms))
+after you renovate to clay if first(renovate to clay) and done(use, round) >= 2: gain tier(done_by_any(renovate from wood to clay, game); 1: 3, 2: 1) stone
+at scoring: bonus done_since(use fishing or #wood_accumulation, this) + gained(building, harvest) + done(play occupation, turn) + first(gain wood, action)
 on play: gain 1 food if occupied(farmland) or yours(fishing) or most(rooms) or min(rooms, 3) > max(1, people) or others_min(rooms) < others_max(rooms) or occupations_after(this) == 2 or roomy_pastures(2) != 1 or has(fireplace_2) or -rooms <= 3 * people - 1 + newborns or people
 """
 

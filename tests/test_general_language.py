@@ -88,6 +88,17 @@ TEXTS = {
     "before_renovate_probe": "Each time before you renovate from wood: get 1 reed.",
     "welcome_probe": "This card is an action space that any player (you included) may place a person on; using it: "
                      "get 2 food if they own this card and get 1 clay if they do not own this card.",
+    "first_taking_probe": 'Each time any player (you included) uses "Reed Bank", "Forest", "Grove" or "Copse", if it '
+                          'is the first time this round that any player uses "Reed Bank", "Forest", "Grove" or '
+                          '"Copse": get 1 food.',
+    "gained_probe": 'Each time you use "Clay Pit", if the building resources you got this round are at least 4: get '
+                    '1 food.',
+    "renovation_order_probe": "Each time you renovate to clay: get 3/2/1/0 stone when the number of times a player "
+                              "(you included) renovates to clay this game is 1/2/3/4 or more.",
+    "second_person_probe": "During scoring: each player: get 3 bonus points if the number of times you place a "
+                           "person on an action space this round is at least 3.",
+    "since_probe": 'Each time you use "Fishing", if the number of times you use "Fishing" this game is at least 2 '
+                   'and the number of times you use "Fishing" since you played this card is 1: get 1 wood.',
 }
 # Every line of a probe whose other lines matter too (TEXTS holds the last line of each card).
 ALL_LINES = {
@@ -107,6 +118,10 @@ ALL_LINES = {
                               "Each time before you renovate from clay: get 1 grain.",
                               "Each time before you renovate from clay to stone: get 1 vegetable.",
                               "Each time before you renovate from wood: get 1 reed."],
+    "second_person_probe": ['Each time you use "Forest", if the number of times you place a person on an action '
+                            "space this round is at least 2: get 1 food.",
+                            "During scoring: each player: get 3 bonus points if the number of times you place a "
+                            "person on an action space this round is at least 3."],
     "keep_probe": ['Each time you use "Grain Seeds": move 1 grain from your supply onto this card.',
                    "During scoring: get bonus points equal to the grain on this card times 2."],
 }
@@ -245,13 +260,42 @@ def test_a_major_that_is_a_minor_for_you(probes):
 
 
 def test_events_nobody_listens_to_do_no_work(probes):
-    """Without cards that listen, no event name has listeners and no verb copies a player."""
+    """Without cards that listen, no event name has listeners and no verb copies a player; the only
+    events listened to before any card is played are those of the history counters of the cards dealt
+    (docs/language.md 4.7)."""
     g = _game(probes, 2)
-    assert not any(k.startswith(("event:", "before:")) for k in g.listeners)
+    dealt = {cid for p in g.players for cid in p.hand_occupations + p.hand_minors}
+    counted = {key for cid in dealt & probes.counting_cards for _, key, _, _ in probes.all_cards[cid].counters}
+    assert {k for k in g.listeners if k.startswith(("event:", "before:", "use:"))} == counted
+    assert set(g.counters) == counted
     assert not g.snapshots
     card = probes.all_cards["second_stable_probe"]
     g.install_card(g.players[0], card)
     assert g.snapshots == {"build_stables"} and "event:build_stables" in g.listeners
+
+
+def test_a_game_without_counting_cards_keeps_no_counter(revised, probes):
+    """No card of the revised pack reads a history counter: its games register none, no verb counts, and
+    'use:*' has no listener; a counting card dealt later (drawn) registers its counters then."""
+    from runtime.agents import RandomAgent
+    from runtime.engine import Game
+    assert not revised.counting_cards
+    g = Game(revised, 2, seed=3, agents=[RandomAgent("a"), RandomAgent("b")])
+    g.play()
+    assert g.counters == {} and "use:*" not in g.listeners
+    assert not any("history" in p.card_state for p in g.players)
+    g = _game(probes, 2)
+    for p in g.players:
+        p.hand_occupations, p.hand_minors = [], []
+    g.counters.clear()
+    g.listeners.clear()
+    from runtime import history
+    history.register_dealt(g)
+    assert g.counters == {}
+    g.decks["minors"] = ["first_taking_probe"] + g.decks.get("minors", [])
+    from runtime import pregame
+    assert pregame.deal(g, "minors", 1) == ["first_taking_probe"]
+    assert list(g.counters) == ["use:*"] and "use:*" in g.listeners
 
 
 REFUSED = [
@@ -339,6 +383,14 @@ REFUSED = [
      "'end of turn after …' rule", "take 1 wood from actor"),
     ("on play: gain up to 2 wood", "E300", "an 'up to' amount is chosen by the player in 'move … to this card', "
      "for one good alone (missing feature: 'up to' amounts here, docs/language.md 4.12 UPN)", "up to 2"),
+    # history counters (docs/language.md 4.7): the counted event is checked as a trigger's is
+    ("after you use forest if done(use meadow, round) >= 1: gain 1 food", "E205",
+     "unknown action space 'meadow'", "meadow"),
+    ("on play if gained(gold, game) >= 1: gain 1 food", "E203", "unknown good 'gold' (did you mean 'goods'?)", "gold"),
+    ("after you renovate if done_by_any(renovate to marble, game) >= 1: gain 1 food", "E208",
+     "unknown house material 'marble'", "marble"),
+    ("on play if first(renovate from stone) > 0: gain 1 food", "E208", "no renovation starts from a stone house",
+     "stone"),
     ("any time action: move 2 crop to an empty field", "E215",
      "'move … crop to an empty field' moves 1 crop ('move 1 crop to an empty field')", "move 2 crop to an empty field"),
     ("at scoring: bonus score(horses)", "E205", "unknown scoring category 'horses'; scoring categories: fields, "

@@ -20,3 +20,33 @@ def test_a_new_event_without_an_example_is_reported(monkeypatch):
     from runtime import queries as Q
     monkeypatch.setitem(Q.EVENTS, "harvest", {"what": "the field phase"})
     assert reference.missing_examples() == ["event harvest"]
+
+
+def test_the_history_examples_are_valid_card_rules():
+    """The examples of 5.6 belong in a card's rules (a counter is kept for the cards that read it): each is
+    checked as a rule of a card of the revised pack, and refused outside one with a located message."""
+    from pathlib import Path
+
+    from compiler.build import Compiler
+    from compiler.checker import Checker
+    from compiler.diagnostics import Report
+    from compiler.parser import parse
+    from runtime import queries as Q
+
+    root = Path(__file__).resolve().parent.parent
+    _, checked, report = Compiler(root, root / "build").check("revised")
+    assert checked is not None and not report, report.render()
+    for name in Q.HISTORY:
+        example = reference.HISTORY_EXAMPLES[name]
+        report = Report()
+        chk = Checker(checked.symbols, report)
+        chk.card_id = "example_card"
+        for rule in parse(example, "rules", report):
+            chk.rule(rule, "card")
+        assert not report.errors, f"{name}: {report.render()}"
+    report = Report()
+    chk = Checker(checked.symbols, report)
+    for rule in parse("at round start if done(use, round) >= 1: gain 1 food", "rules", report):
+        chk.rule(rule, "space")
+    assert [d.message for d in report.errors] == [
+        "done() counts from the moment a card that reads it enters the game: it belongs in a card's rules"]

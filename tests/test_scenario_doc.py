@@ -115,7 +115,8 @@ def test_every_key_and_step_has_an_example():
     assert missing == []
     steps = " ".join(re.findall(r"do: \[([^\]]*)\]", text))
     assert "use " in steps
-    assert sorted(s for s in S.STEPS if s != "use <space>" and s not in steps) == []
+    assert re.search(r"\bP[2-9] use ", steps), "no example of another player's turn ('P<n> use <space>')"
+    assert sorted(s for s in S.STEPS if s not in ("use <space>", "P<n> use <space>") and s not in steps) == []
 
 
 @pytest.mark.parametrize("line,text", EXAMPLES, ids=[f"line{n}" for n, _ in EXAMPLES])
