@@ -508,6 +508,16 @@ class Checker:
             for node in N.walk(v.body):
                 if isinstance(node, N.Verb) and node.name in ("return_to_space", "convert_bonus"):
                     self.err("E212", f"'{node.name.replace('_', ' ')}' cannot be scheduled", node.span)
+        if v.name == "play_this_card":
+            t = self.trigger
+            if self.card_kind != "occupation":
+                self.err("E212", "'play this card' plays an occupation from its owner's hand: it belongs in an "
+                         "occupation's rules", v.span)
+            elif t is None or t.kind not in ("after_event", "after_use") or self.scheduled or self.for_other \
+                    or self.each_player:
+                self.err("E212", "'play this card' is the body of an 'after …' rule of the card while it is in the "
+                         "hand ('after another player plays occupation if event_card(…): may play this card')",
+                         v.span)
         if v.name == "harvest_more" and v.word not in self.sym.crops:
             self.err("E203", f"'{v.word}' is not a crop{did_you_mean(v.word, self.sym.crops)}", v.span)
         if v.name == "pile":

@@ -469,6 +469,14 @@ class Gen:
             return f"return {can}", f"return P.{n}(g, p, {cid}, {goods}, c)"
         if n == "move_crop":
             return "return P.can_move_crop(g, p)", "return P.move_crop(g, p)"
+        if n == "play_this_card":
+            cid = repr(self.card_id)
+            return f"return P.can_play_from_hand(g, p, {cid})", f"return P.play_from_hand(g, p, {cid}, c)"
+        if n == "draw_cards":
+            return (f"return P.can_draw_cards(g, p, {v.word!r})",
+                    f"return P.draw_cards(g, p, {v.word!r}, {int(v.number)}, c)")
+        if n == "discard_hand":
+            return "return True", f"return P.discard_hand(g, p, {v.word!r}, c)"
         if n == "claim":   # the statements run later (runtime/claims.py); staking is always possible
             a, b = self.stmt(v.body)
             cond = "None"
@@ -602,6 +610,7 @@ def card_table(gen: Gen, unit: Unit) -> dict:
         entry["requires_text"] = textgen.expr(d["requires"])
     on_play, listeners, exchanges, bake, modifiers, latches, actions = [], [], [], [], [], [], []
     snapshots = []  # events whose rules read 'before(…)': their verbs copy the actor first
+    hand_listeners = []  # rules of the card while it is in a hand ('may play this card')
     for i, rule in enumerate(d["rules"]):
         if rule.kind in ("exchanges", "bake"):
             for ex in rule.exchanges:
@@ -676,6 +685,9 @@ def card_table(gen: Gen, unit: Unit) -> dict:
             cname = w.name("latch")
             w.add(f"def {cname}(g, p):\n    return {gen.expr(t.cond)}")
             latches.append((Code(cname), Code(handler)))
+        elif any(isinstance(x, N.Verb) and x.name == "play_this_card" for x in N.walk(rule.body)):
+            for key in _listener_keys(t):   # listened to while the card is in its holder's hand (4.10)
+                hand_listeners.append((key, Code(handler), t.actor))
         else:
             for key in _listener_keys(t):
                 listeners.append((key, Code(handler), t.actor))
@@ -684,6 +696,8 @@ def card_table(gen: Gen, unit: Unit) -> dict:
     counters = _counters(gen, d)
     if counters:
         entry["counters"] = counters
+    if hand_listeners:
+        entry["hand_listeners"] = tuple(hand_listeners)
     entry.update(on_play=tuple(on_play), listeners=tuple(listeners), exchanges=tuple(exchanges),
                  bake=tuple(bake), modifiers=tuple(modifiers), latches=tuple(latches), actions=tuple(actions))
     gen.card_id = None

@@ -40,6 +40,7 @@ _QUANTITY = {
     "after_harvest": "round right after a harvest", "harvest_round": "harvest round",
     "bonus_lost": "bonus point lost to cards", "score_negative": "scoring category with negative points",
     "event_size": "(size of what was just built)",
+    "hand_occupations": "occupation in your hand", "hand_minors": "minor improvement in your hand",
 }
 
 _PLURAL_WORD = {"person": "people", "child": "children", "wild boar": "wild boar", "sheep": "sheep", "cattle": "cattle",
@@ -48,6 +49,8 @@ _PLURAL_WORD = {"person": "people", "child": "children", "wild boar": "wild boar
                 "building resource gained this work phase": "building resources gained this work phase",
                 "round right after a harvest": "rounds right after a harvest",
                 "farmyard space in pastures": "farmyard spaces in pastures",
+                "occupation in your hand": "occupations in your hand",
+                "minor improvement in your hand": "minor improvements in your hand",
                 "bonus point lost to cards": "bonus points lost to cards",
                 "scoring category with negative points": "scoring categories with negative points",
                 "grain (supply and fields)": "grain (supply and fields)"}
@@ -451,6 +454,7 @@ class English:
             "take_goods": "take everything collected on it",
             "newborn_acts": "let this round's newborn take an action this round (it no longer counts as a newborn)",
             "move_crop": "move 1 crop from a field holding 2 or more to an empty field",
+            "play_this_card": "play this card from your hand at once, at no cost",
         }
         if n == "sow" and v.number is not None:
             return f"sow at most {v.number} field{'s' if v.number != 1 else ''}"
@@ -458,6 +462,12 @@ class English:
             return simple[n]
         if n == "build_major":
             return f"build a major improvement with the tag #{v.word}" if v.word else "build a major improvement"
+        if n in ("draw_cards", "discard_hand"):
+            noun = {"minors": "minor improvement", "occupations": "occupation"}[v.word]
+            if n == "discard_hand":
+                return f"discard every {noun} left in your hand (out of the game)"
+            return (f"draw {v.number} {plural(noun, v.number)} at random from those not dealt this game into "
+                    "your hand")
         if n == "gain":
             return f"get {self.goods(v.goods)}"
         if n == "pay":

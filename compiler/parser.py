@@ -908,6 +908,21 @@ class _Build(Transformer):
     def take_from_card(self, meta, c):
         return self._verb("take_from_card", meta, c, goods=c[0])
 
+    def play_this_card(self, meta, c):
+        return self._verb("play_this_card", meta, c)
+
+    def draw_cards(self, meta, c):
+        return self._verb("draw_cards", meta, c, number=self.n(_tokens(c, "INT")[0]), word=c[-1])
+
+    def discard_hand(self, meta, c):
+        return self._verb("discard_hand", meta, c, word=c[0])
+
+    def hk_minors(self, meta, c):
+        return "minors"
+
+    def hk_occupations(self, meta, c):
+        return "occupations"
+
     def move_crop(self, meta, c):
         return self._verb("move_crop", meta, c, number=self.n(_tokens(c, "INT")[0]))
 

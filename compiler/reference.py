@@ -89,6 +89,9 @@ VERB_EXAMPLES = {
     "take_from_space": "after you use forest: claim (take the goods of clay_pit) at returning home if not occupied(clay_pit)",
     "take_good_from_space": "at work phase end if not occupied(fishing): take the food of fishing",
     "move_person": "at work phase end: may move your person from grain_seeds to farmland or cultivation",
+    "play_this_card": "after another player plays occupation if event_card(#oven): may play this card",
+    "draw_cards": "on play: draw 2 occupations",
+    "discard_hand": "on play: discard minors from hand; draw 7 minors",
     "choose": "on play: choose(gain 1 wood | gain 1 clay)", "group": "on play: (gain 1 wood; gain 1 clay)",
 }
 MODIFIER_EXAMPLES = {
@@ -121,7 +124,7 @@ VERB_NOTES = {"renovate": "`for <goods>` / `free`: this renovation at that price
 IN_CONTEXT = {"take_goods": "in an action space's effect", "pile": "in a card's rules", "put_on_card": "in a card's rules",
               "move_to_card": "in a card's rules", "take_from_card": "in a card's rules",
               "card_capacity": "in a card's rules", "card_space": "in a card's rules",
-              "counts_as_occupations": "in an occupation's rules", "counts_as_major": "in a minor improvement's rules"}
+              "counts_as_occupations": "in an occupation's rules", "play_this_card": "in an occupation's rules", "counts_as_major": "in a minor improvement's rules"}
 # Functions about the card whose rule it is ('this', the goods on it): only in a card's rules.
 CARD_RULES_ONLY = {"occupations_after", "stored"}
 # Examples of functions whose generic example would not fit.
@@ -167,7 +170,8 @@ def _alternatives(rule: str) -> list[tuple[str, str]]:
 _PLACEHOLDERS = {"goods_x": "<goods>", "goods": "<goods>", "price": "[for <goods> | free]", "round_spec": "<rounds>",
                  "seq": "<statements>", "cond": "<condition>", "tier_entries": "<tiers>", "expr": "<expression>",
                  "targets": "<targets>", "categories": "<categories>", "claim_phase": "<moment>", "spaces": "<spaces>", "signed_goods": "<changes>", "space_ref": "<space or #tag>", "INT": "<n>",
-                 "NAME": "<name>", "OFFSET": "<+n>", "CMP": ">="}
+                 "NAME": "<name>", "OFFSET": "<+n>", "CMP": ">=",
+                 "hand_kind": "minors/occupations"}
 
 
 def _pattern_words(pattern: str) -> str:

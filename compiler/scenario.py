@@ -416,6 +416,13 @@ def setup_game(sc: LDict, pack, players: int, seed: int = 0):
             game.players[i].home = int(pdata["home"])
     if "start_player" in given:
         game.start_player = _player_number(given["start_player"], players)
+    undealt = given.get("undealt") or {}
+    for kind, ids in undealt.items():   # the cards not dealt, top first (what 'draw' takes, 4.10)
+        for j, cid in enumerate(ids):
+            card = pack.all_cards.get(str(cid))
+            if card is None or card.kind != kind[:-1]:
+                raise ScenarioError(f"'{cid}' is no {kind[:-1]} of the pack", ids.span_of(j))
+        game.decks[kind] = [str(c) for c in ids]
     history.register_dealt(game)  # the counters of the hand cards given (docs/language.md 4.7)
     return game, recorder
 
@@ -630,6 +637,8 @@ def _check_player(game, p, d: LDict):
         "minors": lambda: sorted(p.minors),
         "occupations": lambda: sorted(p.occupations),
         "hand": lambda: sorted(p.hand_occupations + p.hand_minors),
+        "hand_minors": lambda: len(p.hand_minors),
+        "hand_occupations": lambda: len(p.hand_occupations),
     }
     for key, get in simple.items():
         if key not in d:

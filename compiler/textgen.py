@@ -114,6 +114,7 @@ _VERB_WORDS = {
     "family_growth": "family growth", "family_growth_without_room": "family growth without room",
     "build_pastures": "build pastures", "build_improvement": "build improvement", "play_minor": "play minor",
     "take_start_player": "take start player", "newborn_acts": "let newborn act", "take_goods": "take the goods",
+    "play_this_card": "play this card",
 }
 
 
@@ -172,6 +173,10 @@ def stmt(node) -> str:
         return f"exchange {goods(v.goods)} -> {goods(v.goods_out)}"
     if name == "plow":
         return f"plow {v.number} field{'s' if v.number != 1 else ''}"
+    if name == "draw_cards":
+        return f"draw {v.number} {v.word if v.number != 1 else v.word[:-1]}"
+    if name == "discard_hand":
+        return f"discard {v.word} from hand"
     if name == "build_room":
         return "build room" + _price(v)
     if name == "build_stable":

@@ -25,6 +25,14 @@ def _placeholder(g, p, c):
     return True
 
 
+def register_hand_rules(g, seat, card) -> None:
+    """The rules of ``card`` that act while it is in the hand of ``seat`` ('may play this card', 4.10)."""
+    for key, handler, who in card.hand_listeners:
+        hooks = g.listeners.setdefault(key, [])
+        if not any(h[0] == seat and h[1] is handler for h in hooks):
+            hooks.append((seat, handler, who))
+
+
 def register(g, card) -> None:
     """Keep the counters ``card`` reads from now on (each counter once, however many cards read it)."""
     for cid, key, amount, periods in card.counters:
@@ -56,6 +64,10 @@ def register_dealt(g) -> None:
     seen.update(g.major_supply)
     for cid in sorted(seen & counting):
         register(g, cards[cid])
+    for p in g.players:
+        for cid in p.hand_occupations:
+            if cid in counting and cards[cid].hand_listeners:
+                register_hand_rules(g, p.idx, cards[cid])
 
 
 def count(g, key, actor, c) -> None:

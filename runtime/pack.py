@@ -97,6 +97,7 @@ class CardDef:
         self.on_play = tuple(d.get("on_play", ()))
         self.listeners = tuple(d.get("listeners", ()))
         self.counters = tuple(d.get("counters", ()))  # history counters it reads (runtime/history.py)
+        self.hand_listeners = tuple(d.get("hand_listeners", ()))  # its rules while in a hand ('play this card')
         self.snapshots = frozenset(d.get("snapshots", ()))  # events whose rules read 'before(…)'
         self.exchanges = tuple(d.get("exchanges", ()))
         self.bake = tuple(d.get("bake", ()))
@@ -207,7 +208,7 @@ class Pack:
         self.all_cards = dict(self.majors)
         self.all_cards.update(self.cards)
         # the cards that read history counters (runtime/history.py): a pack without any skips their set-up
-        self.counting_cards = frozenset(cid for cid, c in self.all_cards.items() if c.counters)
+        self.counting_cards = frozenset(cid for cid, c in self.all_cards.items() if c.counters or c.hand_listeners)
         # the decks players may choose to deal from: those game.yaml names and those of the hand cards
         self.decks = tuple(sorted(set(self.rules.decks) | {str(c.deck) for c in self.cards.values() if c.deck}))
         self.space_defs = {s.id: s for s in self.spaces + self.round_cards}

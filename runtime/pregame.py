@@ -43,6 +43,7 @@ def run(g) -> None:
     if rules.swaps:
         for p in g.turn_order():
             swaps(g, p, rules.swaps)
+    history.register_dealt(g)   # the hands as the pre-game left them (history counters, hand rules: 4.7, 4.10)
 
 
 def choose_round_order(g) -> None:

@@ -45,6 +45,16 @@ def minors(g, p):
     return len(p.minors)
 
 
+def hand_occupations(g, p):
+    """occupations in the player's hand (hidden from the others)"""
+    return len(p.hand_occupations)
+
+
+def hand_minors(g, p):
+    """minor improvements in the player's hand (hidden from the others)"""
+    return len(p.hand_minors)
+
+
 def majors(g, p):
     """major improvements in front of the player"""
     return len(p.majors)
@@ -215,7 +225,7 @@ QUANTITIES = {f.__name__: f for f in (
     vegetable_fields, empty_fields, planted_fields, grain_total, vegetable_total, pastures, pasture_spaces,
     pasture_tiles, stables, fenced_stables, unfenced_stables, fences, unused_spaces, animals, building_resources, begging,
     card_points, bonus_points, bonus_lost, score_negative, round, rounds_left, players, rooms_built, house_level, building_gained,
-    after_harvest, harvest_round,
+    after_harvest, harvest_round, hand_occupations, hand_minors,
 )}
 
 # Quantities read from the event a rule reacts to (generated code passes the context).

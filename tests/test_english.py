@@ -210,6 +210,7 @@ on play: gain 1 food if occupied(farmland) or yours(fishing) or most(rooms) or m
 """
 
 SYNTHETIC_BODIES = [
+    "discard minors from hand; draw 7 minors; discard occupation from hand; draw 1 occupation; play this card",
     "build rooms and/or build stables",
     "gain 1 food; pay 1 wood; exchange 1 wood -> 2 food",
     "plow fields; plow 2 fields; sow; sow 1 field; bake",

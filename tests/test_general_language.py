@@ -391,6 +391,10 @@ REFUSED = [
      "unknown house material 'marble'", "marble"),
     ("on play if first(renovate from stone) > 0: gain 1 food", "E208", "no renovation starts from a stone house",
      "stone"),
+    # rules of a card in the hand (docs/language.md 4.10)
+    ("after another player plays occupation: may play this card", "E212",
+     "'play this card' plays an occupation from its owner's hand: it belongs in an occupation's rules",
+     "play this card"),
     ("any time action: move 2 crop to an empty field", "E215",
      "'move … crop to an empty field' moves 1 crop ('move 1 crop to an empty field')", "move 2 crop to an empty field"),
     ("at scoring: bonus score(horses)", "E205", "unknown scoring category 'horses'; scoring categories: fields, "

@@ -1,0 +1,87 @@
+"""Hands, hidden information and randomness (docs/language.md 4.10): a draw takes the top of the cards not
+dealt, which the game's seeded generator shuffled; a saved game resumed around a draw ends exactly as the
+game that was not interrupted; views show a player only their own hand."""
+from __future__ import annotations
+
+import pytest
+
+from runtime.agents import RandomAgent
+from runtime.engine import Game
+from runtime.savegame import Recorder, restore, state_hash
+
+
+def _specs(seed, n):
+    return [{"kind": "random", "seed": f"{seed}:{i}"} for i in range(n)]
+
+
+PROBE = "hand_draw_probe"   # of the test pack lang-probes: discards the minors left, draws 3, may play one
+
+
+def _game_with_draw(pack):
+    """A seeded 2-player game of the probes' deck in which the draw probe is played; its save document."""
+    for seed in range(200):
+        specs = _specs(seed, 2)
+        g = Game(pack, 2, seed=seed, agents=[RandomAgent(s["seed"]) for s in specs], decks=["T"])
+        rec = Recorder(g, None, specs)
+        g.play()
+        doc = rec.document()
+        at = [i for i, (_seat, kind, option) in enumerate(g.record) if kind in ("minor", "improvement")
+              and option == PROBE]
+        if at:
+            return g, doc, at[0]
+    pytest.fail("no seed of 200 plays the draw probe")
+
+
+@pytest.fixture(scope="module")
+def probes(pack_loader):
+    return pack_loader("lang-probes")
+
+
+@pytest.fixture(scope="module")
+def draw_game(probes):
+    return _game_with_draw(probes)
+
+
+def test_a_save_resumed_around_the_draw_ends_as_the_uninterrupted_game(draw_game, probes):
+    g, doc, at = draw_game
+    want = state_hash(g)
+    for cut in (at, at + 1, at + 2):   # before the card is chosen, right after, and one decision later
+        part = dict(doc, decisions=doc["decisions"][:cut], finished=False, final=None)
+        resumed, _rec, pending = restore(part, probes)
+        resumed.play()
+        assert not pending
+        assert state_hash(resumed) == want, cut
+
+
+def test_the_draw_takes_the_top_of_the_seeded_cards_not_dealt(draw_game, probes, monkeypatch):
+    """Replayed from its log, the probe discards the minors left in the hand (they do not go back among
+    the cards not dealt) and draws the top 3 of those, in their shuffled order."""
+    from runtime import primitives as P
+    _g, doc, _at = draw_game
+    seen = {}
+    discard, draw = P.discard_hand, P.draw_cards
+
+    def discarding(g, p, kind, ctx=None):
+        seen["hand"] = list(p.hand_minors)
+        return discard(g, p, kind, ctx)
+
+    def drawing(g, p, kind, n, ctx=None):
+        seen["deck"] = list(g.decks[kind])
+        result = draw(g, p, kind, n, ctx)
+        seen["after"], seen["left"] = list(p.hand_minors), list(g.decks[kind])
+        return result
+    monkeypatch.setattr(P, "discard_hand", discarding)
+    monkeypatch.setattr(P, "draw_cards", drawing)
+    replayed, _rec, pending = restore(doc, probes, continue_with_agents=False)
+    replayed.run()
+    assert not pending and replayed.finished
+    assert seen["after"] == seen["deck"][:3] and seen["left"] == seen["deck"][3:]
+    assert not set(seen["hand"]) & set(seen["deck"]), "discarded cards are not among those not dealt"
+
+
+def test_views_show_only_the_own_hand(draw_game):
+    g, _doc, _at = draw_game
+    other = g.view(seat=1)["players"][0]
+    assert other["hand"] is None and set(other["hand_size"]) == {"occupations", "minors"}
+    own = g.view(seat=0)["players"][0]
+    assert own["hand"] == {"occupations": g.players[0].hand_occupations, "minors": g.players[0].hand_minors}
