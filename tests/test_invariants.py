@@ -210,9 +210,11 @@ class CheckedGame(Game):
         self.pending = (p, kind)
         # A fencing action asks for its steps, the payment of a step and at its end which animals to
         # keep; any other request (of anyone) comes after the action, when its animals are settled.
+        # A rule that reacts to a pasture of the action ('after you fence pasture', a 2007 occupation) asks
+        # its 'may' or 'choose' inside the action too, before the surplus is settled at its end.
         if kind == "fence":
             self.fencing = {p}
-        elif kind not in ("pay", "keep_animals"):
+        elif kind not in ("pay", "keep_animals", "may", "choose"):
             self.fencing = set()
         else:
             self.fencing &= {p}
@@ -231,7 +233,8 @@ class CheckedGame(Game):
             # (they have more than fit, that is why they are asked) and inside their own fencing action
             # (its next step or the payment of a step), where a division may have shrunk a pasture (with
             # one pasture per kind, any division can); the surplus is settled when the action ends.
-            in_fencing = p is asking and (kind == "keep_animals" or (kind in ("fence", "pay") and p in self.fencing))
+            in_fencing = p is asking and (kind == "keep_animals" or (kind in ("fence", "pay", "may", "choose")
+                                                                     and p in self.fencing))
             check_player(g, p, animals_must_fit=not in_fencing)
         self.steps_checked += 1
 
