@@ -75,18 +75,21 @@ def scores_by_effect(pack_id: str, cid: str) -> bool:
     return cid not in CARD_POINTS and "at scoring" in (card_sources(pack_id)[cid].get("effects") or "")
 
 
-def score_changes(pack_id: str, cids) -> tuple[dict, set]:
-    """The changes of scoring the player's cards write ('score of a, b: +N', 'score of a, b >= 0',
-    docs/language.md 4.11), read from their effect text: ({category: points added}, {categories held >= 0})."""
+def score_changes(pack_id: str, cids, stored=None) -> tuple[dict, set]:
+    """The changes of scoring the player's cards write ('score of a, b: +N', 'score of a, b: +(stored(good))'
+    with the goods lying on that card, 'score of a, b >= 0', docs/language.md 4.11), read from their effect
+    text: ({category: points added}, {categories held >= 0}). ``stored(card id)`` gives a card's goods."""
     import re
     added, floored = {}, set()
     for cid in cids:
         for line in (card_sources(pack_id).get(cid, {}).get("effects") or "").splitlines():
-            m = re.fullmatch(r"\s*score of ([a-z_, ]+?)\s*(>= 0|: \+(\d+))\s*", line)
+            m = re.fullmatch(r"\s*score of ([a-z_, ]+?)\s*(>= 0|: \+(\d+)|: \+\(stored\((\w+)\)\))\s*", line)
             if m:
                 for cat in (c.strip() for c in m.group(1).split(",")):
                     if m.group(3):
                         added[cat] = added.get(cat, 0) + int(m.group(3))
+                    elif m.group(4):
+                        added[cat] = added.get(cat, 0) + stored(cid).get(m.group(4), 0)
                     else:
                         floored.add(cat)
     return added, floored
@@ -325,7 +328,8 @@ def _play_checked(pack, n, seed, agent="random"):
         check_player(g, p)
         cats, total, workshop_bonus = recount(p, goods, bonus, begging_under_cards=pack.id in ORIGINAL,
                                               pack_id=cards_of)
-        added, floored = score_changes(cards_of, p.majors + p.minors + p.occupations)
+        added, floored = score_changes(cards_of, p.majors + p.minors + p.occupations,
+                                       stored=lambda cid, p=p: P.stored_on(p, cid))
         for cat, n in added.items():
             cats[cat] += n
             total += n
