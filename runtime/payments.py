@@ -10,6 +10,8 @@ No action space, card or edition is named here.
 """
 from __future__ import annotations
 
+from operator import le
+
 # The search for payments that use exchanges stops after this many combinations (docs/limits.md).
 MAX_PLANS_SEARCHED = 2000
 
@@ -469,6 +471,8 @@ def _plans(g, p, options, first=False) -> list:
             continue
         if quick is True and first:
             return [(oi, None)]
+        if quick is None and _beyond_weights(g, p, need, short):
+            continue
         for path in _search(g, p, need, short, first):
             plans.append((oi, path))
             if first:
@@ -574,6 +578,83 @@ def _beyond_bound(g, p, made, index, pile_ids, need, short) -> bool:
     return False
 
 
+_WEIGHTS: dict = {}  # (the usable exchanges' (give, get), a good) -> weights of goods; plain data
+
+
+def _beyond_weights(g, p, need, short) -> bool:
+    """Whether the exchanges usable now surely cannot make what ``need`` lacks, because of a weight per good
+    that no exchange increases (``_weights``): a payment needs as much weight as the goods held have.
+    Unlike ``_beyond_bound`` it holds through cycles of exchanges (3 wood -> 1 clay, 2 clay -> 1 wood);
+    any plan of ``_search`` is a sequence of such exchanges, so it prunes nothing the search would find."""
+    entries = g.exchanges_of(p)
+    used = p.used
+    edges = []
+    for give, get, window, at_most, source, key in entries:
+        if window != "any_time" and not window_open(g, window):
+            continue
+        if at_most is not None and used.get(key, 0) >= at_most:
+            continue
+        if get == "pile":  # one good of those on the pile, whichever it is
+            get = frozenset(P.pile_stack(p, source))
+        edges.append((give, get))
+    edges = tuple(edges)
+    goods = p.goods
+    for s in short:
+        key = (edges, s)
+        try:
+            weights = _WEIGHTS[key]
+        except KeyError:
+            if len(_WEIGHTS) > 4096:
+                _WEIGHTS.clear()
+            weights = _WEIGHTS[key] = _weights(edges, s)
+        if weights is None:
+            continue
+        wanted = held = 0
+        for good, w in weights:
+            wanted += w * need.get(good, 0)
+            held += w * goods[good]
+        if wanted > held:
+            return True
+    return False
+
+
+def _weights(edges, target):
+    """Non-negative integer weights of goods, ``target`` weighing 1 before scaling, such that no exchange of ``edges``
+    ((goods taken, goods given), or for a pile (goods taken, the set of goods one of which it gives))
+    gives more weight than it takes (so no sequence of them increases the weight of what a player holds);
+    None when there are none of that kind (an exchange that gains weight in a cycle, or one taking nothing).
+    Found by raising the weight of what an exchange takes until it is at least what it gives (exact
+    fractions, then scaled to integers)."""
+    from fractions import Fraction
+    from math import lcm
+    weight = {target: Fraction(1)}
+    goods = set()
+    for give, get in edges:
+        goods.update(h for h, _ in give)
+        goods.update(get if isinstance(get, frozenset) else (h for h, _ in get))
+    for _ in range(2 * len(goods) + 2):
+        changed = False
+        for give, get in edges:
+            if isinstance(get, frozenset):  # a pile: one of these goods
+                out = max((weight.get(h, Fraction(0)) for h in get), default=Fraction(0))
+            else:
+                out = sum((weight.get(h, 0) * n for h, n in get), Fraction(0))
+            taken = sum((weight.get(h, 0) * k for h, k in give), Fraction(0))
+            if out > taken:
+                takes = [(h, k) for h, k in give if k > 0]
+                if not takes:
+                    return None
+                h, k = takes[0]
+                weight[h] = weight.get(h, Fraction(0)) + (out - taken) / k
+                changed = True
+        if not changed:
+            break
+    else:
+        return None
+    scale = lcm(*(w.denominator for w in weight.values()))
+    return tuple((h, int(w * scale)) for h, w in sorted(weight.items()) if w)
+
+
 def _usable(g, p, entry) -> bool:
     window, at_most = entry[2], entry[3]
     if window != "any_time" and not window_open(g, window):
@@ -619,61 +700,90 @@ def _search(g, p, need, short, first) -> list:
                         wanted.add(h)
                         todo.append(h)
     relevant.sort()
-    # depth-first over combinations (how often each relevant exchange is used)
-    slot = {i: k for k, i in enumerate(relevant)}
-    left = {}
+    # depth-first over combinations (how often each relevant exchange is used); the goods are a list over
+    # the goods the search reads (those needed, taken and made), each exchange's parts indices into it
+    held = list(need)
     for i in relevant:
-        at_most, key = entries[i][3], entries[i][5]
-        left[i] = None if at_most is None else at_most - p.used.get(key, 0)
+        give, get = entries[i][0], entries[i][1]
+        held.extend(h for h, _ in give)
+        held.extend(piles[i] if get == "pile" else (h for h, _ in get))
+    col = {}
+    for h in held:
+        col.setdefault(h, len(col))
+    need_at = tuple((col[good], n) for good, n in need.items())
+    steps = []   # in the order tried: the last relevant exchange first
+    for k in range(len(relevant) - 1, -1, -1):
+        i = relevant[k]
+        give, get, window, at_most, source, key = entries[i]
+        left = None if at_most is None else at_most - p.used.get(key, 0)
+        takes = tuple((col[h], m) for h, m in give)
+        if get == "pile":
+            same = tuple(j for j, other in enumerate(relevant) if other in piles and entries[other][4] == source)
+            steps.append((i, k, left, takes, None, (piles[i], same)))
+        elif any(good in wanted and n > 0 for good, n in get):
+            steps.append((i, k, left, takes, tuple((col[h], m) for h, m in get), None))
     found = []
     seen = set()
-    stack = [((0,) * len(relevant), (), dict(goods))]
+    stack = [((0,) * len(relevant), (), [goods[h] if h in goods else 0 for h in col])]
     searched = 0
     while stack and searched < MAX_PLANS_SEARCHED:
         uses, path, have = stack.pop()
         searched += 1
-        for i in reversed(relevant):
-            give, get, window, at_most, source, key = entries[i]
-            k = slot[i]
+        for i, k, left, takes, out, pile in steps:
             n_used = uses[k]
-            if left[i] is not None and n_used >= left[i]:
+            if left is not None and n_used >= left:
                 continue
-            if any(have[h] < m for h, m in give):
-                continue
-            if get == "pile":
-                pile = piles[i]
-                offset = sum(uses[slot[j]] for j in piles if entries[j][4] == source)
-                if offset >= len(pile):
-                    continue
-                out = ((pile[offset], 1),)
-                if not any(good in wanted for good in pile[offset:]):  # what lies further down counts
-                    continue
+            for h, m in takes:
+                if have[h] < m:
+                    break
             else:
-                out = get
-                if not any(good in wanted and n > 0 for good, n in out):
+                if out is None:
+                    stack_goods, same = pile
+                    offset = sum(uses[j] for j in same)
+                    if offset >= len(stack_goods):
+                        continue
+                    if not any(good in wanted for good in stack_goods[offset:]):  # what lies further down counts
+                        continue
+                    gets = ((col[stack_goods[offset]], 1),)
+                else:
+                    gets = out
+                nuses = uses[:k] + (n_used + 1,) + uses[k + 1:]
+                if nuses in seen:
                     continue
-            nuses = uses[:k] + (n_used + 1,) + uses[k + 1:]
-            if nuses in seen:
-                continue
-            seen.add(nuses)
-            nhave = dict(have)
-            for h, m in give:
-                nhave[h] -= m
-            for h, m in out:
-                nhave[h] = nhave.get(h, 0) + m
-            npath = path + (i,)
-            if all(nhave[good] >= n for good, n in need.items()):
-                found.append((nuses, npath))
-                if first:
-                    return [npath]
-                continue
-            stack.append((nuses, npath, nhave))
-    # keep the combinations no other one is contained in
-    out = []
-    for uses, path in found:
-        if not any(o is not uses and all(a <= b for a, b in zip(o, uses)) for o, _ in found):
-            out.append(path)
-    return out
+                seen.add(nuses)
+                nhave = have[:]
+                for h, m in takes:
+                    nhave[h] -= m
+                for h, m in gets:
+                    nhave[h] += m
+                npath = path + (i,)
+                for h, n in need_at:
+                    if nhave[h] < n:
+                        stack.append((nuses, npath, nhave))
+                        break
+                else:
+                    found.append((nuses, npath))
+                    if first:
+                        return [npath]
+    return _fewest(found)
+
+
+def _fewest(found) -> list:
+    """The paths of ``found`` ((uses, path), every ``uses`` different) whose uses contain no other one's,
+    in the order found. Looked at by growing total: a combination containing another contains one of the
+    combinations kept before it."""
+    order = sorted(range(len(found)), key=lambda n: sum(found[n][0]))
+    kept = []
+    keep = set()
+    for n in order:
+        uses = found[n][0]
+        for other in kept:
+            if all(map(le, other, uses)):
+                break
+        else:
+            kept.append(uses)
+            keep.add(n)
+    return [found[n][1] for n in sorted(keep)]
 
 
 def _best_plans(g, p, options, plans) -> list:

@@ -1,0 +1,216 @@
+"""The payment search made cheaper changes no answer (runtime/payments.py, docs/architecture.md "Speed").
+
+``reference_plans`` below is the search as it was before it was made cheaper (a dict of goods copied per
+step, every combination found compared with every other, no weights bound): the specification. Whole
+random games of the 2007 pack with its hand cards (Dock Worker's cycle of twelve material exchanges
+among them) are played with every call of ``payments._plans`` answered by the new code and checked
+against the reference: the same plans in the same order, also when the search is cut off early.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from runtime import payments as PM
+from runtime.agents import RandomAgent
+from runtime.engine import Game
+
+
+CUT_OFF = []   # one entry per reference search stopped by the limit before it had tried everything
+
+
+def reference_search(g, p, need, short, first):
+    goods = p.goods
+    entries = g.exchanges_of(p)
+    made, index, pile_ids = PM._index(g, p)
+    piles = {}
+    for i in pile_ids:
+        if PM._usable(g, p, entries[i]):
+            piles[i] = PM.P.pile_stack(p, entries[i][4])
+    produces: dict = {}
+
+    def producers(good):
+        found = produces.get(good)
+        if found is None:
+            found = [i for i in index.get(good, ()) if PM._usable(g, p, entries[i])]
+            found += [i for i, stack in piles.items() if good in stack]
+            produces[good] = found
+        return found
+
+    for good in short:
+        if not producers(good):
+            return []
+    wanted = set(short)
+    todo = list(short)
+    relevant = []
+    while todo:
+        good = todo.pop()
+        for i in producers(good):
+            if i not in relevant:
+                relevant.append(i)
+                for h, k in entries[i][0]:
+                    if h not in wanted:
+                        wanted.add(h)
+                        todo.append(h)
+    relevant.sort()
+    slot = {i: k for k, i in enumerate(relevant)}
+    left = {}
+    for i in relevant:
+        at_most, key = entries[i][3], entries[i][5]
+        left[i] = None if at_most is None else at_most - p.used.get(key, 0)
+    found = []
+    seen = set()
+    stack = [((0,) * len(relevant), (), dict(goods))]
+    searched = 0
+    while stack and searched < PM.MAX_PLANS_SEARCHED:
+        uses, path, have = stack.pop()
+        searched += 1
+        for i in reversed(relevant):
+            give, get, window, at_most, source, key = entries[i]
+            k = slot[i]
+            n_used = uses[k]
+            if left[i] is not None and n_used >= left[i]:
+                continue
+            if any(have[h] < m for h, m in give):
+                continue
+            if get == "pile":
+                pile = piles[i]
+                offset = sum(uses[slot[j]] for j in piles if entries[j][4] == source)
+                if offset >= len(pile):
+                    continue
+                out = ((pile[offset], 1),)
+                if not any(good in wanted for good in pile[offset:]):
+                    continue
+            else:
+                out = get
+                if not any(good in wanted and n > 0 for good, n in out):
+                    continue
+            nuses = uses[:k] + (n_used + 1,) + uses[k + 1:]
+            if nuses in seen:
+                continue
+            seen.add(nuses)
+            nhave = dict(have)
+            for h, m in give:
+                nhave[h] -= m
+            for h, m in out:
+                nhave[h] = nhave.get(h, 0) + m
+            npath = path + (i,)
+            if all(nhave[good] >= n for good, n in need.items()):
+                found.append((nuses, npath))
+                if first:
+                    return [npath]
+                continue
+            stack.append((nuses, npath, nhave))
+    if stack:
+        CUT_OFF.append(need)
+    return [path for uses, path in found
+            if not any(o is not uses and all(a <= b for a, b in zip(o, uses)) for o, _ in found)]
+
+
+def reference_plans(g, p, options, first=False):
+    goods = p.goods
+    plans = []
+    for oi, cost in enumerate(options):
+        need: dict = {}
+        for good, n in cost:
+            if n > 0:
+                need[good] = need.get(good, 0) + n
+        short = [good for good, n in need.items() if goods[good] < n]
+        if not short:
+            plans.append((oi, ()))
+            if first:
+                return plans
+            continue
+        quick = PM._quick(g, p, need, short)
+        if quick is False:
+            continue
+        if quick is True and first:
+            return [(oi, None)]
+        for path in reference_search(g, p, need, short, first):
+            plans.append((oi, path))
+            if first:
+                return plans
+    return plans
+
+
+def checked_games(pack, monkeypatch, seeds, players=2):
+    """Play ``seeds`` with every payment search compared with the reference; counts of what was compared."""
+    counts = {"first": 0, "all": 0, "pruned by weights": 0, "plans": 0}
+    plans, beyond = PM._plans, PM._beyond_weights
+
+    def compared(g, p, options, first=False):
+        expected = reference_plans(g, p, options, first)
+        got = plans(g, p, options, first)
+        assert got == expected, (options, dict(p.goods), [e[:2] for e in g.exchanges_of(p)])
+        counts["first" if first else "all"] += 1
+        counts["plans"] += len(got)
+        return got
+
+    def counted(g, p, need, short):
+        pruned = beyond(g, p, need, short)
+        counts["pruned by weights"] += pruned
+        return pruned
+
+    monkeypatch.setattr(PM, "_plans", compared)
+    monkeypatch.setattr(PM, "_beyond_weights", counted)
+    for seed in seeds:
+        Game(pack, players, seed=seed, agents=[RandomAgent(f"{seed}:{i}") for i in range(players)]).play()
+    return counts
+
+
+def test_the_search_finds_what_the_reference_finds_through_whole_games(original, monkeypatch):
+    counts = checked_games(original, monkeypatch, range(20))
+    # the games met the cases this is about: searches that stop at the first way, searches for every way
+    # (a payment with a choice), and searches the weights ruled out
+    assert counts["first"] >= 1000 and counts["all"] >= 20 and counts["pruned by weights"] >= 1000, counts
+
+
+def test_a_search_cut_off_early_is_cut_off_in_the_same_place(original, monkeypatch):
+    """The combinations are tried in the reference's order: with a small limit, the same ways are found."""
+    monkeypatch.setattr(PM, "MAX_PLANS_SEARCHED", 12)
+    CUT_OFF.clear()
+    counts = checked_games(original, monkeypatch, range(20))
+    assert counts["all"] >= 10 and len(CUT_OFF) >= 20, (counts, len(CUT_OFF))
+
+
+def ex(give, get):
+    """An exchange as the weights see it: (goods taken, goods given)."""
+    return tuple(give.items()), tuple(get.items())
+
+
+DOCK_WORKER = (ex({"wood": 3}, {"clay": 1}), ex({"wood": 3}, {"reed": 1}), ex({"clay": 2}, {"wood": 1}),
+               ex({"clay": 2}, {"reed": 1}), ex({"reed": 2}, {"wood": 1}), ex({"reed": 2}, {"clay": 1}))
+
+
+def test_weights_hold_through_a_cycle_of_exchanges():
+    weights = dict(PM._weights(DOCK_WORKER, "wood"))
+    assert weights == {"wood": 2, "clay": 1, "reed": 1}   # 2 clay or 2 reed make 1 wood
+    for give, get in DOCK_WORKER:    # no exchange gives more weight than it takes
+        assert sum(weights[h] * n for h, n in get) <= sum(weights[h] * n for h, n in give)
+
+
+def test_weights_through_a_pile_and_an_exchange_of_two_goods():
+    pile = ((("food", 1),), frozenset({"wood", "stone"}))   # 1 food for whichever good lies on top
+    weights = dict(PM._weights((pile, ex({"grain": 1, "reed": 1}, {"stone": 2})), "stone"))
+    assert weights == {"stone": 1, "food": 1, "grain": 2}
+
+
+def test_no_weights_for_a_cycle_that_gains_or_an_exchange_taking_nothing():
+    assert PM._weights((ex({"wood": 1}, {"clay": 2}), ex({"clay": 1}, {"wood": 1})), "wood") is None
+    assert PM._weights((ex({}, {"wood": 1}),), "wood") is None
+
+
+def test_weights_are_exact_fractions_scaled():
+    weights = dict(PM._weights((ex({"wood": 3}, {"clay": 1}), ex({"clay": 3}, {"wood": 2})), "wood"))
+    assert Fraction(weights["clay"], weights["wood"]) == Fraction(2, 3)
+
+
+@pytest.mark.parametrize("found, kept", [
+    ([((1, 0), "a"), ((1, 1), "b"), ((0, 2), "c")], ["a", "c"]),
+    ([((2, 1), "a"), ((0, 1), "b"), ((1, 1), "c")], ["b"]),
+    ([((1, 2, 0), "a"), ((2, 1, 0), "b"), ((0, 0, 3), "c")], ["a", "b", "c"]),
+])
+def test_fewest_keeps_the_combinations_that_contain_no_other_in_the_order_found(found, kept):
+    assert PM._fewest(found) == kept
+
