@@ -282,7 +282,7 @@ def can_afford(g, p, cost) -> bool:
     for good, n in cost:
         if goods[good] < n and good not in made:
             return False
-    return bool(_plans(g, p, (cost,), first=True))
+    return _can_make(g, p, (cost,))
 
 
 def can_afford_any(g, p, options) -> bool:
@@ -295,24 +295,49 @@ def can_afford_any(g, p, options) -> bool:
         else:
             return True
     if len(options) == 1:
-        return _may_make(g, p, options[0]) and bool(_plans(g, p, options, first=True))
-    options = [cost for cost in options if _may_make(g, p, cost)]
-    return bool(options) and bool(_plans(g, p, options, first=True))
+        return _may_make(g, p, options[0]) and _can_make(g, p, (options[0],))
+    options = tuple(cost for cost in options if _may_make(g, p, cost))
+    return bool(options) and _can_make(g, p, options)
 
 
 def can_pay_with_exchanges(g, p, options) -> bool:
     """Whether exchanges let ``p`` pay one of ``options``, each of which lacks only goods that some
     exchange makes (the part of can_afford_any after its cheap tests)."""
-    return bool(_plans(g, p, options, first=True))
+    return _can_make(g, p, tuple(options))
+
+
+def _can_make(g, p, options) -> bool:
+    """Whether the exchanges usable now let ``p`` pay one of ``options`` (``_plans`` with ``first``),
+    remembered in ``p.producible`` (docs/architecture.md, "Speed"). The answer depends on the player's
+    goods, exchanges and piles, the windows open and how often each limited exchange was used this
+    time: the key holds the goods, the windows and those counts, and ``p.producible`` is dropped whenever
+    the exchanges or the piles change."""
+    cached = p.producible or _index(g, p)
+    limited, memo = cached[3], cached[4]
+    used = p.used
+    key = (options, tuple(p.goods.items()), g.in_work_phase, g.open_windows,
+           tuple([used.get(k, 0) for k in limited]) if limited else ())
+    try:
+        found = memo.get(key)
+    except TypeError:  # a price given as a list (not hashable): not remembered
+        return bool(_plans(g, p, options, first=True))
+    if found is None:
+        if len(memo) > 4096:
+            memo.clear()
+        found = memo[key] = bool(_plans(g, p, options, first=True))
+    return found
 
 
 def _index(g, p):
-    """(goods made, good -> exchanges making it, exchanges selling from a pile) for ``p``'s exchanges;
-    cached in ``p.producible`` until ``p``'s cards or piles change."""
+    """(goods made, good -> exchanges making it, exchanges selling from a pile, the keys of the limited
+    exchanges, the answers of ``_can_make``) for ``p``'s exchanges; cached in ``p.producible`` until
+    ``p``'s cards or piles change."""
     cached = p.producible
     if cached is None:
-        made, index, piles = set(), {}, []
+        made, index, piles, limited = set(), {}, [], []
         for i, (give, get, window, at_most, source, key) in enumerate(g.exchanges_of(p)):
+            if at_most is not None:
+                limited.append(key)
             if get == "pile":
                 piles.append(i)
                 made.update(P.pile_stack(p, source))
@@ -321,7 +346,7 @@ def _index(g, p):
                     if n > 0:
                         made.add(good)
                         index.setdefault(good, []).append(i)
-        cached = p.producible = (frozenset(made), index, tuple(piles))
+        cached = p.producible = (frozenset(made), index, tuple(piles), tuple(limited), {})
     return cached
 
 
@@ -486,7 +511,7 @@ def _quick(g, p, need, short):
     ones included, allow; goods two exchanges take are counted for both). True when they surely can: one
     missing good, and for each good taken by exchanges that make it, the best of them used as often as
     the goods held allow. None when only a search can tell."""
-    made, index, pile_ids = p.producible or _index(g, p)
+    made, index, pile_ids = (p.producible or _index(g, p))[:3]
     goods = p.goods
     entries = g.exchanges_of(p)
     used = p.used
@@ -667,7 +692,7 @@ def _search(g, p, need, short, first) -> list:
     The bounds of ``_quick`` have ruled out what is surely impossible before this is called."""
     goods = p.goods
     entries = g.exchanges_of(p)
-    made, index, pile_ids = _index(g, p)
+    made, index, pile_ids = _index(g, p)[:3]
     piles = {}
     for i in pile_ids:
         if _usable(g, p, entries[i]):

@@ -23,7 +23,7 @@ CUT_OFF = []   # one entry per reference search stopped by the limit before it h
 def reference_search(g, p, need, short, first):
     goods = p.goods
     entries = g.exchanges_of(p)
-    made, index, pile_ids = PM._index(g, p)
+    made, index, pile_ids = PM._index(g, p)[:3]
     piles = {}
     for i in pile_ids:
         if PM._usable(g, p, entries[i]):
@@ -154,6 +154,7 @@ def checked_games(pack, monkeypatch, seeds, players=2):
 
     monkeypatch.setattr(PM, "_plans", compared)
     monkeypatch.setattr(PM, "_beyond_weights", counted)
+    monkeypatch.setattr(PM, "_can_make", lambda g, p, options: bool(compared(g, p, options, first=True)))
     for seed in seeds:
         Game(pack, players, seed=seed, agents=[RandomAgent(f"{seed}:{i}") for i in range(players)]).play()
     return counts
@@ -214,3 +215,26 @@ def test_weights_are_exact_fractions_scaled():
 def test_fewest_keeps_the_combinations_that_contain_no_other_in_the_order_found(found, kept):
     assert PM._fewest(found) == kept
 
+
+
+def test_remembered_answers_are_the_fresh_answers_through_whole_games(original, monkeypatch):
+    """Whether exchanges can pay a price is remembered per goods, windows and uses (payments._can_make, kept
+    in p.producible until the player's exchanges or piles change); every answer, remembered or not, is
+    what a fresh search says at that moment."""
+    can_make = PM._can_make
+    counts = {"asked": 0, "remembered": 0}
+
+    def compared(g, p, options):
+        memo = (p.producible or PM._index(g, p))[4]
+        before = len(memo)
+        got = can_make(g, p, options)
+        counts["asked"] += 1
+        counts["remembered"] += len(memo) == before
+        assert got == bool(PM._plans(g, p, options, first=True)), (options, dict(p.goods))
+        return got
+
+    monkeypatch.setattr(PM, "_can_make", compared)
+    for players, seeds in ((2, range(30, 50)), (4, range(50, 55))):
+        for seed in seeds:
+            Game(original, players, seed=seed, agents=[RandomAgent(f"{seed}:{i}") for i in range(players)]).play()
+    assert counts["asked"] >= 1000 and counts["remembered"] >= 500, counts
