@@ -644,40 +644,70 @@ def _beyond_weights(g, p, need, short) -> bool:
 
 
 def _weights(edges, target):
-    """Non-negative integer weights of goods, ``target`` weighing 1 before scaling, such that no exchange of ``edges``
-    ((goods taken, goods given), or for a pile (goods taken, the set of goods one of which it gives))
-    gives more weight than it takes (so no sequence of them increases the weight of what a player holds);
-    None when there are none of that kind (an exchange that gains weight in a cycle, or one taking nothing).
-    Found by raising the weight of what an exchange takes until it is at least what it gives (exact
-    fractions, then scaled to integers)."""
+    """Non-negative integer weights of goods, ``target`` weighing 1 before scaling, such that no exchange
+    of ``edges`` ((goods taken, goods given), or for a pile (goods taken, the set of goods one of which it
+    gives)) gives more weight than it takes, so that no sequence of them increases the weight of what a
+    player holds; None when there are none of that kind (an exchange that gains weight in a cycle, or one
+    taking nothing). Found by raising the weight of what an exchange takes until it is at least what it
+    gives: in floating point first, rounded to integers and checked exactly (the check is what makes the
+    bound sound), in exact fractions when the check fails."""
+    found = _raised(edges, target, 1.0)
+    if found is not None:
+        weights = {h: round(w * _SCALE) for h, w in found.items()}
+        if all(_gives(get, weights) <= _takes(give, weights) for give, get in edges):
+            return _lowest_terms(weights)
     from fractions import Fraction
     from math import lcm
-    weight = {target: Fraction(1)}
+    exact = _raised(edges, target, Fraction(1))
+    if exact is None:
+        return None
+    scale = lcm(*(w.denominator for w in exact.values()))
+    return _lowest_terms({h: int(w * scale) for h, w in exact.items()})
+
+
+_SCALE = 720720  # the least common multiple of 1 to 16: the exact weights of small exchanges are multiples
+
+
+def _raised(edges, target, one):
+    """The weights of ``_weights`` as numbers of the type of ``one`` (float or Fraction), or None."""
+    zero = one - one
+    weight = {target: one}
     goods = set()
     for give, get in edges:
         goods.update(h for h, _ in give)
         goods.update(get if isinstance(get, frozenset) else (h for h, _ in get))
+    slack = 1 + 1e-12 if isinstance(one, float) else 1   # floating point: no endless raising by rounding
     for _ in range(2 * len(goods) + 2):
         changed = False
         for give, get in edges:
-            if isinstance(get, frozenset):  # a pile: one of these goods
-                out = max((weight.get(h, Fraction(0)) for h in get), default=Fraction(0))
-            else:
-                out = sum((weight.get(h, 0) * n for h, n in get), Fraction(0))
-            taken = sum((weight.get(h, 0) * k for h, k in give), Fraction(0))
-            if out > taken:
+            out = _gives(get, weight)
+            taken = _takes(give, weight)
+            if out > taken * slack:
                 takes = [(h, k) for h, k in give if k > 0]
                 if not takes:
                     return None
                 h, k = takes[0]
-                weight[h] = weight.get(h, Fraction(0)) + (out - taken) / k
+                weight[h] = weight.get(h, zero) + (out - taken) / k
                 changed = True
         if not changed:
-            break
-    else:
-        return None
-    scale = lcm(*(w.denominator for w in weight.values()))
-    return tuple((h, int(w * scale)) for h, w in sorted(weight.items()) if w)
+            return weight
+    return None
+
+
+def _gives(get, weight):
+    if isinstance(get, frozenset):  # a pile: one of these goods
+        return max((weight.get(h, 0) for h in get), default=0)
+    return sum(weight.get(h, 0) * n for h, n in get)
+
+
+def _takes(give, weight):
+    return sum(weight.get(h, 0) * k for h, k in give)
+
+
+def _lowest_terms(weights):
+    from math import gcd
+    common = gcd(*weights.values())
+    return tuple((h, w // common) for h, w in sorted(weights.items()) if w)
 
 
 def _usable(g, p, entry) -> bool:
