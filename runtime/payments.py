@@ -330,8 +330,8 @@ def _can_make(g, p, options) -> bool:
 
 def _index(g, p):
     """(goods made, good -> exchanges making it, exchanges selling from a pile, the keys of the limited
-    exchanges, the answers of ``_can_make``) for ``p``'s exchanges; cached in ``p.producible`` until
-    ``p``'s cards or piles change."""
+    exchanges, the answers of ``_can_make``, whether they make a cycle) for ``p``'s exchanges; cached in
+    ``p.producible`` until ``p``'s cards or piles change."""
     cached = p.producible
     if cached is None:
         made, index, piles, limited = set(), {}, [], []
@@ -346,8 +346,31 @@ def _index(g, p):
                     if n > 0:
                         made.add(good)
                         index.setdefault(good, []).append(i)
-        cached = p.producible = (frozenset(made), index, tuple(piles), tuple(limited), {})
+        cached = p.producible = (frozenset(made), index, tuple(piles), tuple(limited), {}, _has_cycle(g, p))
     return cached
+
+
+def _has_cycle(g, p) -> bool:
+    """Whether some good can be turned back into itself through ``p``'s exchanges (3 wood -> 1 clay,
+    2 clay -> 1 wood), whatever their windows and limits; a pile counts with the goods on it."""
+    makes: dict = {}
+    for give, get, window, at_most, source, key in g.exchanges_of(p):
+        out = P.pile_stack(p, source) if get == "pile" else [h for h, n in get if n > 0]
+        for h, k in give:
+            if k > 0:
+                makes.setdefault(h, set()).update(out)
+    done, path = set(), set()
+
+    def back(good) -> bool:
+        path.add(good)
+        for nxt in makes.get(good, ()):
+            if nxt in path or (nxt not in done and back(nxt)):
+                return True
+        path.discard(good)
+        done.add(good)
+        return False
+
+    return any(good not in done and back(good) for good in list(makes))
 
 
 def producible(g, p) -> frozenset:
@@ -496,7 +519,7 @@ def _plans(g, p, options, first=False) -> list:
             continue
         if quick is True and first:
             return [(oi, None)]
-        if quick is None and _beyond_weights(g, p, need, short):
+        if quick is None and (p.producible or _index(g, p))[5] and _beyond_weights(g, p, need, short):
             continue
         for path in _search(g, p, need, short, first):
             plans.append((oi, path))
@@ -609,8 +632,9 @@ _WEIGHTS: dict = {}  # (the usable exchanges' (give, get), a good) -> weights of
 def _beyond_weights(g, p, need, short) -> bool:
     """Whether the exchanges usable now surely cannot make what ``need`` lacks, because of a weight per good
     that no exchange increases (``_weights``): a payment needs as much weight as the goods held have.
-    Unlike ``_beyond_bound`` it holds through cycles of exchanges (3 wood -> 1 clay, 2 clay -> 1 wood);
-    any plan of ``_search`` is a sequence of such exchanges, so it prunes nothing the search would find."""
+    Unlike ``_beyond_bound`` it holds through cycles of exchanges (3 wood -> 1 clay, 2 clay -> 1 wood),
+    and it is asked only when there are some; any plan of ``_search`` is a sequence of such exchanges, so
+    it prunes nothing the search would find."""
     entries = g.exchanges_of(p)
     used = p.used
     edges = []
