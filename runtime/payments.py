@@ -705,13 +705,16 @@ def _raised(edges, target, one):
         changed = False
         for give, get in edges:
             out = _gives(get, weight)
+            if not out:
+                continue
             taken = _takes(give, weight)
             if out > taken * slack:
-                takes = [(h, k) for h, k in give if k > 0]
-                if not takes:
+                for h, k in give:
+                    if k > 0:
+                        weight[h] = weight.get(h, zero) + (out - taken) / k
+                        break
+                else:
                     return None
-                h, k = takes[0]
-                weight[h] = weight.get(h, zero) + (out - taken) / k
                 changed = True
         if not changed:
             return weight
@@ -719,13 +722,27 @@ def _raised(edges, target, one):
 
 
 def _gives(get, weight):
+    out = 0
     if isinstance(get, frozenset):  # a pile: one of these goods
-        return max((weight.get(h, 0) for h in get), default=0)
-    return sum(weight.get(h, 0) * n for h, n in get)
+        for h in get:
+            w = weight.get(h)
+            if w is not None and w > out:
+                out = w
+        return out
+    for h, n in get:
+        w = weight.get(h)
+        if w is not None:
+            out += w * n
+    return out
 
 
 def _takes(give, weight):
-    return sum(weight.get(h, 0) * k for h, k in give)
+    taken = 0
+    for h, k in give:
+        w = weight.get(h)
+        if w is not None:
+            taken += w * k
+    return taken
 
 
 def _lowest_terms(weights):
