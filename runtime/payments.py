@@ -674,12 +674,14 @@ def _weights(edges, target):
     player holds; None when there are none of that kind (an exchange that gains weight in a cycle, or one
     taking nothing). Found by raising the weight of what an exchange takes until it is at least what it
     gives: in floating point first, rounded to integers and checked exactly (the check is what makes the
-    bound sound), in exact fractions when the check fails."""
+    bound sound), in exact fractions when the check fails. None from floating point is taken as it is
+    (no weights: the bound only prunes less)."""
     found = _raised(edges, target, 1.0)
-    if found is not None:
-        weights = {h: round(w * _SCALE) for h, w in found.items()}
-        if all(_gives(get, weights) <= _takes(give, weights) for give, get in edges):
-            return _lowest_terms(weights)
+    if found is None:   # no weights: the exact ones would not settle either (a cycle that gains)
+        return None
+    weights = {h: round(w * _SCALE) for h, w in found.items()}
+    if all(_gives(get, weights) <= _takes(give, weights) for give, get in edges):
+        return _lowest_terms(weights)
     from fractions import Fraction
     from math import lcm
     exact = _raised(edges, target, Fraction(1))
