@@ -352,10 +352,13 @@ def _index(g, p):
 
 def _has_cycle(g, p) -> bool:
     """Whether some good can be turned back into itself through ``p``'s exchanges (3 wood -> 1 clay,
-    2 clay -> 1 wood), whatever their windows and limits; a pile counts with the goods on it."""
+    2 clay -> 1 wood), whatever their windows and limits. Piles do not count: a cycle through one
+    (food for what lies on it, that good back to food) ends with the pile, so the search stays small."""
     makes: dict = {}
     for give, get, window, at_most, source, key in g.exchanges_of(p):
-        out = P.pile_stack(p, source) if get == "pile" else [h for h, n in get if n > 0]
+        if get == "pile":
+            continue
+        out = [h for h, n in get if n > 0]
         for h, k in give:
             if k > 0:
                 makes.setdefault(h, set()).update(out)
