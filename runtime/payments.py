@@ -330,7 +330,7 @@ def _can_make(g, p, options) -> bool:
 
 def _index(g, p):
     """(goods made, good -> exchanges making it, exchanges selling from a pile, the keys of the limited
-    exchanges, the answers of ``_can_make``, whether they make a cycle) for ``p``'s exchanges; cached in
+    exchanges, the answers of ``_can_make`` and ``_in_cycle``) for ``p``'s exchanges; cached in
     ``p.producible`` until ``p``'s cards or piles change."""
     cached = p.producible
     if cached is None:
@@ -346,8 +346,17 @@ def _index(g, p):
                     if n > 0:
                         made.add(good)
                         index.setdefault(good, []).append(i)
-        cached = p.producible = (frozenset(made), index, tuple(piles), tuple(limited), {}, _has_cycle(g, p))
+        cached = p.producible = (frozenset(made), index, tuple(piles), tuple(limited), {})
     return cached
+
+
+def _in_cycle(g, p) -> bool:
+    """``_has_cycle``, worked out when first asked and kept with the answers of ``_can_make``."""
+    memo = (p.producible or _index(g, p))[4]
+    found = memo.get("cycle")
+    if found is None:
+        found = memo["cycle"] = _has_cycle(g, p)
+    return found
 
 
 def _has_cycle(g, p) -> bool:
@@ -522,7 +531,7 @@ def _plans(g, p, options, first=False) -> list:
             continue
         if quick is True and first:
             return [(oi, None)]
-        if quick is None and (p.producible or _index(g, p))[5] and _beyond_weights(g, p, need, short):
+        if quick is None and _in_cycle(g, p) and _beyond_weights(g, p, need, short):
             continue
         for path in _search(g, p, need, short, first):
             plans.append((oi, path))

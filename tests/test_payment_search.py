@@ -244,6 +244,6 @@ def test_the_weights_are_asked_only_for_exchanges_in_a_cycle(original):
     g = Game(original, 2, seed=0, agents=[RandomAgent(0), RandomAgent(1)])
     p = g.players[0]
     p.producible = None
-    assert not PM._index(g, p)[5]          # the base exchanges (grain eaten raw, …) only
+    assert not PM._in_cycle(g, p)          # the base exchanges (grain eaten raw, …) only
     g.install_card(p, original.all_cards["dock_worker"])
-    assert PM._index(g, p)[5]              # 3 wood -> 1 clay, 2 clay -> 1 wood
+    assert PM._in_cycle(g, p)              # 3 wood -> 1 clay, 2 clay -> 1 wood
