@@ -314,6 +314,8 @@ def _can_make(g, p, options) -> bool:
     the exchanges or the piles change."""
     cached = p.producible or _index(g, p)
     limited, memo = cached[3], cached[4]
+    if not _in_cycle(g, p):   # the search is small: remembering costs more than it saves
+        return bool(_plans(g, p, options, first=True))
     used = p.used
     key = (options, tuple(p.goods.items()), g.in_work_phase, g.open_windows,
            tuple([used.get(k, 0) for k in limited]) if limited else ())
@@ -371,6 +373,11 @@ def _has_cycle(g, p) -> bool:
         for h, k in give:
             if k > 0:
                 makes.setdefault(h, set()).update(out)
+    made = set()
+    for out in makes.values():
+        made |= out
+    if made.isdisjoint(makes):   # nothing made is taken again (the common case: goods to food)
+        return False
     done, path = set(), set()
 
     def back(good) -> bool:
