@@ -348,7 +348,13 @@ def _index(g, p):
                     if n > 0:
                         made.add(good)
                         index.setdefault(good, []).append(i)
-        cached = p.producible = (frozenset(made), index, tuple(piles), tuple(limited), {})
+        memo: dict = {}
+        for give, get, window, at_most, source, key in g.exchanges_of(p):
+            if get != "pile" and any(h in index for h, k in give):
+                break
+        else:   # nothing an exchange makes is taken by another: no cycle (the common case, goods to food)
+            memo["cycle"] = False
+        cached = p.producible = (frozenset(made), index, tuple(piles), tuple(limited), memo)
     return cached
 
 
@@ -373,11 +379,6 @@ def _has_cycle(g, p) -> bool:
         for h, k in give:
             if k > 0:
                 makes.setdefault(h, set()).update(out)
-    made = set()
-    for out in makes.values():
-        made |= out
-    if made.isdisjoint(makes):   # nothing made is taken again (the common case: goods to food)
-        return False
     done, path = set(), set()
 
     def back(good) -> bool:
