@@ -314,7 +314,10 @@ def _can_make(g, p, options) -> bool:
     the exchanges or the piles change."""
     cached = p.producible or _index(g, p)
     limited, memo = cached[3], cached[4]
-    if not _in_cycle(g, p):   # the search is small: remembering costs more than it saves
+    cycle = memo.get("cycle")
+    if cycle is None:
+        cycle = memo["cycle"] = _has_cycle(g, p)
+    if not cycle:   # the search is small: remembering costs more than it saves
         return bool(_plans(g, p, options, first=True))
     used = p.used
     key = (options, tuple(p.goods.items()), g.in_work_phase, g.open_windows,
@@ -336,7 +339,7 @@ def _index(g, p):
     ``p.producible`` until ``p``'s cards or piles change."""
     cached = p.producible
     if cached is None:
-        made, index, piles, limited = set(), {}, [], []
+        made, index, piles, limited, taken = set(), {}, [], [], set()
         for i, (give, get, window, at_most, source, key) in enumerate(g.exchanges_of(p)):
             if at_most is not None:
                 limited.append(key)
@@ -348,12 +351,10 @@ def _index(g, p):
                     if n > 0:
                         made.add(good)
                         index.setdefault(good, []).append(i)
-        memo: dict = {}
-        for give, get, window, at_most, source, key in g.exchanges_of(p):
-            if get != "pile" and any(h in index for h, k in give):
-                break
-        else:   # nothing an exchange makes is taken by another: no cycle (the common case, goods to food)
-            memo["cycle"] = False
+                for good, k in give:
+                    taken.add(good)
+        # nothing an exchange makes is taken by another: no cycle (the common case, goods to food)
+        memo = {} if not taken.isdisjoint(index) else {"cycle": False}
         cached = p.producible = (frozenset(made), index, tuple(piles), tuple(limited), memo)
     return cached
 
@@ -820,26 +821,36 @@ def _search(g, p, need, short, first) -> list:
     relevant.sort()
     # depth-first over combinations (how often each relevant exchange is used); the goods are a list over
     # the goods the search reads (those needed, taken and made), each exchange's parts indices into it
-    held = list(need)
-    for i in relevant:
-        give, get = entries[i][0], entries[i][1]
-        held.extend(h for h, _ in give)
-        held.extend(piles[i] if get == "pile" else (h for h, _ in get))
     col = {}
-    for h in held:
-        col.setdefault(h, len(col))
-    need_at = tuple((col[good], n) for good, n in need.items())
+    for good in need:
+        col[good] = len(col)
+
+    def at(items):
+        out = []
+        for h, m in items:
+            if h not in col:
+                col[h] = len(col)
+            out.append((col[h], m))
+        return tuple(out)
+
+    need_at = at(need.items())
     steps = []   # in the order tried: the last relevant exchange first
+    used = p.used
     for k in range(len(relevant) - 1, -1, -1):
         i = relevant[k]
         give, get, window, at_most, source, key = entries[i]
-        left = None if at_most is None else at_most - p.used.get(key, 0)
-        takes = tuple((col[h], m) for h, m in give)
+        left = None if at_most is None else at_most - used.get(key, 0)
+        takes = at(give)
         if get == "pile":
+            stack_goods = piles[i]
+            at((good, 1) for good in stack_goods)
             same = tuple(j for j, other in enumerate(relevant) if other in piles and entries[other][4] == source)
-            steps.append((i, k, left, takes, None, (piles[i], same)))
-        elif any(good in wanted and n > 0 for good, n in get):
-            steps.append((i, k, left, takes, tuple((col[h], m) for h, m in get), None))
+            steps.append((i, k, left, takes, None, (stack_goods, same)))
+        else:
+            for good, n in get:
+                if n > 0 and good in wanted:
+                    steps.append((i, k, left, takes, at(get), None))
+                    break
     found = []
     seen = set()
     stack = [((0,) * len(relevant), (), [goods[h] if h in goods else 0 for h in col])]
