@@ -99,7 +99,8 @@ class CardsInPlay:
         for window, can, do, label in card.actions:
             p.actions.append((window, can, do, label, card.id))
         p.turn_abilities = P.has_window_abilities(p)
-        p.producible = None
+        if card.exchanges:   # what payments keep about the exchanges is void (only this adds to them)
+            p.producible = None
 
     def run_on_play(self, p, card):
         for handler in card.on_play:
