@@ -480,14 +480,7 @@ def _resume_at_the_terminal(args, doc, pack) -> int:
 def _terminal_loop(args, table, after, saved_in) -> int:
     from .terminal import TerminalPlay, finish_text
 
-    def read(prompt):
-        try:
-            return input(prompt)
-        except EOFError:
-            return None
-
-    def write(text):
-        print(text, flush=True)
+    read, write = _read_line, _write_line
     done = TerminalPlay(table, read, write, after=after).run()
     after()
     if not done:
@@ -518,13 +511,20 @@ def cmd_watch(args) -> int:
         print(_save_error(exc) if isinstance(exc, SaveError) else f"error: {args.file}: {exc}", file=sys.stderr)
         return EXIT_FAIL
 
-    def read(prompt):
-        try:
-            return input(prompt)
-        except EOFError:
-            return None
-    Watch(doc, pack, read, lambda text: print(text, flush=True)).run()
+    Watch(doc, pack, _read_line, _write_line).run()
     return EXIT_OK
+
+
+def _read_line(prompt):
+    """A line typed at the terminal, or None when the input has ended (a person's seat)."""
+    try:
+        return input(prompt)
+    except EOFError:
+        return None
+
+
+def _write_line(text) -> None:
+    print(text, flush=True)
 
 
 def _print_deal_note(game) -> None:
@@ -1031,14 +1031,7 @@ def _campaign_game_at_the_terminal(args, pack, doc, kinds, seed) -> int:
     specs = agent_specs(kinds, seed)
     table = Table(pack, doc["players"], seed, specs, setup=setup)
 
-    def read(prompt):
-        try:
-            return input(prompt)
-        except EOFError:
-            return None
-
-    def write(text):
-        print(text, flush=True)
+    read, write = _read_line, _write_line
     print(f"Campaign {args.file}, game {doc['next']['game']}" +
           (f" (target {doc['next']['target']})" if doc["next"]["target"] is not None else ""))
     print(top)

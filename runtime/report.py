@@ -50,13 +50,7 @@ def score_table(game) -> str:
     labels = {cid: label for cid, label, fn in game.rules.scoring}
     width = max([len(v) for v in labels.values()] + [len("Total"), len("Tie-break (resources)")]) + 2
     col = max(6, max(len(n) for n in names) + 2)
-    lines = ["Final scores", "".ljust(width) + "".join(n.rjust(col) for n in names)]
-    for cid, label in labels.items():
-        lines.append(label.ljust(width) + "".join(str(s["categories"][cid]).rjust(col) for s in scores))
-    lines.append("-" * (width + col * len(names)))
-    lines.append("Total".ljust(width) + "".join(str(s["total"]).rjust(col) for s in scores))
-    if game.rules.has_tie_break:
-        lines.append("Tie-break (resources)".ljust(width) + "".join(str(s["tie_break"]).rjust(col) for s in scores))
+    lines = ["Final scores"] + score_rows(game, labels, width, col, names, scores)
     lines.extend(bonus_lines(game))
     lines.extend(team_lines(game, scores, labels, width))
     lines.append("")
@@ -71,15 +65,21 @@ def team_lines(game, scores, labels, width) -> list:
         return []
     col = max(8, max(len(t["team"]) for t in teams) + 2)
     how = "the lower of the partners' points" if game.rules.teams["score"] == "lower" else "the partners' points added"
-    lines = ["", f"Team scores ({how} in each category)",
-             "".ljust(width) + "".join(t["team"].rjust(col) for t in teams)]
+    return ["", f"Team scores ({how} in each category)"] + score_rows(game, labels, width, col,
+                                                                      [t["team"] for t in teams], teams)
+
+
+def score_rows(game, labels, width, col, heads, scores) -> list:
+    """A score table: the column heads, a row per category, the total and the tie-break (if the pack has
+    one), one column per score (a player's or a team's)."""
+    rows = ["".ljust(width) + "".join(h.rjust(col) for h in heads)]
     for cid, label in labels.items():
-        lines.append(label.ljust(width) + "".join(str(t["categories"][cid]).rjust(col) for t in teams))
-    lines.append("-" * (width + col * len(teams)))
-    lines.append("Total".ljust(width) + "".join(str(t["total"]).rjust(col) for t in teams))
+        rows.append(label.ljust(width) + "".join(str(s["categories"][cid]).rjust(col) for s in scores))
+    rows.append("-" * (width + col * len(scores)))
+    rows.append("Total".ljust(width) + "".join(str(s["total"]).rjust(col) for s in scores))
     if game.rules.has_tie_break:
-        lines.append("Tie-break (resources)".ljust(width) + "".join(str(t["tie_break"]).rjust(col) for t in teams))
-    return lines
+        rows.append("Tie-break (resources)".ljust(width) + "".join(str(s["tie_break"]).rjust(col) for s in scores))
+    return rows
 
 
 def outcome(game, scores) -> str:
