@@ -31,9 +31,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "build" / "mutation"
 OUT = ROOT / "build" / "mutation.json"
-# The modules the project's score is about (runtime/savegame.py is one of runtime/).
-MODULES = ["runtime/*.py", "compiler/checker.py", "compiler/parser.py"]
+# The modules the project's score is about: all of runtime/, its packages included (runtime/primitives/
+# since session 6; runtime/savegame.py is one of them), and the checker and the parser of compiler/.
+MODULES = ["runtime/**/*.py", "compiler/checker.py", "compiler/parser.py"]
 SKIP = ["runtime/__init__.py"]
+
+
+def select_modules(patterns, root: Path = ROOT) -> list:
+    """The files the patterns name (globs relative to root, ``**`` recursive), less SKIP, sorted."""
+    return sorted({str(p.relative_to(root)) for pat in patterns for p in root.glob(pat)
+                   if p.suffix == ".py" and "__pycache__" not in p.parts} - set(SKIP))
 COPY = ["compiler", "runtime", "rules", "cards", "docs", "tests", "README.md", "pyproject.toml"]
 TARGET = 0.90
 DETECTED = {"killed", "timeout", "caught by type check", "segfault"}
@@ -228,8 +235,7 @@ def main(argv=None) -> int:
         print("mutmut is not installed: pip install -e '.[mutation]' (make mutate does it)", file=sys.stderr)
         return 2
     patterns = args.module or MODULES
-    selected = sorted({str(p.relative_to(ROOT)) for pat in patterns for p in ROOT.glob(pat) if p.suffix == ".py"}
-                      - set(SKIP))
+    selected = select_modules(patterns)
     if not selected:
         print(f"no module matches {' '.join(patterns)}", file=sys.stderr)
         return 2
