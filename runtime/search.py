@@ -1,11 +1,13 @@
-"""A search agent: it looks past the other players' replies before it places a person.
+"""A search agent: it plays each promising placement on past the next harvests before it chooses.
 
 At each placement it takes the most promising action spaces by the GreedyAgent's one-step estimate, and
-for each one plays on, in a clone of the game (``Game.clone``), until its own next placement: its
-follow-up requests answered by the RuleAgent's rules, the other players played by GreedyAgents whose
-hidden hands are sampled again from the cards it has not seen (it never looks at another player's hand).
-It takes the space whose end position is best for it against the best of the others (``heuristic``, or
-the score difference once the game is over). Every other request is answered as the GreedyAgent does.
+for each one plays on, in a clone of the game (``Game.clone``), through the next ``harvests`` harvests
+(or to the game's end): every player's later placements by GreedyAgents (its own too), follow-up
+requests by the RuleAgent's rules, the other players' hidden hands sampled again from the cards it has
+not seen (it never looks at another player's hand). It takes the space whose end position is best for it
+against the best of the others (``heuristic``, or the score difference once the game is over). Every
+other request is answered as the GreedyAgent does. ``harvests=0`` values the position at its own next
+placement instead (the cheap look of the first version: about 5 times faster, and weaker).
 """
 from __future__ import annotations
 
@@ -17,11 +19,11 @@ from .agents import GreedyAgent, RuleAgent, heuristic
 class SearchAgent:
     trusted = True
 
-    def __init__(self, seed=0, width: int = 4, samples: int = 1, horizon: int = 1):
+    def __init__(self, seed=0, width: int = 4, samples: int = 1, harvests: int = 2):
         self.rng = random.Random(f"search-agent:{seed}")
         self.width = width          # action spaces looked at past the others' replies
         self.samples = samples      # deals of the hidden hands per action space
-        self.horizon = horizon      # own placements ahead at which the position is valued (later ones greedy)
+        self.harvests = harvests    # harvests played through before the position is valued (0: next placement)
         self.rules = RuleAgent()
         self.greedy = GreedyAgent(seed)
         self.spec = {"kind": "search", "seed": seed}  # how a save file names it
@@ -53,18 +55,19 @@ class SearchAgent:
         return [sid for _, _, sid in scored[:self.width]]
 
     def _look(self, game, seat, index) -> float:
-        """Place on option ``index`` in a clone and play on to this seat's ``horizon``-th placement from now
-        (the ones between by the GreedyAgent); the value there."""
+        """Place on option ``index`` in a clone and play on through the next ``harvests`` harvests (with
+        ``harvests=0``: to this seat's next placement); the value there."""
         others = [None if i == seat else GreedyAgent(0) for i in range(game.nplayers)]
         trial = game.clone(agents=others)
         self._deal_hidden(trial, seat)
+        ahead = sorted(r for r in trial.rules.harvest_rounds if r >= trial.round)
+        # the first placement of the round after the last harvest looked at (none left: the game's end)
+        stop_round = ahead[self.harvests - 1] + 1 if 0 < self.harvests <= len(ahead) else None
         request = trial.answer(index)
-        ahead = 1
         while request is not None:
             if request.kind == "place":
-                if ahead >= self.horizon:
+                if self.harvests == 0 or (stop_round is not None and trial.round >= stop_round):
                     break
-                ahead += 1
                 policy = self.greedy
             else:
                 policy = self.rules
