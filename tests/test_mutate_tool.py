@@ -31,3 +31,35 @@ def test_a_module_option_selects_that_file_only():
     tool = _tool()
     assert tool.select_modules(["runtime/fileio.py"]) == ["runtime/fileio.py"]
     assert tool.select_modules(["runtime/no_such_module.py"]) == []
+
+
+def _mutant_seen_by_a_new_process(tmp_path, cwd, mutant):
+    import os
+    import subprocess
+    import sys
+    site = tmp_path / "site"
+    site.mkdir(exist_ok=True)
+    (site / "sitecustomize.py").write_text(_tool().SITECUSTOMIZE, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(site), MUTANT_UNDER_TEST=mutant)
+    out = subprocess.run([sys.executable, "-c", "import os; print(repr(os.environ['MUTANT_UNDER_TEST']))"],
+                         cwd=cwd, env=env, capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def test_a_new_process_started_elsewhere_runs_the_original_code_while_mutmut_collects_its_stats(tmp_path):
+    """A test that runs the project in a new process from its temporary folder (kill -9 and resume) stopped
+    the first full run: mutmut's recorder looked for its configuration in that folder. The file tools/mutate.py
+    puts beside the copied project turns the recording off there, and only there."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert _mutant_seen_by_a_new_process(tmp_path, elsewhere, "stats") == "''"
+    assert _mutant_seen_by_a_new_process(tmp_path, elsewhere, "runtime.savegame.x_load__mutmut_3") == \
+        "'runtime.savegame.x_load__mutmut_3'"
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text("[tool.mutmut]\n", encoding="utf-8")
+    assert _mutant_seen_by_a_new_process(tmp_path, project, "stats") == "'stats'"
+
+
+def test_the_file_goes_with_the_copied_project():
+    assert '"sitecustomize.py"' in _tool().mutmut_config(["runtime/savegame.py"], ["tests/"])

@@ -72,11 +72,29 @@ def sync(config_text: str) -> int:
                 dst.parent.mkdir(parents=True, exist_ok=True)
                 dst.write_bytes(data)
                 written += 1
+    site = WORK / "sitecustomize.py"
+    if not site.is_file() or site.read_text(encoding="utf-8") != SITECUSTOMIZE:
+        site.write_text(SITECUSTOMIZE, encoding="utf-8")
+        written += 1
     for name in COPY:
         for old in list(_files(WORK / name)) if (WORK / name).exists() else []:
             if old not in wanted:
                 old.unlink()
     return written
+
+
+# Tests that run the project in a new process (kill -9 and resume, the no-toolchain process, the pool's
+# workers) pass PYTHONPATH=<root>, so this file is imported there at start-up. While mutmut finds out
+# which tests reach which function (MUTANT_UNDER_TEST=stats), its recorder reads its configuration from
+# the current folder, which such a process does not have (a test's temporary folder): the first full run
+# stopped there. The new process then runs the original code (no mutant), as it records nothing anyway;
+# with a mutant under test it runs that mutant, as the test process does.
+SITECUSTOMIZE = """\
+# written by tools/mutate.py (make mutate): see SITECUSTOMIZE there
+import os
+if os.environ.get("MUTANT_UNDER_TEST") == "stats" and not os.path.isfile("pyproject.toml"):
+    os.environ["MUTANT_UNDER_TEST"] = ""
+"""
 
 
 def _toml_list(items) -> str:
@@ -90,7 +108,7 @@ def mutmut_config(modules, tests) -> str:
         'source_paths = ["compiler/", "runtime/"]',
         f"only_mutate = {_toml_list(modules)}",
         f"do_not_mutate = {_toml_list(SKIP)}",
-        'also_copy = ["rules/", "cards/", "docs/", "README.md"]',
+        'also_copy = ["rules/", "cards/", "docs/", "README.md", "sitecustomize.py"]',
         f"pytest_add_cli_args_test_selection = {_toml_list(tests)}",
         # tests that read the sources as text see mutmut's rewritten files, not a fault (pyproject markers)
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not slow and not source_text"]',
