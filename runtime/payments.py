@@ -10,7 +10,6 @@ No action space, card or edition is named here.
 """
 from __future__ import annotations
 
-from operator import le
 
 # The search for payments that use exchanges stops after this many combinations (docs/limits.md).
 MAX_PLANS_SEARCHED = 2000
@@ -834,6 +833,10 @@ def _search(g, p, need, short, first) -> list:
         return tuple(out)
 
     need_at = at(need.items())
+    # how often each relevant exchange is used, as one integer of fixed-width fields (field k: relevant[k]):
+    # a count never exceeds the combinations popped, so the fields cannot overflow into each other
+    width = max(MAX_PLANS_SEARCHED, 1).bit_length() + 1
+    mask = (1 << width) - 1
     steps = []   # in the order tried: the last relevant exchange first
     used = p.used
     for k in range(len(relevant) - 1, -1, -1):
@@ -844,23 +847,27 @@ def _search(g, p, need, short, first) -> list:
         if get == "pile":
             stack_goods = piles[i]
             at((good, 1) for good in stack_goods)
-            same = tuple(j for j, other in enumerate(relevant) if other in piles and entries[other][4] == source)
-            steps.append((i, k, left, takes, None, (stack_goods, same)))
+            same = tuple(j * width for j, other in enumerate(relevant)
+                         if other in piles and entries[other][4] == source)
+            steps.append((i, k * width, 1 << (k * width), left, *_first_taken(takes), None, (stack_goods, same)))
         else:
             for good, n in get:
                 if n > 0 and good in wanted:
-                    steps.append((i, k, left, takes, at(get), None))
+                    steps.append((i, k * width, 1 << (k * width), left, *_first_taken(takes), at(get), None))
                     break
     found = []
     seen = set()
-    stack = [((0,) * len(relevant), (), [goods[h] if h in goods else 0 for h in col])]
+    stack = [(0, (), [goods[h] if h in goods else 0 for h in col])]
+    pop, push, mark = stack.pop, stack.append, seen.add
     searched = 0
-    while stack and searched < MAX_PLANS_SEARCHED:
-        uses, path, have = stack.pop()
+    limit = MAX_PLANS_SEARCHED
+    while stack and searched < limit:
+        uses, path, have = pop()
         searched += 1
-        for i, k, left, takes, out, pile in steps:
-            n_used = uses[k]
-            if left is not None and n_used >= left:
+        for i, shift, one, left, h0, m0, takes, out, pile in steps:
+            if left is not None and (uses >> shift) & mask >= left:
+                continue
+            if have[h0] < m0:
                 continue
             for h, m in takes:
                 if have[h] < m:
@@ -868,7 +875,7 @@ def _search(g, p, need, short, first) -> list:
             else:
                 if out is None:
                     stack_goods, same = pile
-                    offset = sum(uses[j] for j in same)
+                    offset = sum((uses >> s) & mask for s in same)
                     if offset >= len(stack_goods):
                         continue
                     if not any(good in wanted for good in stack_goods[offset:]):  # what lies further down counts
@@ -876,11 +883,12 @@ def _search(g, p, need, short, first) -> list:
                     gets = ((col[stack_goods[offset]], 1),)
                 else:
                     gets = out
-                nuses = uses[:k] + (n_used + 1,) + uses[k + 1:]
+                nuses = uses + one
                 if nuses in seen:
                     continue
-                seen.add(nuses)
+                mark(nuses)
                 nhave = have[:]
+                nhave[h0] -= m0
                 for h, m in takes:
                     nhave[h] -= m
                 for h, m in gets:
@@ -888,26 +896,37 @@ def _search(g, p, need, short, first) -> list:
                 npath = path + (i,)
                 for h, n in need_at:
                     if nhave[h] < n:
-                        stack.append((nuses, npath, nhave))
+                        push((nuses, npath, nhave))
                         break
                 else:
-                    found.append((nuses, npath))
                     if first:
                         return [npath]
-    return _fewest(found)
+                    found.append((nuses, npath))
+    return _fewest(found, width, len(relevant))
 
 
-def _fewest(found) -> list:
+def _first_taken(takes) -> tuple:
+    """(column, count) of the first good an exchange takes and the others: most take one good, which the
+    search then tests without a loop (an exchange taking nothing: 0 of column 0)."""
+    return (takes[0][0], takes[0][1], takes[1:]) if takes else (0, 0, ())
+
+
+def _fewest(found, width, fields) -> list:
     """The paths of ``found`` ((uses, path), every ``uses`` different) whose uses contain no other one's,
-    in the order found. Looked at by growing total: a combination containing another contains one of the
-    combinations kept before it."""
-    order = sorted(range(len(found)), key=lambda n: sum(found[n][0]))
+    in the order found. ``uses`` holds ``fields`` counts of ``width`` bits each, every count below half of
+    the field's range, and sums to the path's length. Looked at by growing total: a combination
+    containing another contains one of the combinations kept before it."""
+    guard = 0   # the top bit of every field: (a | guard) - b keeps it in each field where a >= b
+    for k in range(fields):
+        guard |= 1 << (k * width + width - 1)
+    order = sorted(range(len(found)), key=lambda n: len(found[n][1]))
     kept = []
     keep = set()
     for n in order:
         uses = found[n][0]
+        top = uses | guard
         for other in kept:
-            if all(map(le, other, uses)):
+            if (top - other) & guard == guard:
                 break
         else:
             kept.append(uses)

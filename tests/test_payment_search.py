@@ -211,9 +211,13 @@ def test_weights_are_exact_fractions_scaled():
     ([((1, 0), "a"), ((1, 1), "b"), ((0, 2), "c")], ["a", "c"]),
     ([((2, 1), "a"), ((0, 1), "b"), ((1, 1), "c")], ["b"]),
     ([((1, 2, 0), "a"), ((2, 1, 0), "b"), ((0, 0, 3), "c")], ["a", "b", "c"]),
+    ([((0, 3), "a"), ((1, 2), "b"), ((2, 5), "c")], ["a", "b"]),
+    ([((1, 0), "a"), ((0, 7), "b"), ((7, 1), "c")], ["a", "b"]),   # no borrow from one field to the next
 ])
 def test_fewest_keeps_the_combinations_that_contain_no_other_in_the_order_found(found, kept):
-    assert PM._fewest(found) == kept
+    width = 4   # the search packs the counts into one integer, a field of ``width`` bits each
+    packed = [(sum(n << (k * width) for k, n in enumerate(uses)), "x" * sum(uses) + path) for uses, path in found]
+    assert [path[-1] for path in PM._fewest(packed, width, len(found[0][0]))] == kept
 
 
 
