@@ -190,7 +190,16 @@ class Gen:
             return f"Q.{node.fn}(g, p, {cid!r}, {node.period!r})"
         if isinstance(node, N.Tier):
             table = tuple((int(k), int(v)) for k, v, *_ in node.entries)
-            return f"Q.tier({self.expr(node.value)}, {pyrepr(table)})"
+            value = self.expr(node.value)
+            if not table or any(a[0] >= b[0] for a, b in zip(table, table[1:])):
+                return f"Q.tier({value}, {pyrepr(table)})"
+            # thresholds that rise (the checker's E214): the highest one reached, tested from the top
+            # without a call; the value is worked out once (a tier inside it is done before this one reads _t)
+            (top, points), *lower = table[::-1]
+            chain = f"{points} if (_t := {value}) >= {top}"
+            for threshold, points in lower:
+                chain += f" else {points} if _t >= {threshold}"
+            return f"({chain} else 0)"
         if isinstance(node, N.ByHouse):
             table = {str(k): int(v) for k, v, *_ in node.entries}
             return f"{pyrepr(table)}[p.house]"
@@ -870,6 +879,13 @@ def game_table(gen: Gen, frame: dict) -> dict:
               f"    points = {gen.expr(node)}\n"
               f"    return S.category(g, p, {cid!r}, points) if p.mods.get('score') else points")
         scoring.append((cid, label, Code(fname)))
+    total = None
+    if frame["scoring"]:
+        # the categories' points added up in one call, for a player whose cards change no category
+        # (p.mods has no 'score'): the greedy agent's heuristic asks for it on every state it tries
+        total = w.name("score_total")
+        parts = " +\n            ".join(f"{gen.expr(node)}" for cid, label, node, span in frame["scoring"])
+        w.add(f"def {total}(g, p):\n    return ({parts})")
     penalties = {}
     for cid, node, span in frame.get("score_penalties", ()):
         fname = w.name(f"penalty_{ident(cid)}")
@@ -892,7 +908,7 @@ def game_table(gen: Gen, frame: dict) -> dict:
         "room_cost": costs["room"], "renovation_per_room": costs["renovation_per_room"],
         "renovation_fixed": costs["renovation"], "stable_cost": costs["stable"], "fence_cost": costs["fence"],
         "sowing": s["sowing"], "housing": s["housing"], "exchanges": tuple(exchanges),
-        "scoring": tuple(scoring), "tie_break": Code(tname), "has_tie_break": tb is not None, "hand": s["hand"],
+        "scoring": tuple(scoring), "score_total": Code(total) if total else None, "tie_break": Code(tname), "has_tie_break": tb is not None, "hand": s["hand"],
         "decks": tuple(s.get("decks") or ()),
         "good_words": {good: (english.good_word(good, 1), english.good_word(good, 2)) for good in all_goods},
         "solo_target": s.get("solo_target"),

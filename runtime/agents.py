@@ -78,14 +78,20 @@ def heuristic(game, player) -> float:
     """
     w = WEIGHTS
     rules = game.rules
-    total = 0
-    for cid, label, fn in rules.scoring:
-        total += fn(game, player)
+    if rules.score_total is not None and not player.mods.get("score"):
+        total = rules.score_total(game, player)   # the categories below, added up in one call
+    else:
+        total = 0
+        for cid, label, fn in rules.scoring:
+            total += fn(game, player)
     goods = player.goods
     left = game.last_round - game.round
     fade = min(1.0, left / w["fade_rounds"])
     value = total + w["food"] * goods["food"] + w["crop"] * (goods["grain"] + goods.get("vegetable", 0))
-    value += w["material"] * fade * sum(goods[g] for g in rules.building)
+    held = 0
+    for good in rules.building:
+        held += goods[good]
+    value += w["material"] * fade * held
     value += (len(player.occupations) + len(player.minors)) * w["card"] * left
     value += (player.people - rules.start_people) * w["person"] * left
     if player.people < rules.max_people:
@@ -98,8 +104,7 @@ def heuristic(game, player) -> float:
             price[good] = price.get(good, 0) + k
         for good, k in price.items():
             value += w["room_material"] * fade * min(goods[good], k) / k
-    upcoming = [r for r in sorted(rules.harvest_rounds) if r >= game.round]
-    if upcoming:
+    if rules.harvest_rounds and max(rules.harvest_rounds) >= game.round:   # a harvest is to come
         need = game.feeding_need(player)
         reserve = goods["food"] + goods["grain"] + goods.get("vegetable", 0)
         for give, get, window, at_most, source, key in game.exchanges_of(player):

@@ -145,6 +145,9 @@ class Rules:
         self.housing = dict(d["housing"])
         self.exchanges = tuple(d["exchanges"])
         self.scoring = tuple(d["scoring"])
+        # every category's points added up (None: add them one by one), for a player without a card
+        # that changes scoring
+        self.score_total = d.get("score_total")
         # category id -> the points a category loses that count as negative even when its total is not
         # (begging cards scored with the card points): runtime/scoring.py
         self.score_penalties = dict(d.get("score_penalties") or {})
