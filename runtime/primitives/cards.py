@@ -51,7 +51,7 @@ def _majors_as_minors(g, p):
 def major_options(g, p, only=None):
     """The majors the player can build now (``only``: those with this tag)."""
     opts = []
-    owned = p.majors
+    owned = p.majors + p.minors   # an upgrade may return a minor with the tag (docs/language.md 4.8)
     mods = p.mods
     modified = has_price_mods(g, p)
     aliased = mods and "as_minor" in mods
@@ -143,7 +143,7 @@ def _paid_or_kept(goods, made, options, later) -> bool:
 def can_build_major(g, p, ctx=None, only=None):
     """Whether some major (``only``: with this tag) can be built now: bool(major_options(g, p, only))."""
     cards = g.pack.all_cards
-    owned = p.majors
+    owned = p.majors + p.minors   # an upgrade may return a minor with the tag (docs/language.md 4.8)
     goods = p.goods
     made = producible(g, p)
     mods = p.mods
@@ -221,10 +221,7 @@ def _take_major(g, p, pick):
     if "<" in pick:
         cid, returned = pick.split("<", 1)
         card = g.card(cid)
-        g.release_card(p, returned)
-        p.majors.remove(returned)
-        g.major_supply.append(returned)
-        g.major_supply.sort(key=g.major_order.get)
+        return_card(g, p, returned)   # a major to the supply, a minor out of the game
         if g.log is not None:
             g.say(f"{p.name} upgrades {g.card(returned).name} to {card.name}")
     else:
