@@ -28,7 +28,7 @@ CAPACITY_WORDS = {"pasture_with_stable": "pasture with stable", "pasture_of_size
 # the names whose animals may be of different kinds together ('capacity of …: mixed'); the house's are already
 MIXED_TARGETS = {"pasture", "pasture_with_stable", "pasture_of_size", "stable"}
 RULE_SWITCHES = {"allow": {"renovate_skip"}, "forbid": {"renovation"}}
-ARG_KINDS = {"space", "card", "number", "player_value", "goods", "space_or_tag", "category"}
+ARG_KINDS = {"space", "card", "number", "player_value", "goods", "space_or_tag", "category", "source"}
 # what reads the scoring table itself (docs/language.md 4.11): refused inside the table's own points
 SCORE_READERS = {"score", "score_negative"}
 MAX_WORK = 10_000   # steps one rule may take when it runs once (docs/limits.md)
@@ -281,7 +281,9 @@ class Checker:
                                  arg.span)
                 else:
                     self.err("E206", f"{node.name}() needs an action space id", arg.span)
-            elif kind == "card":
+            elif kind == "source" and isinstance(arg, N.Quantity) and arg.name in Q.VIA_KINDS:
+                pass   # event_via(space), event_via(occupation), …: what made the event (docs/language.md 4.1.1)
+            elif kind in ("card", "source"):
                 if node.name == "occupations_after":
                     self.occupation_arg(node, arg)
                 elif isinstance(arg, N.TagRef):
@@ -295,7 +297,11 @@ class Checker:
                         else:
                             arg.name = self.card_id
                     elif not self.sym.knows("cards", arg.name):
-                        self.err("E205", f"unknown card '{arg.name}'{did_you_mean(arg.name, self.sym.cards)}", arg.span)
+                        names = list(self.sym.cards) + (list(Q.VIA_KINDS) if kind == "source" else [])
+                        self.err("E205", f"unknown card '{arg.name}'{did_you_mean(arg.name, names)}", arg.span)
+                elif kind == "source":
+                    self.err("E206", f"{node.name}() needs a card id, a #tag or one of "
+                             f"{', '.join(Q.VIA_KINDS)}", arg.span)
                 else:
                     self.err("E206", f"{node.name}() needs a card id or a #tag", arg.span)
             elif kind == "player_value":

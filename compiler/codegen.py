@@ -164,7 +164,7 @@ class Gen:
             fn, kinds = RQ.FUNCTIONS[node.name]
             args = []
             for a, kind in zip(node.args, kinds):
-                if kind in ("space", "card", "space_or_tag", "category"):
+                if kind in ("space", "card", "space_or_tag", "category", "source"):
                     args.append(repr(a.name))
                 elif kind == "player_value":
                     if isinstance(a, N.Quantity) and a.name in RQ.QUANTITIES:

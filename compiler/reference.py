@@ -150,7 +150,7 @@ HISTORY_EXAMPLES = {
     "first": "after another player uses #reed_accumulation if first(use #reed_accumulation, round): gain 1 food",
 }
 _ARG_SAMPLES = {"space": "fishing", "card": "#oven", "number": "2", "player_value": "rooms", "goods": "wood",
-                "space_or_tag": "#wood_accumulation", "category": "fields"}
+                "space_or_tag": "#wood_accumulation", "category": "fields", "source": "#oven"}
 
 
 def _alternatives(rule: str) -> list[tuple[str, str]]:

@@ -24,12 +24,15 @@ def _resolve(g, p, moment):
         return True
     due = [c for c in claims if c[1] == moment and c[0] == g.round]
     p.card_state["claims"] = [c for c in claims if c[0] == g.round and c[1] != moment]   # stale ones lapse
-    for _round, _moment, can, do, cond, label, _source in due:
+    outer = g.via
+    for _round, _moment, can, do, cond, label, source in due:
         ctx = Ctx(actor=p)
+        g.via = g.pack.all_cards.get(source) if source is not None else None   # made by the card (event_via)
         if (cond is None or cond(g, p, ctx)) and can(g, p, ctx):
             if g.log is not None:
                 g.say(f"{p.name}'s claim is resolved: {label}")
             do(g, p, ctx)
+    g.via = outer
     return True
 
 

@@ -71,6 +71,7 @@ class Game(Decisions, CardsInPlay, Phases):
         self.building_set = frozenset(rules.building)
         self.in_work_phase = False
         self.using = None            # id of the action space being used (the space of its verbs' events)
+        self.via = None              # the card whose rule is running (event_via), None for a space's own action
         self.open_windows = frozenset()  # exchange windows open besides 'any time': harvest, feeding
         self.accept_optional = False     # 'may' effects are taken without asking (a choice needs them)
         self.replacing = frozenset()     # events whose 'instead of' rule is running (primitives.replaced)

@@ -20,6 +20,8 @@ class CardsInPlay:
         if not hooks:
             return
         c = ctx or Ctx(actor=actor)
+        cards = P.via_cards(self.pack)
+        outer = self.via
         if self.counters:   # history counters count the event before any rule reacts to it (4.7)
             history.count(self, key, actor, c)
         retry = []
@@ -36,6 +38,7 @@ class CardsInPlay:
                     continue
                 if who == "other" and owner == actor.idx:
                     continue
+                self.via = cards.get(handler)   # the events its body makes were made by this card (event_via)
                 if self.log is None:
                     result = handler(self, self.players[owner], c)
                 else:
@@ -46,10 +49,12 @@ class CardsInPlay:
                     fired = True
         if retry and fired and len(retry) < len(hooks):
             for owner, handler in retry:
+                self.via = cards.get(handler)
                 if self.log is None:
                     handler(self, self.players[owner], c)
                 else:
                     gamelog.run_card_effect(self, handler, self.players[owner], c)
+        self.via = outer
 
     def exchanges_of(self, p):
         return self._base_exchanges + p.exchanges
@@ -72,10 +77,12 @@ class CardsInPlay:
             p = self.players[owner]
             if entry in self.latches and cond(self, p):
                 self.latches.remove(entry)
+                outer, self.via = self.via, self.card(cid)
                 if self.log is None:
                     handler(self, p, Ctx(actor=p))
                 else:
                     gamelog.run_card_effect(self, handler, p, Ctx(actor=p))
+                self.via = outer
 
     def install_card(self, p, card):
         """Put a card's lasting effects (exchanges, bake rates, listeners, modifiers) into play for ``p``."""
@@ -103,11 +110,13 @@ class CardsInPlay:
             p.producible = None
 
     def run_on_play(self, p, card):
+        outer, self.via = self.via, card
         for handler in card.on_play:
             if self.log is None:
                 handler(self, p, Ctx(actor=p, card=card))
             else:
                 gamelog.run_card_effect(self, handler, p, Ctx(actor=p, card=card))
+        self.via = outer
 
     def release_card(self, p, cid):
         """Take a returned card's lasting effects out of play (an upgraded improvement)."""
@@ -125,3 +134,4 @@ class CardsInPlay:
                     break
             if not hooks:  # self.listeners names only events someone listens to
                 self.listeners.pop(key, None)
+

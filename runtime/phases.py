@@ -72,6 +72,8 @@ class Phases:
         """Players take what lies for them on this round's space (goods, or an action to take)."""
         for pi, items, source in self.schedule.pop(r, ()):
             p = self.players[pi]
+            # what a card scheduled is made with that card (event_via); the rules' own schedules by none
+            self.via = self.pack.all_cards.get(source) if source is not None else None
             if isinstance(items, P.ScheduledAction):
                 if items.can(self, p, None):
                     if self.log is None:
@@ -81,6 +83,7 @@ class Phases:
             else:
                 gamelog.gained(self, p, items, source)    # before the gain: animals that do not fit are told after it
                 P.gain(self, p, items, quiet=True)
+        self.via = None
 
     def turn_order(self):
         n = self.nplayers
@@ -199,6 +202,7 @@ class Phases:
         before, use, end = _space_events(s)
         listeners = self.listeners  # an event nobody listens to costs one look-up
         outer, self.using = self.using, s.id
+        via, self.via = self.via, None   # the space's own action is made by no card (event_via(space))
         for key in before:
             if key in listeners:
                 self.emit(key, p, ctx)
@@ -219,6 +223,7 @@ class Phases:
             if key in listeners:
                 self.emit(key, p, ctx)
         self.using = outer
+        self.via = via
         self.check_latches()
 
     def returning_home(self):

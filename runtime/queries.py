@@ -273,6 +273,11 @@ EVENTS = {
     "convert": {"what": "goods are converted by an exchange (cooking, a card's rate), also inside a payment",
                 "goods": "the goods made", "paid": "the goods given up", "via": "the card of the exchange"},
 }
+# Every event but a use carries the card whose rule made it (``event_via``, ``Ctx.via``): an event made by
+# an action space's own action or by the rules carries none (``event_via(space)`` tells the first apart).
+for _fields in EVENTS.values():
+    if _fields is not EVENTS["use"]:
+        _fields.setdefault("via", "the card whose rule made it")
 # The events whose listeners get a size, and what it counts (the compiler refuses ``event_size`` after
 # any other event).
 EVENT_SIZES = {name: fields["size"] for name, fields in EVENTS.items() if "size" in fields}
@@ -449,10 +454,20 @@ def event_paid(g, p, c, goods):
     return sum(n for good, n in items if good in goods)
 
 
-def event_via(g, p, c, card_or_tag):
-    """whether the event was made with that card (or a card with that #tag)"""
+def event_via(g, p, c, source):
+    """whether the event was made with that card (or a card with that #tag, or of that kind; `space`: by an action space's own action)"""
     card = c.via if c is not None else None
-    return card is not None and (card.id == card_or_tag or card_or_tag in card.tags)
+    if card is None:
+        return source == "space" and c is not None and c.space is not None
+    kind = VIA_KINDS.get(source)
+    if kind is not None:
+        return card.kind in kind
+    return card.id == source or source in card.tags
+
+
+# What made an event, besides a card id or a #tag (event_via): its kind of card, or an action space itself.
+VIA_KINDS = {"occupation": ("occupation",), "minor": ("minor",), "major": ("major",),
+             "improvement": ("minor", "major"), "card": ("occupation", "minor", "major"), "space": ()}
 
 
 def event_card(g, p, c, card_or_tag):
@@ -596,7 +611,7 @@ FUNCTIONS = {
     "event_goods": (event_goods, ("goods",)),
     "event_card": (event_card, ("card",)),
     "event_paid": (event_paid, ("goods",)),
-    "event_via": (event_via, ("card",)),
+    "event_via": (event_via, ("source",)),
     "event_space": (event_space, ("space_or_tag",)),
     "occupations_after": (occupations_after, ("card",)),
     "score": (score, ("category",)),

@@ -13,6 +13,9 @@ from test_checker_bounds import _add_rule, _at
 from test_diagnostics import check, root  # noqa: F401  (root is a fixture)
 
 TEXTS = {
+    "via_space_probe": "Each time you get wood, if it came from an action space's own action (not a card): get 1 "
+                       "food.",
+    "via_kind_probe": 'Each time you plow, if not (it was done with "Via Kind Probe"): get 1 reed.',
     "gain_probe": "Each time you get clay: get 1 food.",
     "building_gain_probe": "Each time another player gets building resources, if it brought at least 2 building "
                            "resources: get 1 food.",
@@ -102,6 +105,10 @@ TEXTS = {
 }
 # Every line of a probe whose other lines matter too (TEXTS holds the last line of each card).
 ALL_LINES = {
+    # an occupation has no cost line, so its first rule is the header's second line (not compared)
+    "via_kind_probe": ["Each time you plow, if it was done by an occupation: get 1 wood.",
+                       'Each time you use "Day Laborer": plow 1 field.',
+                       'Each time you plow, if not (it was done with "Via Kind Probe"): get 1 reed.'],
     "space_goods_probe": ['Each time you use "Clay Pit": get (the wood lying on "Forest", "Grove" and "Copse" '
                           "together) food.",
                           'Each time you use "Reed Bank", if the food lying on "Fishing" is 0: get 1 reed.'],
@@ -427,6 +434,13 @@ REFUSED = [
      "occupied() asks about the people on an action space, and at the end of a round nobody is on one", "occupied"),
     ("on play: take the food of fishin", "E205", "unknown action space 'fishin' (did you mean 'fishing'?)", "fishin"),
     ("on play: take the gold of fishing", "E203", "unknown good 'gold'", "gold"),
+    # what made an event (docs/language.md 4.1.1)
+    ("after you plow if event_via(spaces): gain 1 food", "E205",
+     "unknown card 'spaces' (did you mean 'space'?)", "spaces"),
+    ("after you plow if event_via(3): gain 1 food", "E206",
+     "event_via() needs a card id, a #tag or one of occupation, minor, major, improvement, card, space", "3"),
+    ("after you use forest if event_via(space): gain 1 food", "E300",
+     "'using a space' carries no via (missing feature: event_via for using a space)", "event_via"),
 ]
 
 

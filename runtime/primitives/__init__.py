@@ -38,7 +38,7 @@ from ..firing import fire, limit_ok
 
 from .goods_events import (
     _space_in_use, after_event, before_event, can_pay, gain, give_others, NO, pay, replaced, scaled, snapshot, STOP,
-    YES)
+    via_cards, YES)
 from .choices import and_or, choose, may, optional, then
 from .rooms import (
     _blocked_for_tiles, _RENOVATION_PRICES, _tiles_of_farm, build_room, build_rooms, can_build_room, can_build_rooms,

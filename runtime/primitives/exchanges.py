@@ -159,7 +159,11 @@ def use_window_option(g, p, option):
     if kind == "x":
         return use_exchange(g, p, i, convert=True)
     window, can, do, label, source = p.actions[i]
-    return do(g, p, Ctx(actor=p))
+    outer, g.via = g.via, g.card(source)   # what the ability does is made by its card (event_via)
+    try:
+        return do(g, p, Ctx(actor=p))
+    finally:
+        g.via = outer
 
 
 def exchange_ready(g, p, entry) -> bool:

@@ -22,12 +22,31 @@ def can_pay(p, items) -> bool:
 # ====================================================================== events (docs/language.md, 4.1)
 
 
+def via_cards(pack) -> dict:
+    """handler -> the card whose rule it is (its events were made with that card: ``event_via``, docs/
+    language.md 4.1.1); the pack's own rules are in no card. Made once per pack."""
+    table = pack.__dict__.get("_via_cards")
+    if table is None:
+        table = {}
+        for card in pack.all_cards.values():
+            for fn in card.on_play:
+                table[fn] = card
+            for _key, fn, _who in card.listeners:
+                table[fn] = card
+            for _key, fn, _who in card.hand_listeners:
+                table[fn] = card
+            for _cond, fn in card.latches:
+                table[fn] = card
+        pack._via_cards = table
+    return table
+
+
 def before_event(g, p, event, card=None, data=None):
     """Run the 'before' rules of an event, when a card in play has one: the verb is about to happen.
     ``data``: the part of the payload already known (a renovation's materials, from and to)."""
     key = "before:" + event
     if g.listeners.get(key):
-        g.emit(key, p, Ctx(actor=p, card=card, space=_space_in_use(g), data=data))
+        g.emit(key, p, Ctx(actor=p, card=card, space=_space_in_use(g), data=data, via=g.via))
 
 
 def _space_in_use(g):
@@ -46,14 +65,18 @@ def replaced(g, p, event, ctx=None) -> bool:
     n, first = g.nplayers, p.idx
     c = Ctx(actor=p, space=getattr(ctx, "space", None))
     outer, g.replacing = g.replacing, g.replacing | {event}
+    via = g.via
+    cards = via_cards(g.pack)
     try:
         for owner, handler, who in sorted(hooks, key=lambda h: (h[0] - first) % n):
             if (who == "you") != (owner == p.idx) and who != "any":
                 continue
+            g.via = cards.get(handler)   # the replacement is made by the card (event_via)
             if handler(g, g.players[owner], c):
                 return True
     finally:
         g.replacing = outer
+        g.via = via
     return False
 
 
@@ -66,7 +89,8 @@ def after_event(g, p, event, data=None, card=None, before=None, goods=None):
     """Run the 'after' rules of an event with its payload; nothing is built when no card listens."""
     key = "event:" + event
     if g.listeners.get(key):
-        g.emit(key, p, Ctx(actor=p, card=card, data=data, before=before, goods=goods, space=_space_in_use(g)))
+        g.emit(key, p, Ctx(actor=p, card=card, data=data, before=before, goods=goods, space=_space_in_use(g),
+                           via=g.via))
 
 
 def pay(g, p, items, ctx=None, quiet=False):
@@ -103,7 +127,8 @@ def gain(g, p, items, ctx=None, quiet=False, source=None):
     if listened:
         got = tuple((good, n) for good, n in items if n > 0)
         if got:
-            g.emit("event:gain", p, Ctx(actor=p, goods=got, before=before, space=ctx.space if ctx else None))
+            g.emit("event:gain", p, Ctx(actor=p, goods=got, before=before, space=ctx.space if ctx else None,
+                                        via=g.via))
     return True
 
 
