@@ -670,7 +670,11 @@ class Checker:
             return
         if limit.times < 1:
             self.err("E215", "a limit needs a number of times from 1 up", limit.span)
-        if trigger is not None and trigger.kind in ("on_play", "once"):
+        if limit.each and (trigger is None or trigger.actor == "you" or trigger.kind in ("on_play", "once",
+                                                                                           "at_phase")):
+            self.err("E212", "'for each player' counts the limit apart for each player whose event fires the rule: "
+                     "it belongs to a rule that reacts to another player's or any player's event", limit.span)
+        elif trigger is not None and trigger.kind in ("on_play", "once"):
             self.err("E212", f"'{_trigger_words(trigger)}' fires only once: a limit on it has no effect", limit.span)
         elif trigger is None and limit.period == "next":
             self.err("E212", "'(the next time)' belongs to a rule that reacts to an event or a phase; an ability "
@@ -699,9 +703,6 @@ class Checker:
                 if t.event not in INSTEAD_EVENTS:
                     self.err("E300", f"'instead of you {words}' is not supported (missing feature: instead-of rules "
                              f"for {words})", t.span)
-                elif t.actor != "you":
-                    self.err("E300", "an 'instead of' rule replaces its owner's own verb (missing feature: "
-                             "instead-of rules for other players)", t.span)
                 elif t.event_args:
                     self.err("E300", f"'instead of you {words}' replaces every {words} (missing feature: "
                              "instead-of rules narrowed by material)", t.span)
@@ -866,6 +867,9 @@ class Checker:
                 self.err("E215", "a card that houses people needs a number from 1 up", m.span)
         elif m.kind in ("use_occupied", "double_placement"):
             self.spaces_ref(m.words)
+        elif m.kind == "space_fee":
+            self.spaces_ref(m.words)
+            self.goods(m.goods[0], constant=True, what="a fee for using a space")
         elif m.kind == "counts_as_tag":
             name, span = m.words[0]
             if not self.sym.knows("card_tags", name):

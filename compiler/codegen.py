@@ -682,7 +682,10 @@ def card_table(gen: Gen, unit: Unit) -> dict:
             lines.append(f"    if not ({' and '.join(cond)}):\n        return None")
         # P.fire counts the limit when the rule fires and stops a rule that keeps triggering itself
         limit_args = f", {rule.limit.period!r}, {int(rule.limit.times)}" if rule.limit is not None else ""
-        lines.append(f"    return P.fire(g, p, c, {f'{unit.id}:{i}'!r}, {can}, {do}, {_rule_where(rule.span)!r}, "
+        rule_id = repr(f"{unit.id}:{i}")
+        if rule.limit is not None and rule.limit.each:   # counted apart for each player whose event it is
+            rule_id = f"{rule_id} + '@' + str(P.actor_of(p, c).idx)"
+        lines.append(f"    return P.fire(g, p, c, {rule_id}, {can}, {do}, {_rule_where(rule.span)!r}, "
                      f"{str(d['name'])!r}{limit_args})")
         w.add("\n".join(lines))
         gen.counted = False
@@ -748,6 +751,10 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
         name_, is_tag, _ = m.words[0]
         key = ("#" if is_tag else "") + name_
         body.append(f"p.mods.setdefault({m.kind!r}, []).append({key!r})")
+    elif m.kind == "space_fee":   # (owner, space id or #tag, fee): runtime primitives.space_fees
+        name_, is_tag, _ = m.words[0]
+        key = ("#" if is_tag else "") + name_
+        body.append(f"g.space_fees = g.space_fees + ((p.idx, {key!r}, {pyrepr(const_goods(m.goods[0]))}, card.id),)")
     elif m.kind == "card_field":
         crops = tuple(w_ for w_, _ in m.words)
         body.append(f"P.add_card_field(g, p, card.id, {pyrepr(crops)})")

@@ -681,7 +681,8 @@ class English:
                 head = ("The next time " + head[len("Each time "):] if head.startswith("Each time ")
                         else head + " (only the next time)")
             elif rule.limit is not None:
-                head += f" ({_times(rule.limit.times)} per {rule.limit.period})"
+                each = " for each player" if rule.limit.each else ""
+                head += f" ({_times(rule.limit.times)} per {rule.limit.period}{each})"
             if rule.trigger.instead:
                 return f"{head}: instead of that, {self.stmt(rule.body)}."
             return f"{head}: {self.stmt(rule.body)}."
@@ -779,6 +780,10 @@ class English:
         if m.kind == "use_occupied":
             name, is_tag, _ = m.words[0]
             return f"You may use {self.space_ref(name, is_tag)} even if one other player's person is on it."
+        if m.kind == "space_fee":
+            name, is_tag, _ = m.words[0]
+            return (f"Each other player must first pay you {self.goods(m.goods[0])} to use "
+                    f"{self.space_ref(name, is_tag)}; without it they cannot use it.")
         if m.kind == "double_placement":
             name, is_tag, _ = m.words[0]
             return (f"You may place two people one right after the other if at least one of them goes to "

@@ -236,6 +236,7 @@ class Trigger(Node):
 class Limit(Node):
     times: int
     period: str
+    each: bool = False    # '(once per game for each player)': counted for each player whose event it is
 
 
 @dataclass
@@ -290,7 +291,7 @@ def names_in(trees) -> set:
     for node in walk(list(trees)):
         if isinstance(node, Trigger):
             out.update(("tag" if tag else "id", name) for name, tag, _ in node.spaces)
-        elif isinstance(node, Modifier) and node.kind in ("use_occupied", "double_placement"):
+        elif isinstance(node, Modifier) and node.kind in ("use_occupied", "double_placement", "space_fee"):
             out.update(("tag" if tag else "id", name) for name, tag, _ in node.words)
         elif isinstance(node, Verb) and node.spaces:
             out.update(("tag" if tag else "id", name) for group in node.spaces for name, tag, _ in group)

@@ -381,6 +381,10 @@ class _Build(Transformer):
         count, period = children
         return N.Limit(count, str(period), span=self.sp(meta))
 
+    def limit_each(self, meta, children):
+        count, period = children
+        return N.Limit(count, str(period), each=True, span=self.sp(meta))
+
     def limit_next(self, meta, children):
         return N.Limit(1, "next", span=self.sp(meta))   # fires once, then spent (docs/language.md 4.4)
 
@@ -563,6 +567,9 @@ class _Build(Transformer):
 
     def use_occupied(self, meta, children):
         return N.Modifier("use_occupied", words=[children[-1]], span=self.sp(meta))
+
+    def space_fee(self, meta, children):
+        return N.Modifier("space_fee", goods=[children[0], None], words=[children[-1]], span=self.sp(meta))
 
     def double_placement(self, meta, children):
         return N.Modifier("double_placement", words=[children[-1]], span=self.sp(meta))

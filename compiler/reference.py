@@ -100,6 +100,7 @@ MODIFIER_EXAMPLES = {
     "cost_substitute": "may pay 1 wood instead of 2 clay for rooms",
     "cost_substitute_all": "may pay 1 wood instead of all reed for renovation",
     "free_per_action": "free 3 fences per action", "use_occupied": "may use occupied #wish_for_children",
+    "space_fee": "others pay 1 food to owner to use fishing",
     "double_placement": "may place twice if one uses #animal_market", "capacity": "capacity of pasture: +2",
     "capacity_set": "capacity of stable = 3", "capacity_mixed": "capacity of pasture with stable: mixed",
     "house_holds": "house holds rooms animals", "card_field": "this card is a field for vegetable",

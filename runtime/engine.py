@@ -71,6 +71,7 @@ class Game(Decisions, CardsInPlay, Phases):
         self.building_set = frozenset(rules.building)
         self.in_work_phase = False
         self.using = None            # id of the action space being used (the space of its verbs' events)
+        self.space_fees = ()         # (owner, space id or #tag, fee, card id): 'others pay … to owner to use …' (4.9)
         self.via = None              # the card whose rule is running (event_via), None for a space's own action
         self.open_windows = frozenset()  # exchange windows open besides 'any time': harvest, feeding
         self.accept_optional = False     # 'may' effects are taken without asking (a choice needs them)

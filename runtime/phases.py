@@ -112,7 +112,8 @@ class Phases:
         shared = p.mods.get("use_occupied") if p.mods else None
         taken = self._groups_taken() if self.grouped else None
         always = P.always  # most spaces can always be used: not called
-        if only is None and not shared and not taken:  # the common case, as one comprehension
+        fees = self.space_fees
+        if only is None and not shared and not taken and not fees:  # the common case, as one comprehension
             return [s.id for s in self.spaces if not s.occupants and (s.can is always or s.can(self, p, None))]
         out = []
         for s in self.spaces:
@@ -124,7 +125,7 @@ class Phases:
                 if not shared or len(s.occupants) != 1 or s.occupants[0] == p.idx or not self._matches(s, shared):
                     continue
             can = s.can
-            if can is always or can(self, p, None):
+            if (can is always or can(self, p, None)) and (not fees or P.can_pay_space_fees(self, p, s)):
                 out.append(s.id)
         return out
 
@@ -203,6 +204,8 @@ class Phases:
         listeners = self.listeners  # an event nobody listens to costs one look-up
         outer, self.using = self.using, s.id
         via, self.via = self.via, None   # the space's own action is made by no card (event_via(space))
+        if self.space_fees:
+            P.pay_space_fees(self, p, s, ctx)
         for key in before:
             if key in listeners:
                 self.emit(key, p, ctx)

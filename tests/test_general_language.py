@@ -13,6 +13,11 @@ from test_checker_bounds import _add_rule, _at
 from test_diagnostics import check, root  # noqa: F401  (root is a fixture)
 
 TEXTS = {
+    "instead_other_probe": 'Each time another player would plow, if it happened on "Farmland" (once per game for '
+                           "each player): instead of that, that player may act: they may pay 1 food to the owner of "
+                           "this card to plow 2 fields.",
+    "space_fee_probe": 'Each other player must first pay you 1 food and 1 wood to use "Forest", "Grove" or "Copse"; '
+                       "without it they cannot use it.",
     "via_space_probe": "Each time you get wood, if it came from an action space's own action (not a card): get 1 "
                        "food.",
     "via_kind_probe": 'Each time you plow, if not (it was done with "Via Kind Probe"): get 1 reed.',
@@ -352,8 +357,10 @@ REFUSED = [
     ("instead of you build major: gain 1 food", "E300",
      "'instead of you build major' is not supported (missing feature: instead-of rules for build major)",
      "instead of you build major"),
-    ("instead of another player plows: gain 1 food", "E300", "an 'instead of' rule replaces its owner's own verb "
-     "(missing feature: instead-of rules for other players)", "instead of another player plows"),
+    ("after you plow (once per game for each player): gain 1 food", "E212",
+     "'for each player' counts the limit apart for each player whose event fires the rule: it belongs to a rule "
+     "that reacts to another player's or any player's event", "(once per game for each player)"),
+    ("others pay 1 food to owner to use meadow", "E205", "unknown action space 'meadow'", "meadow"),
     ("instead of you renovate to stone: gain 1 food", "E300", "'instead of you renovate' replaces every renovate "
      "(missing feature: instead-of rules narrowed by material)", "instead of you renovate to stone"),
     ("instead of you sow: gain (event_goods(grain)) food", "E212",

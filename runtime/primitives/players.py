@@ -86,5 +86,32 @@ def take_from(g, p, whom, items, ctx=None):
     return True
 
 
+def _fees_for(g, p, s):
+    """The fees ``p`` owes other players' cards for using space ``s`` (docs/language.md 4.9)."""
+    return [(g.players[owner], fee, cid) for owner, key, fee, cid in g.space_fees
+            if owner != p.idx and (key == s.id or (key[0] == "#" and key[1:] in s.tags))]
+
+
+def can_pay_space_fees(g, p, s) -> bool:
+    """Whether ``p`` can pay every fee of using ``s`` (a space whose fee they cannot pay is not usable)."""
+    fees = _fees_for(g, p, s)
+    if not fees:
+        return True
+    total = {}
+    for _owner, fee, _cid in fees:
+        for good, n in fee:
+            total[good] = total.get(good, 0) + n
+    return can_afford(g, p, tuple(total.items()))
+
+
+def pay_space_fees(g, p, s, ctx=None):
+    """``p`` pays the fees of using ``s`` to the cards' owners, before anything else happens there."""
+    outer = g.via
+    for owner, fee, cid in _fees_for(g, p, s):
+        g.via = g.card(cid)   # the fee is the card's (event_via), not the space's own action
+        pay_to(g, p, owner, fee, ctx)
+    g.via = outer
+
+
 # the verbs of the other modules called above (imported last: some of them import this one)
 from .goods_events import gain
