@@ -18,7 +18,8 @@ from .parser import parse
 # every verb has 'before' rules except a gain (goods arrive from everywhere, often in the middle of a verb)
 EVENTS_WITH_BEFORE = set(Q.EVENTS) - {"use", "gain", "convert"}
 # verbs whose 'instead of' rules the runtime offers (primitives.replaced; docs/language.md 4.1.3)
-INSTEAD_EVENTS = {"plow", "sow", "bake", "build_rooms", "build_stables", "build_fences", "renovate", "family_growth"}
+INSTEAD_EVENTS = {"plow", "sow", "bake", "build_rooms", "build_stables", "build_fences", "renovate", "family_growth",
+                  "play_minor", "build_improvement"}
 EVENT_TRIGGERS = ("after_use", "before_use", "turn_end_use", "after_event", "before_event")
 COST_TARGETS = {"room", "renovation", "stable", "fence", "improvement", "major", "minor", "occupation", "feeding"}
 # capacity names (docs/language.md 4.3); 'pasture_of_size' is written 'pasture of N spaces'

@@ -241,6 +241,8 @@ def play_minor(g, p, ctx=None):
     opts = minor_options(g, p)
     if not opts:
         return False
+    if g.listeners.get("instead:play_minor") and replaced(g, p, "play_minor", ctx):
+        return True
     cid = g.decide(p, "minor", opts)
     _play_minor(g, p, cid)
     return True
@@ -284,6 +286,8 @@ def build_improvement(g, p, ctx=None):
     opts = majors + [f"minor:{c}" for c in minors]
     if not opts:
         return False
+    if g.listeners.get("instead:build_improvement") and replaced(g, p, "build_improvement", ctx):
+        return True
     pick = g.decide(p, "improvement", opts)
     if pick.startswith("minor:"):
         _play_minor(g, p, pick[6:])
@@ -423,4 +427,4 @@ def play_occupation(g, p, ctx=None, fee=()):
 
 
 # the verbs of the other modules called above (imported last: some of them import this one)
-from .goods_events import after_event, before_event, snapshot, YES
+from .goods_events import after_event, before_event, replaced, snapshot, YES

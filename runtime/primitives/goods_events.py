@@ -63,7 +63,7 @@ def replaced(g, p, event, ctx=None) -> bool:
     if not hooks or event in g.replacing:
         return False
     n, first = g.nplayers, p.idx
-    c = Ctx(actor=p, space=getattr(ctx, "space", None))
+    c = Ctx(actor=p, space=getattr(ctx, "space", None), via=g.via)
     outer, g.replacing = g.replacing, g.replacing | {event}
     via = g.via
     cards = via_cards(g.pack)
