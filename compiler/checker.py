@@ -17,6 +17,8 @@ from .parser import parse
 
 # every verb has 'before' rules except a gain (goods arrive from everywhere, often in the middle of a verb)
 EVENTS_WITH_BEFORE = set(Q.EVENTS) - {"use", "gain", "convert"}
+# words of 'upgrade_of' for any card of a kind (a minor's price: 'upgrade_of: [improvement]', 4.8)
+UPGRADE_KINDS = ("improvement", "major", "minor")
 # verbs whose 'instead of' rules the runtime offers (primitives.replaced; docs/language.md 4.1.3)
 INSTEAD_EVENTS = {"plow", "sow", "bake", "build_rooms", "build_stables", "build_fences", "renovate", "family_growth",
                   "play_minor", "build_improvement"}
@@ -1559,11 +1561,21 @@ def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> Check
                     "kind": "major" if kind == "major" else str(e.get("kind")),
                     "passing": bool(e.get("passing")), "deck": e.get("deck"), "number": e.get("number"),
                     "players": players,
-                    "upgrade_of": [str(t) for t in (e.get("upgrade_of") or [])]}
+                    "upgrade_of": [str(t) for t in (e.get("upgrade_of") or [])],
+                    "returns": int(e.get("returns") or 1),
+                    "returned_lose_claims": bool(e.get("returned_lose_claims"))}
             if data["upgrade_of"] and data["kind"] == "occupation":
                 report.error("E212", "'upgrade_of' belongs to an improvement: an occupation returns no card",
                              e.span_of("upgrade_of"))
+            if "returns" in e and (data["kind"] != "minor" or not data["upgrade_of"]):
+                report.error("E212", "'returns' is how many cards of 'upgrade_of' a minor improvement's price "
+                             "returns: it belongs to a minor with 'upgrade_of'", e.span_of("returns"))
+            if "returned_lose_claims" in e and (data["kind"] != "minor" or not data["upgrade_of"]):
+                report.error("E212", "'returned_lose_claims' is about the cards a minor improvement's price "
+                             "returns: it belongs to a minor with 'upgrade_of'", e.span_of("returned_lose_claims"))
             for t in data["upgrade_of"]:
+                if t in UPGRADE_KINDS and data["kind"] == "minor":
+                    continue   # any major, minor or improvement in front of the player (docs/language.md 4.8)
                 if not sym.knows("card_tags", t) and not sym.knows("cards", t):
                     report.error("E205", f"unknown card or tag '{t}' in upgrade_of"
                                  f"{did_you_mean(t, sym.card_tags | sym.cards)}", e.span_of("upgrade_of"))

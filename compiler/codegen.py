@@ -599,6 +599,10 @@ def card_table(gen: Gen, unit: Unit) -> dict:
              "bonus_points": d["bonus_points"], "tags": _tags_of(d), "upgrade_of": tuple(d["upgrade_of"]),
              "passing": d["passing"], "deck": d["deck"], "number": d["number"], "players": d["players"],
              "src": (unit.src.file, unit.src.line)}
+    if d.get("returns", 1) > 1:   # a price of returning several cards (docs/language.md 4.8)
+        entry["returns"] = d["returns"]
+    if d.get("returned_lose_claims"):
+        entry["returned_lose_claims"] = True
     cost = d["cost"]
     const = const_goods(cost) if cost is not None else ()
     if const is not None:

@@ -1105,8 +1105,16 @@ def for_pack(checked) -> English:
 def upgrade_cost(cost: str, d: dict) -> str:
     """The price of an upgrade (``upgrade_of``, docs/language.md 4.8): a major's returned card replaces its
     price, a minor's is part of it."""
-    names = " or ".join(t.replace("_", " ").title() for t in d["upgrade_of"])
-    card = f"{'an' if names[0] in 'AEIOU' else 'a'} {names} you have"
+    kinds = {"improvement": "improvement", "major": "major improvement", "minor": "minor improvement"}
+    n = d.get("returns", 1)
+    names = " or ".join(kinds.get(t) or t.replace("_", " ").title() for t in d["upgrade_of"])
+    card = f"{'an' if names[0] in 'AEIOUaeiou' else 'a'} {names} you have"
+    if n > 1:
+        card = f"{n} cards you have, each {'an' if names[0] in 'AEIOUaeiou' else 'a'} {names}"
+    if any(t in kinds for t in d["upgrade_of"]):
+        card += " (a major goes back to the supply, a minor leaves the game)"
+    if d.get("returned_lose_claims"):
+        card += "; what they would still give you on round spaces is lost"
     if d["kind"] == "major":
         return f"{cost}, or return {card}"
     if cost in ("Cost: nothing", "nothing"):

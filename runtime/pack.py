@@ -84,6 +84,8 @@ class CardDef:
         self.bonus_points = d.get("bonus_points", False)
         self.tags = tuple(d.get("tags", ()))
         self.upgrade_of = tuple(d.get("upgrade_of", ()))
+        self.returns = d.get("returns", 1)   # how many cards of upgrade_of a minor's price returns
+        self.returned_lose_claims = d.get("returned_lose_claims", False)   # their scheduled goods are lost
         # 'this card counts as N occupations' / 'as a major improvement too' (docs/language.md 4.8)
         self.occupation_count = d.get("occupation_count", 1)
         self.counts_as_major = d.get("counts_as_major", False)

@@ -814,6 +814,18 @@ def test_every_problem_of_a_card_at_once(root, capsys):
                ))
 
 
+def test_returns_belongs_to_a_minor_with_upgrade_of(root, capsys):
+    # a price of returning several cards (docs/language.md 4.8): an occupation returns none
+    text = CARD.replace("points: 0\n", "points: 0\nreturns: 2\n")
+    check_card(root, capsys, text,
+               block(
+                   "cards/revised/T/test_card.yaml:6:10: error[E212]: 'returns' is how many cards of 'upgrade_of' a "
+                   "minor improvement's price returns: it belongs to a minor with 'upgrade_of'",
+                   "  returns: 2",
+                   "           ^",
+               ))
+
+
 def test_every_problem_of_a_space_at_once(root, capsys):
     edit(root, "revised/actions.yaml", "  name: Grain Seeds\n  effect: gain 1 grain\n",
          "  name: Grain Seeds\n  tags: grain_seeds\n  effect: gain 1 grian\n")

@@ -81,7 +81,16 @@ def returnable_cards(g, p, card):
     wanted = card.upgrade_of
     cards = g.pack.all_cards
     return [cid for cid in list(p.majors) + list(p.minors)
-            if cid != card.id and any(t == cid or t in cards[cid].tags for t in wanted)]
+            if cid != card.id and any(t == cid or t in cards[cid].tags or _of_kind(t, cid, p) for t in wanted)]
+
+
+def _of_kind(word, cid, p) -> bool:
+    """'upgrade_of: [improvement]' (or major, minor): any card of that kind in front of ``p``."""
+    if word == "improvement":
+        return True
+    if word == "major":
+        return cid in p.majors
+    return word == "minor" and cid in p.minors
 
 
 def return_card(g, p, cid):
@@ -102,7 +111,7 @@ def minor_options(g, p):
         card = g.card(cid)
         if card.requires is not None and not card.requires(g, p):
             continue
-        if card.kind != "major" and card.upgrade_of and not returnable_cards(g, p, card):
+        if card.kind != "major" and card.upgrade_of and len(returnable_cards(g, p, card)) < card.returns:
             continue
         if _card_affordable(g, p, card):
             out.append(cid)
@@ -186,7 +195,7 @@ def can_play_minor(g, p, ctx=None):
         card = cards[cid]
         if card.requires is not None and not card.requires(g, p):
             continue
-        if card.kind != "major" and card.upgrade_of and not returnable_cards(g, p, card):
+        if card.kind != "major" and card.upgrade_of and len(returnable_cards(g, p, card)) < card.returns:
             continue
         if modified:
             options = card_cost_options(g, p, card)
@@ -259,12 +268,17 @@ def _play_minor(g, p, cid):
         g.major_supply.remove(cid)
     else:
         p.hand_minors.remove(cid)
-    returned = None
-    if card.kind != "major" and card.upgrade_of:   # an upgrade: one card named by upgrade_of goes back
-        returned = g.decide(p, "return", returnable_cards(g, p, card))
-        return_card(g, p, returned)
+    returned = []
+    if card.kind != "major" and card.upgrade_of:   # an upgrade: cards named by upgrade_of go back
+        for _ in range(card.returns):
+            cid_back = g.decide(p, "return", returnable_cards(g, p, card))
+            return_card(g, p, cid_back)
+            if card.returned_lose_claims:   # what it scheduled for the player is lost (4.8)
+                for r, entries in g.schedule.items():
+                    g.schedule[r] = [e for e in entries if not (e[0] == p.idx and e[2] == cid_back)]
+            returned.append(g.card(cid_back).name)
     if g.log is not None:
-        g.say(f"{p.name} plays {card.name}" + (f", returning {g.card(returned).name}" if returned else ""))
+        g.say(f"{p.name} plays {card.name}" + (f", returning {' and '.join(returned)}" if returned else ""))
     if card.passing:
         g.run_on_play(p, card)
         if g.nplayers > 1 or not g.rules.pass_minors_solo:
