@@ -161,6 +161,8 @@ may pay 1 wood instead of 2 clay for rooms
 may pay 1 wood instead of all reed for rooms, renovation
 free 3 fences per action
 may use occupied #wish_for_children
+others pay 1 food to owner to use fishing
+after another player uses forest (once per game for each player): gain 1 food
 may place twice if one uses fishing
 capacity of pasture: +2
 capacity of pasture with stable = 6
@@ -296,10 +298,13 @@ def test_quantities_functions_and_phrases_have_words(checked_packs):
             assert bad_text(text) is None, (name, text)
     samples = {"space": N.Quantity("fishing"), "card": N.TagRef("fireplace"), "number": N.Num(2),
                "player_value": N.Quantity("rooms"), "goods": N.Quantity("clay"), "space_or_tag": N.TagRef("lessons"),
-               "category": N.Quantity("fields")}
+               "category": N.Quantity("fields"), "source": N.TagRef("fireplace")}
     for fname, (_fn, kinds) in Q.FUNCTIONS.items():
         text = eng.expr(N.Call(fname, [samples[k] for k in kinds]))
         assert bad_text(text) is None and f"{fname}(" not in text, (fname, text)
+    for kind in Q.VIA_KINDS:   # event_via(space), event_via(minor), …: what made the event
+        text = eng.expr(N.Call("event_via", [N.Quantity(kind)]))
+        assert bad_text(text) is None and "event_via(" not in text, (kind, text)
 
 
 def _cards_using_spaces(checked, tagged: bool):
