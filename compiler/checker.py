@@ -269,6 +269,9 @@ class Checker:
             self.score_reader(node.name, span)
         if node.name == "stored" and self.card_id is None:
             self.err("E212", "stored() is what lies on the card whose rule it is; there is none here", span)
+        if node.name == "drawn" and self.card_id is None:
+            self.err("E212", "drawn() is what the last draw from the card whose rule it is drew; there is none here",
+                     span)
         if node.name == "owner" and not (self.for_other or self.each_player):
             self.err("E212", "owner() is the card's owner while a body runs for another player: it belongs inside "
                      "'for actor (…)', 'for each other player (…)' or 'for each player (…)'", span)
@@ -544,6 +547,8 @@ class Checker:
                          "the card are the owner's", v.span)
         if v.name == "move_crop" and v.number != 1:
             self.err("E215", "'move … crop to an empty field' moves 1 crop ('move 1 crop to an empty field')", v.span)
+        if v.name == "draw_from_card" and v.number < 1:
+            self.err("E215", "'draw … from this card' needs a number of goods from 1 up", v.span)
         if v.name == "harvest_more" and v.number < 1:
             self.err("E215", "harvest needs a number of crops from 1 up", v.span)
         if v.name == "build_fences" and v.price is not None:
@@ -936,7 +941,7 @@ _PLAYER_VALUE_WORDS = {"actor": "is worked out for the acting player", "owner": 
                        "right": "is worked out for a neighbour"}
 # Goods kept on the card whose rule it is (docs/language.md, 4.5): the verb and how a reader writes it.
 CARD_STORE_VERBS = {"put_on_card": "put … on this card", "move_to_card": "move … to this card",
-                    "take_from_card": "take … from this card"}
+                    "take_from_card": "take … from this card", "draw_from_card": "draw … from this card"}
 _VERB_WORDS = {"give_actor": "give … to actor", "pay_actor": "pay … to actor", "take_from_actor": "take … from actor",
                "for_actor": "for actor (…)", "pay_owner": "pay … to owner"}
 

@@ -178,6 +178,8 @@ class Gen:
                     args.append(self.expr(a))
             if node.name == "stored":  # the goods on the card whose rule it is
                 return f"Q.stored(g, p, c, {self.card_id!r}, {', '.join(args)})"
+            if node.name == "drawn":  # what the last draw from the card whose rule it is drew
+                return f"Q.drawn(g, p, c, {self.card_id!r}, {', '.join(args)})"
             if node.name in RQ.CONTEXT_FUNCTIONS:
                 return f"Q.{fn.__name__}(g, p, c, {', '.join(args)})"
             if self.counted and node.name == "occupations_after":
@@ -481,6 +483,10 @@ class Gen:
         if n == "play_this_card":
             cid = repr(self.card_id)
             return f"return P.can_play_from_hand(g, p, {cid})", f"return P.play_from_hand(g, p, {cid}, c)"
+        if n == "draw_from_card":
+            cid = repr(self.card_id)
+            return (f"return P.can_draw_from_card(g, p, {cid})",
+                    f"return P.draw_from_card(g, p, {cid}, {int(v.number)}, c)")
         if n == "draw_cards":
             return (f"return P.can_draw_cards(g, p, {v.word!r})",
                     f"return P.draw_cards(g, p, {v.word!r}, {int(v.number)}, c)")

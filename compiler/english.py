@@ -240,6 +240,8 @@ class English:
                                                       + " together" if isinstance(node.args[0], N.TagRef) else args[0]),
                 "yours": lambda: f"one of your people is on {args[0]}",
                 "has": lambda: f"you have {args[0]}",
+                "drawn": lambda: f"the {_GROUP_WORDS.get(node.args[0].name) or self.good(node.args[0].name, 2)} "
+                                 "drawn",
                 "min": lambda: f"the smaller of {args[0]} and {args[1]}",
                 "max": lambda: f"the larger of {args[0]} and {args[1]}",
                 "most": lambda: f"nobody has more {args[0]}",
@@ -543,6 +545,8 @@ class English:
             return f"move one of your people from {froms} to {tos}, if free, and take that action"
         if n == "take_from_card":
             return f"take {self.goods(v.goods)} from this card into your supply"
+        if n == "draw_from_card":
+            return f"draw {v.number} of the goods on this card at random (they stay on it)"
         return PLACEHOLDER
 
     def bonus_amount(self, node) -> str:

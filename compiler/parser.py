@@ -918,6 +918,9 @@ class _Build(Transformer):
     def play_this_card(self, meta, c):
         return self._verb("play_this_card", meta, c)
 
+    def draw_from_card(self, meta, c):
+        return self._verb("draw_from_card", meta, c, number=self.n(_tokens(c, "INT")[0]))
+
     def draw_cards(self, meta, c):
         return self._verb("draw_cards", meta, c, number=self.n(_tokens(c, "INT")[0]), word=c[-1])
 

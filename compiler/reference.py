@@ -91,6 +91,7 @@ VERB_EXAMPLES = {
     "move_person": "at work phase end: may move your person from grain_seeds to farmland or cultivation",
     "play_this_card": "after another player plays occupation if event_card(#oven): may play this card",
     "draw_cards": "on play: draw 2 occupations",
+    "draw_from_card": "at round start: draw 2 from this card",
     "discard_hand": "on play: discard minors from hand; draw 7 minors",
     "choose": "on play: choose(gain 1 wood | gain 1 clay)", "group": "on play: (gain 1 wood; gain 1 clay)",
 }
@@ -124,10 +125,11 @@ VERB_NOTES = {"renovate": "`for <goods>` / `free`: this renovation at that price
 # as rules here (the action spaces and the card examples of the guide check them).
 IN_CONTEXT = {"take_goods": "in an action space's effect", "pile": "in a card's rules", "put_on_card": "in a card's rules",
               "move_to_card": "in a card's rules", "take_from_card": "in a card's rules",
+              "draw_from_card": "in a card's rules",
               "card_capacity": "in a card's rules", "card_space": "in a card's rules",
               "counts_as_occupations": "in an occupation's rules", "play_this_card": "in an occupation's rules", "counts_as_major": "in a minor improvement's rules"}
 # Functions about the card whose rule it is ('this', the goods on it): only in a card's rules.
-CARD_RULES_ONLY = {"occupations_after", "stored"}
+CARD_RULES_ONLY = {"occupations_after", "stored", "drawn"}
 # Examples of functions whose generic example would not fit.
 FUNCTION_EXAMPLES = {
     "occupations_after": "at scoring: bonus occupations_after(this)",  # 'this': in a card's rules

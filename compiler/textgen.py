@@ -173,6 +173,8 @@ def stmt(node) -> str:
         return f"exchange {goods(v.goods)} -> {goods(v.goods_out)}"
     if name == "plow":
         return f"plow {v.number} field{'s' if v.number != 1 else ''}"
+    if name == "draw_from_card":
+        return f"draw {v.number} from this card"
     if name == "draw_cards":
         return f"draw {v.number} {v.word if v.number != 1 else v.word[:-1]}"
     if name == "discard_hand":

@@ -491,6 +491,13 @@ def space_goods(g, p, space_or_tag, goods):
                for good, n in s.goods.items() if good in goods)
 
 
+def drawn(g, p, c, card_id, goods):
+    """goods the last draw from this card drew (they lie on it again), of the good or group"""
+    who = c.owner if c is not None and c.owner is not None else p
+    last = who.card_state.get("drawn", {}).get(card_id)
+    return sum(n for good, n in last if good in goods) if last else 0
+
+
 def stored(g, p, c, card_id, goods):
     """goods lying on this card (put, moved or kept there), of the good or group"""
     who = c.owner if c is not None and c.owner is not None else p
@@ -616,6 +623,7 @@ FUNCTIONS = {
     "occupations_after": (occupations_after, ("card",)),
     "score": (score, ("category",)),
     "stored": (stored, ("goods",)),
+    "drawn": (drawn, ("goods",)),
     "roomy_pastures": (roomy_pastures, ("number",)),
     "occupied": (occupied, ("space",)),
     "space_goods": (space_goods, ("space_or_tag", "goods")),
@@ -627,7 +635,7 @@ FUNCTIONS = {
 # Functions that read the event a rule reacts to: they take the context and are refused outside such rules.
 EVENT_FUNCTIONS = {"actor", "before", "event_goods", "event_card", "event_space", "event_paid", "event_via"}
 # Functions that take the context but have a value anywhere (the owner is the rule's player outside 'for …').
-CONTEXT_FUNCTIONS = EVENT_FUNCTIONS | {"owner", "stored"}
+CONTEXT_FUNCTIONS = EVENT_FUNCTIONS | {"owner", "stored", "drawn"}
 
 
 def tier(value, table):

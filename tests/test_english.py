@@ -192,6 +192,7 @@ at work phase end: may move your person from grain_seeds or #wood_accumulation t
 on play: pile 1 wood, 1 grain on this card
 at round start: put 1 wood on this card; move 1 grain to this card
 after you use forest if stored(wood) >= 2: take 2 wood from this card
+at round start: draw 2 from this card; gain 1 food if drawn(wood) == 2
 capacity of this card: 2 animals
 capacity of this card: 1 cattle
 sowing of vegetable: +1

@@ -441,6 +441,8 @@ REFUSED = [
      "occupied() asks about the people on an action space, and at the end of a round nobody is on one", "occupied"),
     ("on play: take the food of fishin", "E205", "unknown action space 'fishin' (did you mean 'fishing'?)", "fishin"),
     ("on play: take the gold of fishing", "E203", "unknown good 'gold'", "gold"),
+    ("at round start: draw 0 from this card", "E215", "'draw … from this card' needs a number of goods from 1 up",
+     "draw 0 from this card"),
     # what made an event (docs/language.md 4.1.1)
     ("after you plow if event_via(spaces): gain 1 food", "E205",
      "unknown card 'spaces' (did you mean 'space'?)", "spaces"),

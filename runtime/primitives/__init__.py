@@ -80,5 +80,6 @@ from .players import (
     pay_space_fees, pay_to, take_from)
 from .on_cards import (
     _store, add_card_capacity, add_card_space, can_move_up_to_card, can_take_from_card, card_space_of, move_to_card,
-    move_up_to_card, pile, pile_stack, pile_top, put_on_card, stored_on, take_from_card)
+    move_up_to_card, pile, pile_stack, pile_top, put_on_card, stored_on, take_from_card, can_draw_from_card,
+    draw_from_card)
 from .hands import can_discard_hand, can_draw_cards, can_play_from_hand, discard_hand, draw_cards, play_from_hand

@@ -89,6 +89,25 @@ def move_up_to_card(g, p, card_id, good, limit, ctx=None):
     return True
 
 
+def can_draw_from_card(g, p, card_id) -> bool:
+    return any(n > 0 for n in stored_on(p, card_id).values())
+
+
+def draw_from_card(g, p, card_id, n, ctx=None):
+    """Draw ``n`` of the goods on the card at random, with the game's seeded generator (a bag, docs/
+    language.md 4.10): they stay on the card, and ``drawn(…)`` is what was drawn until the next draw."""
+    kept = stored_on(p, card_id)
+    bag = [good for good in sorted(kept) for _ in range(kept[good])]
+    got = g.rng.sample(bag, min(n, len(bag)))
+    counts = {}
+    for good in got:
+        counts[good] = counts.get(good, 0) + 1
+    p.card_state.setdefault("drawn", {})[card_id] = tuple(sorted(counts.items()))
+    if g.log is not None:
+        g.say(f"{p.name} draws {gamelog.goods(g, tuple(sorted(counts.items())))} from {gamelog.source_name(g, card_id)}")
+    return True
+
+
 def can_take_from_card(g, p, card_id, items) -> bool:
     s = card_space_of(g, p, card_id)
     kept = s.goods if s is not None else stored_on(p, card_id)
