@@ -876,7 +876,7 @@ BODY_WORDS = ("'(', 'bake', 'bonus', 'breed', 'build', 'choose', 'claim', 'conve
               "'gain', 'give', 'harvest', 'let', 'may', 'move', 'pay', 'pile', 'play', 'plow', 'put', 'renovate', 'return', "
               "'schedule', 'sow', 'take'")
 RULE_WORDS = ("'after', 'allow', 'any', 'at', 'bake', 'before', 'capacity', 'cost', 'end', 'forbid', 'free', 'house', "
-              "'ignore', 'in', 'instead', 'may', 'on', 'once', 'score', 'sowing', 'this'")
+              "'ignore', 'in', 'instead', 'may', 'on', 'once', 'others', 'score', 'sowing', 'this'")
 
 
 @pytest.mark.parametrize("rule, word, expected", [
