@@ -21,7 +21,7 @@ EVENTS_WITH_BEFORE = set(Q.EVENTS) - {"use", "gain", "convert"}
 UPGRADE_KINDS = ("improvement", "major", "minor")
 # verbs whose 'instead of' rules the runtime offers (primitives.replaced; docs/language.md 4.1.3)
 INSTEAD_EVENTS = {"plow", "sow", "bake", "build_rooms", "build_stables", "build_fences", "renovate", "family_growth",
-                  "play_minor", "build_improvement"}
+                  "play_minor", "build_improvement", "play_occupation"}
 EVENT_TRIGGERS = ("after_use", "before_use", "turn_end_use", "after_event", "before_event")
 COST_TARGETS = {"room", "renovation", "stable", "fence", "improvement", "major", "minor", "occupation", "feeding"}
 # capacity names (docs/language.md 4.3); 'pasture_of_size' is written 'pasture of N spaces'
@@ -547,6 +547,11 @@ class Checker:
                          "the card are the owner's", v.span)
         if v.name == "move_crop" and v.number != 1:
             self.err("E215", "'move … crop to an empty field' moves 1 crop ('move 1 crop to an empty field')", v.span)
+        if v.name == "play_occupation_random" and not (self.trigger is not None and self.trigger.instead
+                                                       and self.trigger.event == "play_occupation"):
+            self.err("E300", "'play occupation chosen at random' plays a hand card at the price of the occupation "
+                     "action it replaces (missing feature: a random occupation outside 'instead of you play "
+                     "occupation')", v.span)
         if v.name == "draw_from_card" and v.number < 1:
             self.err("E215", "'draw … from this card' needs a number of goods from 1 up", v.span)
         if v.name == "harvest_more" and v.number < 1:

@@ -483,6 +483,8 @@ class Gen:
         if n == "play_this_card":
             cid = repr(self.card_id)
             return f"return P.can_play_from_hand(g, p, {cid})", f"return P.play_from_hand(g, p, {cid}, c)"
+        if n == "play_occupation_random":
+            return "return P.can_play_occupation_random(g, p, c)", "return P.play_occupation_random(g, p, c)"
         if n == "draw_from_card":
             cid = repr(self.card_id)
             return (f"return P.can_draw_from_card(g, p, {cid})",

@@ -545,6 +545,9 @@ class English:
             return f"move one of your people from {froms} to {tos}, if free, and take that action"
         if n == "take_from_card":
             return f"take {self.goods(v.goods)} from this card into your supply"
+        if n == "play_occupation_random":
+            return ("play an occupation drawn at random from your hand, at the price of that action (each food "
+                    "you cannot pay is a begging card)")
         if n == "draw_from_card":
             return f"draw {v.number} of the goods on this card at random (they stay on it)"
         return PLACEHOLDER

@@ -918,6 +918,9 @@ class _Build(Transformer):
     def play_this_card(self, meta, c):
         return self._verb("play_this_card", meta, c)
 
+    def play_occupation_random(self, meta, c):
+        return self._verb("play_occupation_random", meta, c)
+
     def draw_from_card(self, meta, c):
         return self._verb("draw_from_card", meta, c, number=self.n(_tokens(c, "INT")[0]))
 

@@ -92,6 +92,7 @@ VERB_EXAMPLES = {
     "play_this_card": "after another player plays occupation if event_card(#oven): may play this card",
     "draw_cards": "on play: draw 2 occupations",
     "draw_from_card": "at round start: draw 2 from this card",
+    "play_occupation_random": "instead of you play occupation: may (gain 3 food; play occupation chosen at random)",
     "discard_hand": "on play: discard minors from hand; draw 7 minors",
     "choose": "on play: choose(gain 1 wood | gain 1 clay)", "group": "on play: (gain 1 wood; gain 1 clay)",
 }

@@ -173,6 +173,8 @@ def stmt(node) -> str:
         return f"exchange {goods(v.goods)} -> {goods(v.goods_out)}"
     if name == "plow":
         return f"plow {v.number} field{'s' if v.number != 1 else ''}"
+    if name == "play_occupation_random":
+        return "play occupation chosen at random"
     if name == "draw_from_card":
         return f"draw {v.number} from this card"
     if name == "draw_cards":

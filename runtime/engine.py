@@ -76,6 +76,7 @@ class Game(Decisions, CardsInPlay, Phases):
         self.open_windows = frozenset()  # exchange windows open besides 'any time': harvest, feeding
         self.accept_optional = False     # 'may' effects are taken without asking (a choice needs them)
         self.replacing = frozenset()     # events whose 'instead of' rule is running (primitives.replaced)
+        self.occupation_fee = None       # the fee of the occupation action being replaced (play occupation at random)
         self.decisions = 0
         self.turn_no = self.action_no = self.harvest_no = 0  # periods of rule limits (runtime/firing.py)
         self.record = []            # every decision taken: (player index, kind, option)

@@ -171,6 +171,7 @@ capacity of stable: +1
 capacity of family: +1
 well is a minor for you
 instead of you plow (twice per game): may plow 2 fields
+instead of you play occupation: may (gain 3 food; play occupation chosen at random)
 this card counts as #oven
 this card counts as 2 occupations
 this card counts as a major improvement too

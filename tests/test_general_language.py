@@ -441,6 +441,9 @@ REFUSED = [
      "occupied() asks about the people on an action space, and at the end of a round nobody is on one", "occupied"),
     ("on play: take the food of fishin", "E205", "unknown action space 'fishin' (did you mean 'fishing'?)", "fishin"),
     ("on play: take the gold of fishing", "E203", "unknown good 'gold'", "gold"),
+    ("on play: play occupation chosen at random", "E300", "'play occupation chosen at random' plays a hand card at "
+     "the price of the occupation action it replaces (missing feature: a random occupation outside 'instead of you "
+     "play occupation')", "play occupation chosen at random"),
     ("at round start: draw 0 from this card", "E215", "'draw … from this card' needs a number of goods from 1 up",
      "draw 0 from this card"),
     # what made an event (docs/language.md 4.1.1)

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from ..payments import (
-    can_afford, can_afford_any, can_pay_with_exchanges, cost_options, cost_options_of_ways, has_price_mods, pay_one_of,
-    producible)
+    can_afford, can_afford_any, can_pay_with_exchanges, cost_options, cost_options_of_ways, has_price_mods, pay_cost,
+    pay_one_of, producible)
 from ..state import Ctx
 
 
@@ -417,7 +417,50 @@ def play_occupation(g, p, ctx=None, fee=()):
     opts = occupation_options(g, p, fee)
     if not opts:
         return False
+    if g.listeners.get("instead:play_occupation"):
+        outer, g.occupation_fee = g.occupation_fee, tuple(fee)   # the price of the replacement's occupation
+        try:
+            if replaced(g, p, "play_occupation", ctx):
+                return True
+        finally:
+            g.occupation_fee = outer
     cid = g.decide(p, "occupation", opts)
+    return _play_occupation(g, p, cid, fee)
+
+
+def can_play_occupation_random(g, p, ctx=None) -> bool:
+    """An occupation chosen at random can be played when the hand holds one (4.10)."""
+    return bool(p.hand_occupations)
+
+
+def play_occupation_random(g, p, ctx=None):
+    """Play an occupation drawn at random from the hand (the game's seeded generator), at the price of the
+    occupation action it replaces; each food of it the player cannot pay is a begging card (4.10)."""
+    if not p.hand_occupations:
+        return False
+    cid = g.rng.choice(sorted(p.hand_occupations))
+    if g.log is not None:
+        g.say(f"{p.name} draws {g.card(cid).name} at random")
+    return _play_occupation(g, p, cid, g.occupation_fee or (), beg=True)
+
+
+def _pay_or_beg(g, p, card, fee) -> bool:
+    """Pay for an occupation the player did not choose: the food they cannot pay is begging cards."""
+    options = occupation_cost_options(g, p, card, fee)
+    if can_afford_any(g, p, options):
+        return pay_one_of(g, p, options)
+    price = fee_and_cost(fee, card.cost)
+    food = g.rules.goods[0]
+    short = max(0, dict(price).get(food, 0) - p.goods[food])
+    rest = tuple((good, n - short) if good == food else (good, n) for good, n in price)
+    if not can_afford(g, p, rest):
+        return False
+    p.begging += short
+    g.say(f"{p.name} takes {short} begging card{'s' if short != 1 else ''} to pay for {card.name}")
+    return pay_cost(g, p, rest)
+
+
+def _play_occupation(g, p, cid, fee, beg=False):
     card = g.card(cid)
     # the optional effects of 'before' rules are taken without asking when the price needs them
     needed = not can_afford_any(g, p, occupation_cost_options(g, p, card, fee))
@@ -425,7 +468,7 @@ def play_occupation(g, p, ctx=None, fee=()):
     before = snapshot(g, p, "play_occupation")
     before_event(g, p, "play_occupation", card)
     g.accept_optional = accept
-    if not pay_one_of(g, p, occupation_cost_options(g, p, card, fee)):
+    if not (_pay_or_beg(g, p, card, fee) if beg else pay_one_of(g, p, occupation_cost_options(g, p, card, fee))):
         g.say(f"{p.name} cannot pay for {card.name}")
         return False
     p.hand_occupations.remove(cid)
