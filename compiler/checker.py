@@ -547,6 +547,9 @@ class Checker:
                          "the card are the owner's", v.span)
         if v.name == "move_crop" and v.number != 1:
             self.err("E215", "'move … crop to an empty field' moves 1 crop ('move 1 crop to an empty field')", v.span)
+        if v.name == "fence_new_stable":
+            self.err("E300", "'fence the stable just built' needs the place of the stable the event built (missing "
+                     "feature: the space of the stable just built as the place of a verb)", v.span)
         if v.name == "play_occupation_random" and not (self.trigger is not None and self.trigger.instead
                                                        and self.trigger.event == "play_occupation"):
             self.err("E300", "'play occupation chosen at random' plays a hand card at the price of the occupation "
@@ -741,6 +744,10 @@ class Checker:
             self.body(rule.body, phase_where)
             self.bound_work(rule.body)
         elif rule.kind == "action":
+            if rule.window == "any_player":   # its body would run for each user: not checked as the owner's
+                self.err("E300", "'any player action' is an ability every player may use, designed and not built "
+                         "(missing feature: abilities for any player, docs/language.md 4.9)", rule.span)
+                return
             if rule.guard is not None:
                 self.expr(rule.guard)
             self.limit(rule.limit)

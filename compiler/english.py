@@ -545,6 +545,8 @@ class English:
             return f"move one of your people from {froms} to {tos}, if free, and take that action"
         if n == "take_from_card":
             return f"take {self.goods(v.goods)} from this card into your supply"
+        if n == "fence_new_stable":
+            return "fence the farmyard space of the stable just built as a pasture of its own"
         if n == "play_occupation_random":
             return ("play an occupation drawn at random from your hand, at the price of that action (each food "
                     "you cannot pay is a begging card)")
@@ -695,7 +697,8 @@ class English:
             return f"{head}: {self.stmt(rule.body)}."
         if rule.kind == "action":
             head = {"any_time": "At any time", "harvest": "In each harvest", "feeding": "In the feeding phase",
-                    "work_phase": "At any time in the work phase"}[rule.window]
+                    "work_phase": "At any time in the work phase",
+                    "any_player": "At any time, any player (you included)"}[rule.window]
             if rule.guard is not None:
                 head += f", if {self.cond(rule.guard)}"
             if rule.limit is not None:

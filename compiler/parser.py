@@ -515,6 +515,9 @@ class _Build(Transformer):
     def win_any_time(self, meta, children):
         return "any_time"
 
+    def win_any_player(self, meta, children):
+        return "any_player"
+
     def win_harvest(self, meta, children):
         return "harvest"
 
@@ -917,6 +920,9 @@ class _Build(Transformer):
 
     def play_this_card(self, meta, c):
         return self._verb("play_this_card", meta, c)
+
+    def fence_new_stable(self, meta, c):
+        return self._verb("fence_new_stable", meta, c)
 
     def play_occupation_random(self, meta, c):
         return self._verb("play_occupation_random", meta, c)

@@ -92,6 +92,7 @@ VERB_EXAMPLES = {
     "play_this_card": "after another player plays occupation if event_card(#oven): may play this card",
     "draw_cards": "on play: draw 2 occupations",
     "draw_from_card": "at round start: draw 2 from this card",
+    "fence_new_stable": "after you build stables: fence the stable just built",
     "play_occupation_random": "instead of you play occupation: may (gain 3 food; play occupation chosen at random)",
     "discard_hand": "on play: discard minors from hand; draw 7 minors",
     "choose": "on play: choose(gain 1 wood | gain 1 clay)", "group": "on play: (gain 1 wood; gain 1 clay)",
@@ -127,6 +128,7 @@ VERB_NOTES = {"renovate": "`for <goods>` / `free`: this renovation at that price
 IN_CONTEXT = {"take_goods": "in an action space's effect", "pile": "in a card's rules", "put_on_card": "in a card's rules",
               "move_to_card": "in a card's rules", "take_from_card": "in a card's rules",
               "draw_from_card": "in a card's rules",
+              "fence_new_stable": "designed, not built: refused by validate (E300)",
               "card_capacity": "in a card's rules", "card_space": "in a card's rules",
               "counts_as_occupations": "in an occupation's rules", "play_this_card": "in an occupation's rules", "counts_as_major": "in a minor improvement's rules"}
 # Functions about the card whose rule it is ('this', the goods on it): only in a card's rules.

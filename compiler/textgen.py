@@ -173,6 +173,8 @@ def stmt(node) -> str:
         return f"exchange {goods(v.goods)} -> {goods(v.goods_out)}"
     if name == "plow":
         return f"plow {v.number} field{'s' if v.number != 1 else ''}"
+    if name == "fence_new_stable":
+        return "fence the stable just built"
     if name == "play_occupation_random":
         return "play occupation chosen at random"
     if name == "draw_from_card":

@@ -171,7 +171,9 @@ capacity of stable: +1
 capacity of family: +1
 well is a minor for you
 instead of you plow (twice per game): may plow 2 fields
-instead of you play occupation: may (gain 3 food; play occupation chosen at random)
+instead of you play occupation: may (gain 3 food; play occupation chosen at random by left neighbour)
+any player action (once per game): pay 1 food to owner to gain 1 wood
+after you build stables: fence the stable just built
 this card counts as #oven
 this card counts as 2 occupations
 this card counts as a major improvement too
@@ -193,7 +195,7 @@ at work phase end: may move your person from grain_seeds or #wood_accumulation t
 on play: pile 1 wood, 1 grain on this card
 at round start: put 1 wood on this card; move 1 grain to this card
 after you use forest if stored(wood) >= 2: take 2 wood from this card
-at round start: draw 2 from this card; gain 1 food if drawn(wood) == 2
+at round start: draw 2 from this card; gain 1 food if drawn(wood) == 2; draw 1 from the bag
 capacity of this card: 2 animals
 capacity of this card: 1 cattle
 sowing of vegetable: +1

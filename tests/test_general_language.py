@@ -444,6 +444,12 @@ REFUSED = [
     ("on play: play occupation chosen at random", "E300", "'play occupation chosen at random' plays a hand card at "
      "the price of the occupation action it replaces (missing feature: a random occupation outside 'instead of you "
      "play occupation')", "play occupation chosen at random"),
+    ("any player action: pay 1 food to owner to gain 1 wood", "E300",
+     "'any player action' is an ability every player may use, designed and not built (missing feature: abilities "
+     "for any player, docs/language.md 4.9)", "any player action: pay 1 food to owner to gain 1 wood"),
+    ("after you build stables: may pay 1 food to fence the stable just built", "E300",
+     "'fence the stable just built' needs the place of the stable the event built (missing feature: the space of "
+     "the stable just built as the place of a verb)", "fence the stable just built"),
     ("at round start: draw 0 from this card", "E215", "'draw … from this card' needs a number of goods from 1 up",
      "draw 0 from this card"),
     # what made an event (docs/language.md 4.1.1)
