@@ -230,7 +230,9 @@ class English:
                 "event_goods": lambda: f"the {_GROUP_WORDS.get(node.args[0].name) or self.good(node.args[0].name, 2)} it brought",
                 "event_card": lambda: f"the card is {args[0]}",
                 "event_paid": lambda: f"the {_GROUP_WORDS.get(node.args[0].name) or self.good(node.args[0].name, 2)} it took",
-                "event_via": lambda: _VIA_WORDS.get(node.args[0].name) if isinstance(node.args[0], N.Quantity) \
+                "event_via": lambda: ("an action space gave it" if self.event == "gain" else _VIA_WORDS["space"])
+                if isinstance(node.args[0], N.Quantity) and node.args[0].name == "space"
+                else _VIA_WORDS.get(node.args[0].name) if isinstance(node.args[0], N.Quantity)
                 and node.args[0].name in _VIA_WORDS else f"it was done with {args[0]}",
                 "event_space": lambda: "it happened on " + (self.space_ref(node.args[0].name, True)
                                                             if isinstance(node.args[0], N.TagRef) else args[0]),
@@ -907,7 +909,7 @@ _EVENT_UNIT = {"build_rooms": "room", "build_stables": "stable", "plow": "field"
 
 
 # event_via(<kind>): what made the event, when it is no one card (docs/language.md 4.1.1)
-_VIA_WORDS = {"space": "it came from an action space's own action (not a card)",
+_VIA_WORDS = {"space": "an action space's own action did it",
               "occupation": "it was done by an occupation", "minor": "it was done by a minor improvement",
               "major": "it was done by a major improvement", "improvement": "it was done by an improvement",
               "card": "it was done by a card"}

@@ -18,8 +18,7 @@ TEXTS = {
                            "this card to plow 2 fields.",
     "space_fee_probe": 'Each other player must first pay you 1 food and 1 wood to use "Forest", "Grove" or "Copse"; '
                        "without it they cannot use it.",
-    "via_space_probe": "Each time you get wood, if it came from an action space's own action (not a card): get 1 "
-                       "food.",
+    "via_space_probe": "Each time you get wood, if an action space gave it: get 1 food.",
     "via_kind_probe": 'Each time you plow, if not (it was done with "Via Kind Probe"): get 1 reed.',
     "gain_probe": "Each time you get clay: get 1 food.",
     "building_gain_probe": "Each time another player gets building resources, if it brought at least 2 building "
