@@ -16,7 +16,7 @@ from .packs import PackSource
 from .parser import parse
 
 # every verb has 'before' rules except a gain (goods arrive from everywhere, often in the middle of a verb)
-EVENTS_WITH_BEFORE = set(Q.EVENTS) - {"use", "gain", "convert"}
+EVENTS_WITH_BEFORE = set(Q.EVENTS) - {"use", "gain", "convert", "harvest"}
 # verbs whose 'instead of' rules the runtime offers (primitives.replaced; docs/language.md 4.1.3)
 INSTEAD_EVENTS = {"plow", "sow", "bake", "build_rooms", "build_stables", "build_fences", "renovate", "family_growth"}
 EVENT_TRIGGERS = ("after_use", "before_use", "turn_end_use", "after_event", "before_event")
@@ -321,6 +321,9 @@ class Checker:
             elif kind == "category":
                 self.category(arg.name if isinstance(arg, N.Quantity) else None, arg.span,
                               f"{node.name}() needs the id of a scoring category")
+            elif kind == "phase":
+                if not isinstance(arg, N.Quantity) or arg.name not in Q.PHASES:
+                    self.err("E206", f"{node.name}() needs a phase: {', '.join(Q.PHASES)}", arg.span)
             elif kind == "space_or_tag":
                 if isinstance(arg, N.TagRef):
                     self.spaces_ref([(arg.name, True, arg.span)])
@@ -898,6 +901,10 @@ class Checker:
                          f"{m.number} begging')", span)
             if m.number < 1:
                 self.err("E215", "'ignore' needs a number of begging cards from 1 up", m.number_span)
+        elif m.kind == "harvest_from_supply":
+            word, span = m.words[0]
+            if word not in self.sym.crops:
+                self.err("E203", f"'{word}' is not a crop{did_you_mean(word, self.sym.crops)}", span)
         elif m.kind in ("allow", "forbid"):
             word, span = m.words[0]
             allowed = RULE_SWITCHES[m.kind]

@@ -164,7 +164,7 @@ class Gen:
             fn, kinds = RQ.FUNCTIONS[node.name]
             args = []
             for a, kind in zip(node.args, kinds):
-                if kind in ("space", "card", "space_or_tag", "category"):
+                if kind in ("space", "card", "space_or_tag", "category", "phase"):
                     args.append(repr(a.name))
                 elif kind == "player_value":
                     if isinstance(a, N.Quantity) and a.name in RQ.QUANTITIES:
@@ -368,6 +368,8 @@ class Gen:
             "play_minor": ("P.can_play_minor(g, p, c)", "P.play_minor(g, p, c)"),
             "take_start_player": ("True", "P.take_start_player(g, p, c)"),
             "take_goods": ("P.can_take_goods(g, p, c)", "P.take_goods(g, p, c)"),
+            "harvest_fields": ("P.can_harvest_fields(g, p, c)", "P.harvest_fields(g, p, c)"),
+            "skip_harvest": ("True", "P.skip_harvest(g, p, c)"),
         }
         if n in simple:
             can, do = simple[n]
@@ -800,6 +802,10 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
             body.append(f"p.mods.setdefault('score', []).append(({cid!r}, 'floor', None))")
     elif m.kind == "ignore_begging":
         body.append(f"p.mods['ignore_begging'] = p.mods.get('ignore_begging', 0) + {int(m.number)}")
+    elif m.kind == "feed_last":   # runtime/phases.py: the owner feeds after the others
+        body.append("p.mods['feed_last'] = True")
+    elif m.kind == "harvest_from_supply":   # runtime primitives.harvest_fields: the field keeps its crop
+        body.append(f"p.mods.setdefault('harvest_from_supply', []).append({m.words[0][0]!r})")
     elif m.kind == "allow":
         body.append(f"p.mods[{m.words[0][0]!r}] = True")
     elif m.kind == "forbid":

@@ -230,7 +230,12 @@ class English:
                 "event_goods": lambda: f"the {_GROUP_WORDS.get(node.args[0].name) or self.good(node.args[0].name, 2)} it brought",
                 "event_card": lambda: f"the card is {args[0]}",
                 "event_paid": lambda: f"the {_GROUP_WORDS.get(node.args[0].name) or self.good(node.args[0].name, 2)} it took",
-                "event_via": lambda: f"it was done with {args[0]}",
+                "event_via": lambda: (f"you harvested from {args[0]}" if self.event == "harvest"
+                                      else f"it was done with {args[0]}"),
+                "during": lambda: {"work_phase": "it is the work phase", "harvest": "it is a harvest",
+                                   "field_phase": "it is the field phase of a harvest",
+                                   "feeding": "it is the feeding phase of a harvest",
+                                   "breeding": "it is the breeding phase of a harvest"}.get(node.args[0].name, args[0]),
                 "event_space": lambda: "it happened on " + (self.space_ref(node.args[0].name, True)
                                                             if isinstance(node.args[0], N.TagRef) else args[0]),
                 "occupied": lambda: f"{args[0]} is occupied",
@@ -455,6 +460,9 @@ class English:
             "newborn_acts": "let this round's newborn take an action this round (it no longer counts as a newborn)",
             "move_crop": "move 1 crop from a field holding 2 or more to an empty field",
             "play_this_card": "play this card from your hand at once, at no cost",
+            "harvest_fields": "take 1 good from each of your planted fields (a field phase outside the harvest)",
+            "skip_harvest": ("take no part in the next harvest (no field phase, feeding or breeding for you, nor "
+                             "your cards' harvest effects)"),
         }
         if n == "sow" and v.number is not None:
             return f"sow at most {v.number} field{'s' if v.number != 1 else ''}"
@@ -644,6 +652,7 @@ class English:
             "bake": "bake bread", "build_fences": "build fences", "build_stables": "build stables",
             "plow": "plow", "sow": "sow", "family_growth": "have a child", "take_start_player": "become the start player",
             "fence_pasture": "fence a new pasture", "convert": "convert goods with an exchange or by cooking",
+            "harvest": "harvest your fields",
         }.get(t.event, t.event.replace("_", " "))
         if t.event == "gain":
             what = t.event_args["what"][0]
@@ -818,6 +827,13 @@ class English:
         if m.kind == "ignore_begging":
             return (f"Before scoring, you discard up to {m.number} begging "
                     f"{'card' if m.number == 1 else 'cards'}: they cost you no points.")
+        if m.kind == "feed_last":
+            return ("In the feeding phase you feed your family after every player who does not also feed last "
+                    "(those who do feed in turn order).")
+        if m.kind == "harvest_from_supply":
+            crop = self.good(m.words[0][0], 2)
+            return (f"When you harvest your fields, you take the {crop} from the general supply instead: your "
+                    f"fields keep their {crop}.")
         if m.kind == "allow":
             return {"renovate_skip": "You may renovate straight from wood to stone."}.get(
                 m.words[0][0], f"Allowed: {m.words[0][0].replace('_', ' ')}.")

@@ -481,6 +481,7 @@ class _Build(Transformer):
     ev_fence_pasture = _ev("fence_pasture")
 
     ev_convert = _ev("convert")
+    ev_harvest = _ev("harvest")
 
     def ev_gain(self, meta, children):
         word = next(t for t in children if isinstance(t, Token) and t.type == "NAME")
@@ -669,6 +670,13 @@ class _Build(Transformer):
                          span=self.sp(meta))
         mod.number_span = self.s.of_token(n)
         return mod
+
+    def feed_last(self, meta, children):
+        return N.Modifier("feed_last", span=self.sp(meta))
+
+    def harvest_from_supply(self, meta, children):
+        name = _tokens(children, "NAME")[0]
+        return N.Modifier("harvest_from_supply", words=[(name.value, self.s.of_token(name))], span=self.sp(meta))
 
     def targets(self, meta, children):
         return list(children)
@@ -892,6 +900,12 @@ class _Build(Transformer):
 
     def harvest_more(self, meta, c):
         return self._verb("harvest_more", meta, c, number=self.n(_tokens(c, "INT")[0]), word=_tokens(c, "NAME")[0].value)
+
+    def harvest_fields(self, meta, c):
+        return self._verb("harvest_fields", meta, c)
+
+    def skip_harvest(self, meta, c):
+        return self._verb("skip_harvest", meta, c)
 
     def newborn_acts(self, meta, c):
         return self._verb("newborn_acts", meta, c)

@@ -491,10 +491,10 @@ def run_one(sc: LDict, pack, players: int = 2, seed: int = 0, steps=None):
                 elif not usable:
                     raise ScenarioError(f"P1 cannot use '{arg}' here (no action on it is possible)", span)
                 p1.home = max(0, p1.home - 1)
-                game.in_work_phase = True
+                game.in_work_phase, game.phase = True, "work_phase"
                 game.turn_no += 1  # each 'use' step is a turn of P1's
                 game.use_space(p1, s)
-                game.in_work_phase = False
+                game.in_work_phase, game.phase = False, None
             elif kind == "use_by":   # another player's turn on a space (their answers: answers_by)
                 seat, sid = arg
                 if not 0 < seat < game.nplayers:
@@ -504,21 +504,25 @@ def run_one(sc: LDict, pack, players: int = 2, seed: int = 0, steps=None):
                 if s.id not in game.legal_spaces(other):
                     raise ScenarioError(f"P{seat + 1} cannot use '{sid}' here (no action on it is possible)", span)
                 other.home = max(0, other.home - 1)
-                game.in_work_phase = True
+                game.in_work_phase, game.phase = True, "work_phase"
                 game.turn_no += 1
                 game.use_space(other, s)
-                game.in_work_phase = False
+                game.in_work_phase, game.phase = False, None
             elif kind == "place":
-                game.in_work_phase = True
+                game.in_work_phase, game.phase = True, "work_phase"
                 p1.home = max(1, p1.home)
                 game.place(p1)
-                game.in_work_phase = False
+                game.in_work_phase, game.phase = False, None
             elif kind == "harvest":
                 game.harvest()
             elif kind == "feed":
+                game.phase = "feeding"
                 game.feed(p1)
+                game.phase = None
             elif kind == "breed":
+                game.phase = "breeding"
                 P.breed(game, p1)
+                game.phase = None
             elif kind == "next_round":
                 game.returning_home()
                 game.end_round()

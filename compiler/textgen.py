@@ -114,7 +114,7 @@ _VERB_WORDS = {
     "family_growth": "family growth", "family_growth_without_room": "family growth without room",
     "build_pastures": "build pastures", "build_improvement": "build improvement", "play_minor": "play minor",
     "take_start_player": "take start player", "newborn_acts": "let newborn act", "take_goods": "take the goods",
-    "play_this_card": "play this card",
+    "play_this_card": "play this card", "harvest_fields": "harvest fields", "skip_harvest": "skip the next harvest",
 }
 
 

@@ -70,6 +70,7 @@ class Game(Decisions, CardsInPlay, Phases):
         self.animal_set = frozenset(rules.animals)
         self.building_set = frozenset(rules.building)
         self.in_work_phase = False
+        self.phase = None            # the phase under way for 'during(…)': work_phase, field_phase, feeding, breeding
         self.using = None            # id of the action space being used (the space of its verbs' events)
         self.open_windows = frozenset()  # exchange windows open besides 'any time': harvest, feeding
         self.accept_optional = False     # 'may' effects are taken without asking (a choice needs them)

@@ -272,6 +272,9 @@ EVENTS = {
     "take_start_player": {"what": "the start player token is taken"},
     "convert": {"what": "goods are converted by an exchange (cooking, a card's rate), also inside a payment",
                 "goods": "the goods made", "paid": "the goods given up", "via": "the card of the exchange"},
+    "harvest": {"what": "a player's fields are harvested (the field phase, or 'harvest fields')",
+                "size": "fields (stacks) that gave a good", "goods": "the goods taken from the fields",
+                "via": "a card that is a field among them"},
 }
 # The events whose listeners get a size, and what it counts (the compiler refuses ``event_size`` after
 # any other event).
@@ -452,6 +455,8 @@ def event_paid(g, p, c, goods):
 def event_via(g, p, c, card_or_tag):
     """whether the event was made with that card (or a card with that #tag)"""
     card = c.via if c is not None else None
+    if isinstance(card, tuple):   # a harvest: the cards that are fields it took goods from
+        return any(k.id == card_or_tag or card_or_tag in k.tags for k in card)
     return card is not None and (card.id == card_or_tag or card_or_tag in card.tags)
 
 
@@ -487,6 +492,16 @@ def stored(g, p, c, card_id, goods):
         return 0
     kept = on_card.get(card_id)
     return sum(n for good, n in kept.items() if good in goods) if kept else 0
+
+
+PHASES = ("work_phase", "harvest", "field_phase", "feeding", "breeding")
+
+
+def during(g, p, phase):
+    """1 while the game is in that phase: work_phase, harvest (its start to its end), field_phase, feeding, breeding"""
+    if phase == "harvest":
+        return int("harvest" in g.open_windows)
+    return int(g.phase == phase)
 
 
 def score(g, p, category):
@@ -605,6 +620,7 @@ FUNCTIONS = {
     "occupied": (occupied, ("space",)),
     "space_goods": (space_goods, ("space_or_tag", "goods")),
     "has": (has, ("card",)),
+    "during": (during, ("phase",)),
     "min": (fn_min, ("number", "number")),
     "max": (fn_max, ("number", "number")),
     "most": (most, ("player_value",)),

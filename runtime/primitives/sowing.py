@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..farm import iter_bits
+from ..state import Ctx
 from ..words import plural
 
 
@@ -160,6 +161,48 @@ def add_card_field(g, p, card_id, crops):
 def _field_allows(p, key, crop):
     allowed = p.card_state.get("field_crops", {}).get(key) if key < 0 else None
     return allowed is None or crop in allowed
+
+
+def can_harvest_fields(g, p, ctx=None):
+    return any(f[1] > 0 for f in p.fields.values())
+
+
+def harvest_fields(g, p, ctx=None):
+    """A field phase of one player (the harvest's, or 'harvest fields'): 1 good from each planted field
+    or stack into the supply (from the general supply, the field keeping it, for a good the player
+    harvests from the supply: 'harvest <crop> from the supply'), then the harvest event
+    (docs/language.md 4.14) with the goods, the stacks and the cards that are fields among them."""
+    taken = {}
+    stacks = 0
+    cards = None
+    supply = p.mods.get("harvest_from_supply") if p.mods else None
+    for key in sorted(p.fields):
+        f = p.fields[key]
+        if f[1] > 0:
+            crop = f[0]
+            taken[crop] = taken.get(crop, 0) + 1
+            stacks += 1
+            if key < 0:
+                cid = p.card_state.get("field_cards", {}).get(key)
+                if cid is not None:
+                    cards = (cards or ()) + (cid,)
+            if supply and crop in supply:
+                continue
+            f[1] -= 1
+            if f[1] == 0:
+                f[0] = None
+    if taken:
+        gain(g, p, tuple(taken.items()))
+        if g.listeners.get("event:harvest"):
+            via = tuple(g.card(cid) for cid in dict.fromkeys(cards)) if cards else None
+            g.emit("event:harvest", p, Ctx(actor=p, goods=tuple(taken.items()), data=stacks, via=via))
+    return stacks > 0
+
+
+def skip_harvest(g, p, ctx=None):
+    """'skip the next harvest': the player takes no part in the next harvest (runtime/phases.py)."""
+    p.card_state["skip_harvest"] = True
+    return True
 
 
 def can_harvest_more(g, p, crop):
