@@ -464,8 +464,28 @@ class English:
             "skip_harvest": ("take no part in the next harvest (no field phase, feeding or breeding for you, nor "
                              "your cards' harvest effects)"),
         }
+        if n == "sow" and v.word is not None:   # a sowing of one good (docs/language.md 4.14)
+            if v.number is None:
+                text = f"sow {self.good(v.word, 2)} only, on as many fields as you like"
+            else:
+                text = (f"sow {v.number} {self.good(v.word, v.number)} on at most {v.number} "
+                        f"field{'s' if v.number != 1 else ''}, nothing else")
+            if v.fewer:
+                text += f", each field getting {v.fewer} fewer than a sowing gives (at least 1)"
+            return text
         if n == "sow" and v.number is not None:
             return f"sow at most {v.number} field{'s' if v.number != 1 else ''}"
+        if n == "add_to_sown":
+            return (f"put {v.number} more of the good sown on each field this sowing sowed, from the general "
+                    "supply")
+        if n == "add_to_fields":
+            return (f"put {v.number} more {self.good(v.word, v.number)} on each of your fields holding "
+                    f"{self.good(v.word, 2)}, from the general supply")
+        if n == "take_from_field":
+            text = f"take {self.goods(v.goods)} from a field of another player (you choose the field)"
+            if v.goods_out is not None:
+                text += f"; that player gets {self.goods(v.goods_out)} from the general supply"
+            return text
         if n in simple:
             return simple[n]
         if n == "build_major":
@@ -759,7 +779,20 @@ class English:
             return f"Your house holds up to {self.expr(m.expr)} animals instead of 1."
         if m.kind == "card_field":
             crops = _join([self.good(w, 2) for w, _ in m.words], "or") if m.words else ""
-            return "You sow and harvest this card as you would a field" + (f" ({crops} only)" if crops else "") + "."
+            other = [self.good(w, 2) for w, _ in m.words if w not in ("grain", "vegetable")]
+            text = ("You sow and harvest this card as you would a field" if m.number is None else
+                    f"This card is {m.number} fields: you sow and harvest each as you would a field")
+            text += (f" ({crops} only)" if crops else "") + "."
+            if other:
+                text += (f" You sow {_join(other, 'or')} from your supply, and a field sown with it gets as many as "
+                         "one sown with grain.")
+            return text
+        if m.kind == "sowing_near_rooms":
+            word, n = m.words[0][0], m.number
+            what = "of the crop sown on it" if word == "crops" else self.good(word, n)
+            sown = "" if word == "crops" else f" with {self.good(word, 2)}"
+            return (f"Each field you sow{sown} that is orthogonally next to a room of your house gets {n} more "
+                    f"{what} from the general supply.")
         if m.kind == "sowing_more":
             word, n = m.words[0][0], m.number
             if word == "crops":
@@ -903,7 +936,7 @@ HISTORY_PERIODS = {"game": "this game", "round": "this round", "harvest": "this 
                    "action": "in this action"}
 
 _EVENT_UNIT = {"build_rooms": "room", "build_stables": "stable", "plow": "field", "bake": "grain",
-               "build_fences": "pasture", "family_growth": "child"}  # what 'event_size' counts, one of it
+               "build_fences": "pasture", "family_growth": "child", "sow": "field", "harvest": "field"}  # what 'event_size' counts, one of it
 
 
 _GROUP_WORDS = {"building": "building resources", "animals": "animals", "crops": "crops",

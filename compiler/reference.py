@@ -82,6 +82,10 @@ VERB_EXAMPLES = {
     "harvest_more": "at field phase: harvest 1 more grain from each field",
     "harvest_fields": "at returning home if not harvest_round: may harvest fields",
     "skip_harvest": "on play: skip the next harvest",
+    "sow_goods": "at field phase: may sow grain with 1 fewer",
+    "add_to_sown": "after you sow if event_size == 1: add 2 to each sown field",
+    "add_to_fields": "after you use #wish_for_children: add 1 grain to each grain field",
+    "take_from_field": "at feeding start: may take 1 grain from a field of another player and give them 2 food",
     "newborn_acts": "in work phase action: pay 1 food to let newborn act",
     "pile": "on play: pile wood, grain, reed on this card",
     "move_crop": "any time action: move 1 crop to an empty field",
@@ -117,6 +121,7 @@ MODIFIER_EXAMPLES = {
     "score_delta": "score of pastures, fields: +1", "score_floor": "score of sheep, boar, cattle >= 0",
     "ignore_begging": "ignore 2 begging",
     "feed_last": "feed last", "harvest_from_supply": "harvest vegetable from the supply",
+    "sowing_near_rooms": "sowing of grain next to rooms: +2", "card_fields": "this card is 2 fields for grain",
 }
 # What the grammar allows but the checker narrows, said beside the verb (docs/language.md 1.8).
 VERB_NOTES = {"renovate": "`for <goods>` / `free`: this renovation at that price (4.13); with `to <material>` "

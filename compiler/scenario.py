@@ -294,6 +294,9 @@ def _check_scenario(sc: LDict, pack, players: int, report: Report) -> list:
             for j, cid in enumerate(d.get(key) or ()):
                 if cid not in pack.all_cards:
                     err("E161", f"unknown card '{cid}'{did_you_mean(cid, pack.all_cards)}", d[key].span_of(j))
+        for cid in (d.get("card_fields") or {}):
+            if cid not in pack.all_cards:
+                err("E161", f"unknown card '{cid}'{did_you_mean(cid, pack.all_cards)}", d["card_fields"].key_span(cid))
     for sid, block in (expect.get("spaces") or LDict()).items():
         space(sid, expect["spaces"].key_span(sid))
         goods_block(block, goods)
@@ -667,6 +670,15 @@ def _check_player(game, p, d: LDict):
             want_cmp = str(want)
         if got != want_cmp:
             _fail(f"{p.name}'s {key}", got, want_cmp, d.span_of(key))
+    if "card_fields" in d:   # the stacks of cards that are fields, in the order a sowing fills them
+        block = d["card_fields"] or {}
+        cards = p.card_state.get("field_cards", {})
+        for cid, want in block.items():
+            got = [f"{f[1]} {f[0]}" if f[1] else "empty" for k, f in sorted(p.fields.items())
+                   if k < 0 and cards.get(k) == cid]
+            want_cmp = [" ".join(str(x).split()) for x in (want or ())]
+            if got != want_cmp:
+                _fail(f"{p.name}'s fields on {cid}", got or "no such field", want_cmp, block.span_of(cid))
     if "farmyard" in d:
         want_rows = [" ".join(str(r).split()) for r in d["farmyard"]]
         got_rows = farmyard_rows(p)

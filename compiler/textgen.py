@@ -161,8 +161,18 @@ def stmt(node) -> str:
         return "?"
     v = node
     name = v.name
+    if name == "sow" and v.word is not None:
+        return (f"sow {'' if v.number is None else f'{v.number} '}{v.word}"
+                + (f" with {v.fewer} fewer" if v.fewer else ""))
     if name == "sow" and v.number is not None:
         return f"sow {v.number} field{'s' if v.number != 1 else ''}"
+    if name == "add_to_sown":
+        return f"add {v.number} to each sown field"
+    if name == "add_to_fields":
+        return f"add {v.number} {v.word} to each {v.word} field"
+    if name == "take_from_field":
+        return (f"take {goods(v.goods)} from a field of another player"
+                + (f" and give them {goods(v.goods_out)}" if v.goods_out is not None else ""))
     if name in _VERB_WORDS:
         return _VERB_WORDS[name]
     if name == "build_major":

@@ -81,13 +81,18 @@ def vegetable_fields(g, p):
 
 
 def empty_fields(g, p):
-    """fields with nothing on them"""
-    return sum(1 for f in p.fields.values() if f[1] == 0)
+    """fields with nothing on them (a card that is fields for a good that is no crop: not counted)"""
+    kinds = p.card_state.get("field_crops")
+    if not kinds:
+        return sum(1 for f in p.fields.values() if f[1] == 0)
+    crops = g.rules.crops
+    return sum(1 for k, f in p.fields.items() if f[1] == 0 and (kinds.get(k) is None or any(c in crops for c in kinds[k])))
 
 
 def planted_fields(g, p):
     """fields with crops on them"""
-    return sum(1 for f in p.fields.values() if f[1] > 0)
+    crops = g.rules.crops
+    return sum(1 for f in p.fields.values() if f[1] > 0 and f[0] in crops)
 
 
 def grain_total(g, p):
