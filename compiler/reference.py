@@ -82,7 +82,7 @@ VERB_EXAMPLES = {
     "harvest_more": "at field phase: harvest 1 more grain from each field",
     "harvest_fields": "at returning home if not harvest_round: may harvest fields",
     "skip_harvest": "on play: skip the next harvest",
-    "sow_goods": "at field phase: may sow grain with 1 fewer",
+    "sow_goods": "after you harvest: may sow grain with 1 fewer",
     "add_to_sown": "after you sow if event_size == 1: add 2 to each sown field",
     "add_to_fields": "after you use #wish_for_children: add 1 grain to each grain field",
     "take_from_field": "at feeding start: may take 1 grain from a field of another player and give them 2 food",

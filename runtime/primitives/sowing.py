@@ -293,9 +293,9 @@ def harvest_fields(g, p, ctx=None):
                 f[0] = None
     if taken:
         gain(g, p, tuple(taken.items()))
-        if g.listeners.get("event:harvest"):
-            via = tuple(g.card(cid) for cid in dict.fromkeys(cards)) if cards else None
-            g.emit("event:harvest", p, Ctx(actor=p, goods=tuple(taken.items()), data=stacks, via=via))
+    if g.listeners.get("event:harvest"):   # every field phase, also one that found nothing to take
+        via = tuple(g.card(cid) for cid in dict.fromkeys(cards)) if cards else None
+        g.emit("event:harvest", p, Ctx(actor=p, goods=tuple(taken.items()), data=stacks, via=via))
     return stacks > 0
 
 
