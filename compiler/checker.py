@@ -16,7 +16,7 @@ from .packs import PackSource
 from .parser import parse
 
 # every verb has 'before' rules except a gain (goods arrive from everywhere, often in the middle of a verb)
-EVENTS_WITH_BEFORE = set(Q.EVENTS) - {"use", "gain", "convert"}
+EVENTS_WITH_BEFORE = set(Q.EVENTS) - {"use", "gain", "convert", "harvest"}
 # words of 'upgrade_of' for any card of a kind (a minor's price: 'upgrade_of: [improvement]', 4.8)
 UPGRADE_KINDS = ("improvement", "major", "minor")
 # verbs whose 'instead of' rules the runtime offers (primitives.replaced; docs/language.md 4.1.3)
@@ -333,6 +333,9 @@ class Checker:
             elif kind == "category":
                 self.category(arg.name if isinstance(arg, N.Quantity) else None, arg.span,
                               f"{node.name}() needs the id of a scoring category")
+            elif kind == "phase":
+                if not isinstance(arg, N.Quantity) or arg.name not in Q.PHASES:
+                    self.err("E206", f"{node.name}() needs a phase: {', '.join(Q.PHASES)}", arg.span)
             elif kind == "space_or_tag":
                 if isinstance(arg, N.TagRef):
                     self.spaces_ref([(arg.name, True, arg.span)])
@@ -382,6 +385,16 @@ class Checker:
                 if word not in self.sym.materials:
                     self.err("E208", f"unknown house material '{word}'{did_you_mean(word, self.sym.materials)}", span)
             self.renovation_args(t)
+
+    def sown_good(self, word, span) -> None:
+        """A good a field may hold (docs/language.md 4.14): a crop, or another good that is neither food nor an
+        animal (a card that is a field for wood)."""
+        if word in self.sym.crops:
+            return
+        if word not in self.sym.goods or word in self.sym.animals or word == self.sym.food:
+            sowable = [g for g in self.sym.goods if g not in self.sym.animals and g != self.sym.food]
+            self.err("E203", f"'{word}' is not a good a field may hold{did_you_mean(word, sowable)}; fields hold "
+                     f"{', '.join(sowable)}", span)
 
     def event_function(self, node: N.Call, span):
         """``actor``, ``before`` and the ``event_…`` functions read the event a rule reacts to."""
@@ -563,6 +576,29 @@ class Checker:
             self.err("E212", "'build fences' takes 'free' or nothing (fences cost what the rules say)", v.span)
         if v.name == "sow" and v.number is not None and not 1 <= v.number <= 15:
             self.err("E215", "sow needs a number of fields from 1 to 15", getattr(v, "word_span", v.span))
+        if v.name == "sow" and v.word is not None:
+            self.sown_good(v.word, v.name_span)
+            if v.fewer is not None and hasattr(v, "fewer_span") and not 1 <= v.fewer <= 15:
+                self.err("E215", "'with … fewer' needs a number from 1 to 15", v.fewer_span)
+        if v.name in ("add_to_sown", "add_to_fields") and not 1 <= (v.number or 0) <= 15:
+            self.err("E215", "'add' needs a number from 1 to 15", v.span)
+        if v.name == "add_to_sown":
+            t = self.trigger
+            if t is None or t.kind != "after_event" or t.event != "sow" or self.scheduled or self.claim_moment:
+                self.err("E212", "'add … to each sown field' adds to the fields a sowing just sowed: it belongs in "
+                         "an 'after … sow' rule", v.span)
+        if v.name == "add_to_fields":
+            self.sown_good(v.word, v.name_span)
+            if v.second[0] != v.word:
+                self.err("E212", f"'add … {v.word} to each … field' adds to the fields holding that good: write "
+                         f"'add {v.number} {v.word} to each {v.word} field'", v.second[1])
+        if v.name == "take_from_field":
+            taken = const_goods_of(v.goods)
+            if taken is None or len(taken) != 1:
+                self.err("E212", "'take … from a field of another player' takes one good in a plain amount "
+                         "('take 1 grain from a field of another player')", v.span)
+            else:
+                self.sown_good(taken[0][0], v.span)
         if v.name == "plow" and not 1 <= (v.number or 0) <= 15:
             self.err("E215", "plow needs a number of fields from 1 to 15", v.span)
         if v.name == "fence_spaces" and not 1 <= (v.number or 0) <= 15:
@@ -873,8 +909,10 @@ class Checker:
             self.expr(m.expr)
         elif m.kind == "card_field":
             for word, span in m.words:
-                if word not in self.sym.crops:
-                    self.err("E203", f"'{word}' is not a crop{did_you_mean(word, self.sym.crops)}", span)
+                self.sown_good(word, span)
+            if m.number is not None and not 2 <= m.number <= 15:
+                self.err("E215", "a card of several fields has 2 to 15 of them ('this card is a field' for one)",
+                         m.number_span)
         elif m.kind == "free_per_action":
             word, _, span = m.targets[0]
             if word not in ("fence", "fences"):
@@ -928,12 +966,39 @@ class Checker:
                          f"{m.number} begging')", span)
             if m.number < 1:
                 self.err("E215", "'ignore' needs a number of begging cards from 1 up", m.number_span)
+        elif m.kind == "sowing_near_rooms":
+            word, span = m.words[0]
+            crops = list(self.sym.crops) + ["crops"]
+            if word not in crops:
+                self.err("E203", f"'sowing of' names a crop: {', '.join(crops)}, not '{word}'"
+                         f"{did_you_mean(word, crops)}", span)
+            if not 1 <= m.number <= 15:
+                self.err("E215", "'sowing of' adds a number of crops from 1 to 15", m.span)
+        elif m.kind == "harvest_from_supply":
+            word, span = m.words[0]
+            if word not in self.sym.crops:
+                self.err("E203", f"'{word}' is not a crop{did_you_mean(word, self.sym.crops)}", span)
         elif m.kind in ("allow", "forbid"):
             word, span = m.words[0]
             allowed = RULE_SWITCHES[m.kind]
             if word not in allowed:
                 self.err("E210", f"unknown rule '{word}' for '{m.kind}'{did_you_mean(word, allowed)}; "
                          f"rules for '{m.kind}': {', '.join(sorted(allowed))}", span)
+
+
+def const_goods_of(node):
+    """Goods with plain amounts as (good, n) pairs, or None when an amount is computed."""
+    out = []
+    for it in node.items:
+        if isinstance(it, N.PlayersGoods) or it.per_quantity:
+            return None
+        if it.amount is None:
+            out.append((it.good, 1))
+        elif isinstance(it.amount, N.Num):
+            out.append((it.good, it.amount.value))
+        else:
+            return None
+    return out
 
 
 USE_TRIGGERS = ("after_use", "before_use", "turn_end_use")

@@ -164,7 +164,7 @@ class Gen:
             fn, kinds = RQ.FUNCTIONS[node.name]
             args = []
             for a, kind in zip(node.args, kinds):
-                if kind in ("space", "card", "space_or_tag", "category", "source"):
+                if kind in ("space", "card", "space_or_tag", "category", "source", "phase"):
                     args.append(repr(a.name))
                 elif kind == "player_value":
                     if isinstance(a, N.Quantity) and a.name in RQ.QUANTITIES:
@@ -370,6 +370,8 @@ class Gen:
             "play_minor": ("P.can_play_minor(g, p, c)", "P.play_minor(g, p, c)"),
             "take_start_player": ("True", "P.take_start_player(g, p, c)"),
             "take_goods": ("P.can_take_goods(g, p, c)", "P.take_goods(g, p, c)"),
+            "harvest_fields": ("P.can_harvest_fields(g, p, c)", "P.harvest_fields(g, p, c)"),
+            "skip_harvest": ("True", "P.skip_harvest(g, p, c)"),
         }
         if n in simple:
             can, do = simple[n]
@@ -403,9 +405,23 @@ class Gen:
             return (f"return c is not None and c.space is not None and P.can_afford(g, p, {goods})",
                     f"return P.return_to_space(g, p, {goods}, c) and c.leave({goods})")
         if n == "sow":
+            if v.word is not None:   # 'sow 1 vegetable', 'sow grain with 1 fewer' (docs/language.md 4.14)
+                most = None if v.number is None else int(v.number)
+                return (f"return P.can_sow(g, p, c, {v.word!r})",
+                        f"return P.sow(g, p, c, {most!r}, {v.word!r}, {int(v.fewer)})")
             if v.number is None:
                 return "return P.can_sow(g, p, c)", "return P.sow(g, p, c)"
             return "return P.can_sow(g, p, c)", f"return P.sow(g, p, c, {int(v.number)})"
+        if n == "add_to_sown":
+            return "return P.can_add_to_fields(g, p, c)", f"return P.add_to_fields(g, p, c, {int(v.number)})"
+        if n == "add_to_fields":
+            return (f"return P.can_add_to_fields(g, p, c, {v.word!r})",
+                    f"return P.add_to_fields(g, p, c, {int(v.number)}, {v.word!r})")
+        if n == "take_from_field":
+            (good, k), = const_goods(v.goods)
+            given = const_goods(v.goods_out) if v.goods_out is not None else ()
+            return (f"return P.can_take_from_field(g, p, c, {good!r}, {int(k)})",
+                    f"return P.take_from_field(g, p, c, {good!r}, {int(k)}, {pyrepr(given)})")
         if n == "plow":
             return "return P.can_plow(g, p, c)", f"return P.plow(g, p, c, {int(v.number or 1)})"
         if n == "build_room":
@@ -769,7 +785,10 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
         body.append(f"g.space_fees = g.space_fees + ((p.idx, {key!r}, {pyrepr(const_goods(m.goods[0]))}, card.id),)")
     elif m.kind == "card_field":
         crops = tuple(w_ for w_, _ in m.words)
-        body.append(f"P.add_card_field(g, p, card.id, {pyrepr(crops)})")
+        stacks = "" if m.number is None else f", {int(m.number)}"
+        body.append(f"P.add_card_field(g, p, card.id, {pyrepr(crops)}{stacks})")
+    elif m.kind == "sowing_near_rooms":   # (a crop or 'crops', how many more): runtime primitives.sow
+        body.append(f"p.mods.setdefault('sowing_near_rooms', []).append(({m.words[0][0]!r}, {int(m.number)}))")
     elif m.kind == "capacity" and m.words[0][0] == "pasture":
         fn = w.name("pasture_capacity")
         w.add(f"def {fn}(g, p, c=None):\n    return {gen.expr(m.expr)}")
@@ -819,6 +838,10 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
             body.append(f"p.mods.setdefault('score', []).append(({cid!r}, 'floor', None))")
     elif m.kind == "ignore_begging":
         body.append(f"p.mods['ignore_begging'] = p.mods.get('ignore_begging', 0) + {int(m.number)}")
+    elif m.kind == "feed_last":   # runtime/phases.py: the owner feeds after the others
+        body.append("p.mods['feed_last'] = True")
+    elif m.kind == "harvest_from_supply":   # runtime primitives.harvest_fields: the field keeps its crop
+        body.append(f"p.mods.setdefault('harvest_from_supply', []).append({m.words[0][0]!r})")
     elif m.kind == "allow":
         body.append(f"p.mods[{m.words[0][0]!r}] = True")
     elif m.kind == "forbid":

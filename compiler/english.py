@@ -233,7 +233,12 @@ class English:
                 "event_via": lambda: ("an action space gave it" if self.event == "gain" else _VIA_WORDS["space"])
                 if isinstance(node.args[0], N.Quantity) and node.args[0].name == "space"
                 else _VIA_WORDS.get(node.args[0].name) if isinstance(node.args[0], N.Quantity)
-                and node.args[0].name in _VIA_WORDS else f"it was done with {args[0]}",
+                and node.args[0].name in _VIA_WORDS else (f"you harvested from {args[0]}" if self.event == "harvest"
+                                                          else f"it was done with {args[0]}"),
+                "during": lambda: {"work_phase": "it is the work phase", "harvest": "it is a harvest",
+                                   "field_phase": "it is the field phase of a harvest",
+                                   "feeding": "it is the feeding phase of a harvest",
+                                   "breeding": "it is the breeding phase of a harvest"}.get(node.args[0].name, args[0]),
                 "event_space": lambda: "it happened on " + (self.space_ref(node.args[0].name, True)
                                                             if isinstance(node.args[0], N.TagRef) else args[0]),
                 "occupied": lambda: f"{args[0]} is occupied",
@@ -460,9 +465,32 @@ class English:
             "newborn_acts": "let this round's newborn take an action this round (it no longer counts as a newborn)",
             "move_crop": "move 1 crop from a field holding 2 or more to an empty field",
             "play_this_card": "play this card from your hand at once, at no cost",
+            "harvest_fields": "take 1 good from each of your planted fields (a field phase outside the harvest)",
+            "skip_harvest": ("take no part in the next harvest (no field phase, feeding or breeding for you, nor "
+                             "your cards' harvest effects)"),
         }
+        if n == "sow" and v.word is not None:   # a sowing of one good (docs/language.md 4.14)
+            if v.number is None:
+                text = f"sow {self.good(v.word, 2)} only, on as many fields as you like"
+            else:
+                text = (f"sow {v.number} {self.good(v.word, v.number)} on at most {v.number} "
+                        f"field{'s' if v.number != 1 else ''}, nothing else")
+            if v.fewer:
+                text += f", each field getting {v.fewer} fewer than a sowing gives (at least 1)"
+            return text
         if n == "sow" and v.number is not None:
             return f"sow at most {v.number} field{'s' if v.number != 1 else ''}"
+        if n == "add_to_sown":
+            return (f"put {v.number} more of the good sown on each field this sowing sowed, from the general "
+                    "supply")
+        if n == "add_to_fields":
+            return (f"put {v.number} more {self.good(v.word, v.number)} on each of your fields holding "
+                    f"{self.good(v.word, 2)}, from the general supply")
+        if n == "take_from_field":
+            text = f"take {self.goods(v.goods)} from a field of another player (you choose the field)"
+            if v.goods_out is not None:
+                text += f"; that player gets {self.goods(v.goods_out)} from the general supply"
+            return text
         if n in simple:
             return simple[n]
         if n == "build_major":
@@ -656,6 +684,7 @@ class English:
             "bake": "bake bread", "build_fences": "build fences", "build_stables": "build stables",
             "plow": "plow", "sow": "sow", "family_growth": "have a child", "take_start_player": "become the start player",
             "fence_pasture": "fence a new pasture", "convert": "convert goods with an exchange or by cooking",
+            "harvest": "harvest your fields",
         }.get(t.event, t.event.replace("_", " "))
         if t.event == "gain":
             what = t.event_args["what"][0]
@@ -764,7 +793,20 @@ class English:
             return f"Your house holds up to {self.expr(m.expr)} animals instead of 1."
         if m.kind == "card_field":
             crops = _join([self.good(w, 2) for w, _ in m.words], "or") if m.words else ""
-            return "You sow and harvest this card as you would a field" + (f" ({crops} only)" if crops else "") + "."
+            other = [self.good(w, 2) for w, _ in m.words if w not in ("grain", "vegetable")]
+            text = ("You sow and harvest this card as you would a field" if m.number is None else
+                    f"This card is {m.number} fields: you sow and harvest each as you would a field")
+            text += (f" ({crops} only)" if crops else "") + "."
+            if other:
+                text += (f" You sow {_join(other, 'or')} from your supply, and a field sown with it gets as many as "
+                         "one sown with grain.")
+            return text
+        if m.kind == "sowing_near_rooms":
+            word, n = m.words[0][0], m.number
+            what = "of the crop sown on it" if word == "crops" else self.good(word, n)
+            sown = "" if word == "crops" else f" with {self.good(word, 2)}"
+            return (f"Each field you sow{sown} that is orthogonally next to a room of your house gets {n} more "
+                    f"{what} from the general supply.")
         if m.kind == "sowing_more":
             word, n = m.words[0][0], m.number
             if word == "crops":
@@ -836,6 +878,13 @@ class English:
         if m.kind == "ignore_begging":
             return (f"Before scoring, you discard up to {m.number} begging "
                     f"{'card' if m.number == 1 else 'cards'}: they cost you no points.")
+        if m.kind == "feed_last":
+            return ("In the feeding phase you feed your family after every player who does not also feed last "
+                    "(those who do feed in turn order).")
+        if m.kind == "harvest_from_supply":
+            crop = self.good(m.words[0][0], 2)
+            return (f"When you harvest your fields, you take the {crop} from the general supply instead: your "
+                    f"fields keep their {crop}.")
         if m.kind == "allow":
             return {"renovate_skip": "You may renovate straight from wood to stone."}.get(
                 m.words[0][0], f"Allowed: {m.words[0][0].replace('_', ' ')}.")
@@ -905,7 +954,7 @@ HISTORY_PERIODS = {"game": "this game", "round": "this round", "harvest": "this 
                    "action": "in this action"}
 
 _EVENT_UNIT = {"build_rooms": "room", "build_stables": "stable", "plow": "field", "bake": "grain",
-               "build_fences": "pasture", "family_growth": "child"}  # what 'event_size' counts, one of it
+               "build_fences": "pasture", "family_growth": "child", "sow": "field", "harvest": "field"}  # what 'event_size' counts, one of it
 
 
 # event_via(<kind>): what made the event, when it is no one card (docs/language.md 4.1.1)

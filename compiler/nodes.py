@@ -208,6 +208,7 @@ class Verb(Node):
     tiers: list | None = None        # convert wood to bonus (3: 1, ...)
     body: Node | None = None         # schedule action (...), for each player (...), claim (...)
     spaces: list | None = None       # move your person from <spaces> to <spaces>: [from, to], each [(name, is_tag, span)]
+    fewer: int = 0                   # sow grain with 1 fewer: the amount on each field lowered
 
 
 @dataclass

@@ -485,6 +485,7 @@ class _Build(Transformer):
     ev_fence_pasture = _ev("fence_pasture")
 
     ev_convert = _ev("convert")
+    ev_harvest = _ev("harvest")
 
     def ev_gain(self, meta, children):
         word = next(t for t in children if isinstance(t, Token) and t.type == "NAME")
@@ -609,6 +610,19 @@ class _Build(Transformer):
         return N.Modifier("sowing_more", number=self.n(n), words=[(name.value, self.s.of_token(name))],
                           span=self.sp(meta))
 
+    def sowing_near_rooms(self, meta, children):
+        name, n = _tokens(children, "NAME")[0], _tokens(children, "INT")[0]
+        return N.Modifier("sowing_near_rooms", number=self.n(n), words=[(name.value, self.s.of_token(name))],
+                          span=self.sp(meta))
+
+    def card_fields(self, meta, children):
+        names = _tokens(children, "NAME")
+        n = _tokens(children, "INT")[0]
+        mod = N.Modifier("card_field", number=self.n(n), words=[(t.value, self.s.of_token(t)) for t in names],
+                         span=self.sp(meta))
+        mod.number_span = self.s.of_token(n)
+        return mod
+
     def house_holds(self, meta, children):
         return N.Modifier("house_holds", expr=children[0], span=self.sp(meta))
 
@@ -680,6 +694,13 @@ class _Build(Transformer):
         mod.number_span = self.s.of_token(n)
         return mod
 
+    def feed_last(self, meta, children):
+        return N.Modifier("feed_last", span=self.sp(meta))
+
+    def harvest_from_supply(self, meta, children):
+        name = _tokens(children, "NAME")[0]
+        return N.Modifier("harvest_from_supply", words=[(name.value, self.s.of_token(name))], span=self.sp(meta))
+
     def targets(self, meta, children):
         return list(children)
 
@@ -716,6 +737,7 @@ class _Build(Transformer):
         return children[0] if len(children) == 1 else N.Then(list(children), span=self.sp(meta))
 
     def andor(self, meta, children):
+        children = [c for c in children if not isinstance(c, Token)]   # the ANDOR tokens between the parts
         return children[0] if len(children) == 1 else N.AndOr(list(children), span=self.sp(meta))
 
     def pay_to(self, meta, children):
@@ -762,6 +784,32 @@ class _Build(Transformer):
         if ints:
             v.word_span = self.s.of_token(ints[0])
         return v
+
+    def sow_goods(self, meta, c):
+        ints = _tokens(c, "INT")   # 'sow 1 vegetable', 'sow grain with 1 fewer' (docs/language.md 4.14)
+        name = _tokens(c, "NAME")[0]
+        first = ints[0] if ints and ints[0].start_pos < name.start_pos else None
+        fewer = ints[-1] if ints and ints[-1].start_pos > name.start_pos else None
+        v = self._verb("sow", meta, c, number=self.n(first) if first is not None else None, word=name.value,
+                       fewer=self.n(fewer) if fewer is not None else 0)
+        if first is not None:
+            v.word_span = self.s.of_token(first)
+        v.name_span = self.s.of_token(name)
+        if fewer is not None:
+            v.fewer_span = self.s.of_token(fewer)
+        return v
+
+    def add_to_sown(self, meta, c):
+        return self._verb("add_to_sown", meta, c, number=self.n(_tokens(c, "INT")[0]))
+
+    def add_to_fields(self, meta, c):
+        names = _tokens(c, "NAME")
+        v = self._verb("add_to_fields", meta, c, number=self.n(_tokens(c, "INT")[0]), word=names[0].value)
+        v.name_span, v.second = self.s.of_token(names[0]), (names[1].value, self.s.of_token(names[1]))
+        return v
+
+    def take_from_field(self, meta, c):
+        return self._verb("take_from_field", meta, c, goods=c[0], goods_out=c[1] if len(c) > 1 else None)
 
     def bake(self, meta, c):
         return self._verb("bake", meta, c)
@@ -902,6 +950,12 @@ class _Build(Transformer):
 
     def harvest_more(self, meta, c):
         return self._verb("harvest_more", meta, c, number=self.n(_tokens(c, "INT")[0]), word=_tokens(c, "NAME")[0].value)
+
+    def harvest_fields(self, meta, c):
+        return self._verb("harvest_fields", meta, c)
+
+    def skip_harvest(self, meta, c):
+        return self._verb("skip_harvest", meta, c)
 
     def newborn_acts(self, meta, c):
         return self._verb("newborn_acts", meta, c)

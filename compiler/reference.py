@@ -31,7 +31,7 @@ EVENT_WORDS = {
     "build_fences": "build fences", "fence_pasture": "fence pasture", "plow": "plow", "sow": "sow",
     "bake": "bake", "family_growth": "family growth", "build_major": "build major", "play_minor": "play minor",
     "build_improvement": "build improvement", "play_occupation": "play occupation",
-    "take_start_player": "take start player", "convert": "convert",
+    "take_start_player": "take start player", "convert": "convert", "harvest": "harvest",
 }
 EVENT_EXAMPLES = {
     "use": "after another player uses forest if event_goods(wood) >= 3: gain 1 food",
@@ -51,6 +51,7 @@ EVENT_EXAMPLES = {
     "play_occupation": "after you play occupation if occupations >= 3: gain 1 grain",
     "take_start_player": "after another player takes start player: for actor (pay 1 food to owner)",
     "convert": "after you convert if event_via(#cooking) and event_paid(vegetable) >= 1: gain 1 food",
+    "harvest": "after you harvest if event_size >= 3: gain (event_goods(grain)) food",
 }
 # Examples of verbs and modifiers, by the alias of their grammar alternative.
 VERB_EXAMPLES = {
@@ -79,6 +80,12 @@ VERB_EXAMPLES = {
     "schedule_action": "on play: schedule action (may plow 1 field) on rounds +5",
     "for_each_player": "on play: for each player (gain 1 food)",
     "harvest_more": "at field phase: harvest 1 more grain from each field",
+    "harvest_fields": "at returning home if not harvest_round: may harvest fields",
+    "skip_harvest": "on play: skip the next harvest",
+    "sow_goods": "after you harvest: may sow grain with 1 fewer",
+    "add_to_sown": "after you sow if event_size == 1: add 2 to each sown field",
+    "add_to_fields": "after you use #wish_for_children: add 1 grain to each grain field",
+    "take_from_field": "at feeding start: may take 1 grain from a field of another player and give them 2 food",
     "newborn_acts": "in work phase action: pay 1 food to let newborn act",
     "pile": "on play: pile wood, grain, reed on this card",
     "move_crop": "any time action: move 1 crop to an empty field",
@@ -117,6 +124,8 @@ MODIFIER_EXAMPLES = {
     "forbid_rule": "forbid renovation",
     "score_delta": "score of pastures, fields: +1", "score_floor": "score of sheep, boar, cattle >= 0",
     "ignore_begging": "ignore 2 begging",
+    "feed_last": "feed last", "harvest_from_supply": "harvest vegetable from the supply",
+    "sowing_near_rooms": "sowing of grain next to rooms: +2", "card_fields": "this card is 2 fields for grain",
 }
 # What the grammar allows but the checker narrows, said beside the verb (docs/language.md 1.8).
 VERB_NOTES = {"renovate": "`for <goods>` / `free`: this renovation at that price (4.13); with `to <material>` "
@@ -141,6 +150,7 @@ FUNCTION_EXAMPLES = {
     "event_card": "after you play minor if event_card(#oven): gain 1 food",
     "event_paid": "after you convert if event_paid(sheep) >= 1: gain 1 food",
     "event_via": "after you convert if event_via(#cooking): gain 1 food",
+    "during": "after you convert if during(feeding) and event_paid(animals) >= 1: gain 1 food",
     "event_space": "after you gain wood if event_space(#wood_accumulation): gain 1 food",
     "space_goods": "after you use forest if space_goods(fishing, food) >= 3: gain 1 food",
     "actor": "after another player uses forest if actor(rooms) > rooms: gain 1 food",
@@ -156,7 +166,7 @@ HISTORY_EXAMPLES = {
     "first": "after another player uses #reed_accumulation if first(use #reed_accumulation, round): gain 1 food",
 }
 _ARG_SAMPLES = {"space": "fishing", "card": "#oven", "number": "2", "player_value": "rooms", "goods": "wood",
-                "space_or_tag": "#wood_accumulation", "category": "fields", "source": "#oven"}
+                "space_or_tag": "#wood_accumulation", "category": "fields", "source": "#oven", "phase": "feeding"}
 
 
 def _alternatives(rule: str) -> list[tuple[str, str]]:

@@ -294,6 +294,9 @@ def _check_scenario(sc: LDict, pack, players: int, report: Report) -> list:
             for j, cid in enumerate(d.get(key) or ()):
                 if cid not in pack.all_cards:
                     err("E161", f"unknown card '{cid}'{did_you_mean(cid, pack.all_cards)}", d[key].span_of(j))
+        for cid in (d.get("card_fields") or {}):
+            if cid not in pack.all_cards:
+                err("E161", f"unknown card '{cid}'{did_you_mean(cid, pack.all_cards)}", d["card_fields"].key_span(cid))
     for sid, block in (expect.get("spaces") or LDict()).items():
         space(sid, expect["spaces"].key_span(sid))
         goods_block(block, goods)
@@ -491,10 +494,10 @@ def run_one(sc: LDict, pack, players: int = 2, seed: int = 0, steps=None):
                 elif not usable:
                     raise ScenarioError(f"P1 cannot use '{arg}' here (no action on it is possible)", span)
                 p1.home = max(0, p1.home - 1)
-                game.in_work_phase = True
+                game.in_work_phase, game.phase = True, "work_phase"
                 game.turn_no += 1  # each 'use' step is a turn of P1's
                 game.use_space(p1, s)
-                game.in_work_phase = False
+                game.in_work_phase, game.phase = False, None
             elif kind == "use_by":   # another player's turn on a space (their answers: answers_by)
                 seat, sid = arg
                 if not 0 < seat < game.nplayers:
@@ -504,21 +507,25 @@ def run_one(sc: LDict, pack, players: int = 2, seed: int = 0, steps=None):
                 if s.id not in game.legal_spaces(other):
                     raise ScenarioError(f"P{seat + 1} cannot use '{sid}' here (no action on it is possible)", span)
                 other.home = max(0, other.home - 1)
-                game.in_work_phase = True
+                game.in_work_phase, game.phase = True, "work_phase"
                 game.turn_no += 1
                 game.use_space(other, s)
-                game.in_work_phase = False
+                game.in_work_phase, game.phase = False, None
             elif kind == "place":
-                game.in_work_phase = True
+                game.in_work_phase, game.phase = True, "work_phase"
                 p1.home = max(1, p1.home)
                 game.place(p1)
-                game.in_work_phase = False
+                game.in_work_phase, game.phase = False, None
             elif kind == "harvest":
                 game.harvest()
             elif kind == "feed":
+                game.phase = "feeding"
                 game.feed(p1)
+                game.phase = None
             elif kind == "breed":
+                game.phase = "breeding"
                 P.breed(game, p1)
+                game.phase = None
             elif kind == "next_round":
                 game.returning_home()
                 game.end_round()
@@ -663,6 +670,15 @@ def _check_player(game, p, d: LDict):
             want_cmp = str(want)
         if got != want_cmp:
             _fail(f"{p.name}'s {key}", got, want_cmp, d.span_of(key))
+    if "card_fields" in d:   # the stacks of cards that are fields, in the order a sowing fills them
+        block = d["card_fields"] or {}
+        cards = p.card_state.get("field_cards", {})
+        for cid, want in block.items():
+            got = [f"{f[1]} {f[0]}" if f[1] else "empty" for k, f in sorted(p.fields.items())
+                   if k < 0 and cards.get(k) == cid]
+            want_cmp = [" ".join(str(x).split()) for x in (want or ())]
+            if got != want_cmp:
+                _fail(f"{p.name}'s fields on {cid}", got or "no such field", want_cmp, block.span_of(cid))
     if "farmyard" in d:
         want_rows = [" ".join(str(r).split()) for r in d["farmyard"]]
         got_rows = farmyard_rows(p)

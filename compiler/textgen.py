@@ -114,7 +114,7 @@ _VERB_WORDS = {
     "family_growth": "family growth", "family_growth_without_room": "family growth without room",
     "build_pastures": "build pastures", "build_improvement": "build improvement", "play_minor": "play minor",
     "take_start_player": "take start player", "newborn_acts": "let newborn act", "take_goods": "take the goods",
-    "play_this_card": "play this card",
+    "play_this_card": "play this card", "harvest_fields": "harvest fields", "skip_harvest": "skip the next harvest",
 }
 
 
@@ -161,8 +161,18 @@ def stmt(node) -> str:
         return "?"
     v = node
     name = v.name
+    if name == "sow" and v.word is not None:
+        return (f"sow {'' if v.number is None else f'{v.number} '}{v.word}"
+                + (f" with {v.fewer} fewer" if v.fewer else ""))
     if name == "sow" and v.number is not None:
         return f"sow {v.number} field{'s' if v.number != 1 else ''}"
+    if name == "add_to_sown":
+        return f"add {v.number} to each sown field"
+    if name == "add_to_fields":
+        return f"add {v.number} {v.word} to each {v.word} field"
+    if name == "take_from_field":
+        return (f"take {goods(v.goods)} from a field of another player"
+                + (f" and give them {goods(v.goods_out)}" if v.goods_out is not None else ""))
     if name in _VERB_WORDS:
         return _VERB_WORDS[name]
     if name == "build_major":

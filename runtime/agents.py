@@ -155,7 +155,7 @@ class RuleAgent:
             tiles = game.rules.pasture_tile
             return max(real, key=lambda o: (tiles[o[0]]["capacity"], -o[1])) if real else options[0]
         if kind == "sow":
-            return max(options, key=lambda o: (o[0] * 3 + o[1] * 2, o[1]))
+            return max(options, key=lambda o: (o[0] * 3 + o[1] * 2 + (sum(n for _, n in o[2]) if len(o) > 2 else 0), o[1]))
         if kind == "bake":
             from .primitives import _bake_rates
             rates = _bake_rates(player)

@@ -70,6 +70,7 @@ class Game(Decisions, CardsInPlay, Phases):
         self.animal_set = frozenset(rules.animals)
         self.building_set = frozenset(rules.building)
         self.in_work_phase = False
+        self.phase = None            # the phase under way for 'during(…)': work_phase, field_phase, feeding, breeding
         self.using = None            # id of the action space being used (the space of its verbs' events)
         self.space_fees = ()         # (owner, space id or #tag, fee, card id): 'others pay … to owner to use …' (4.9)
         self.via = None              # the card whose rule is running (event_via), None for a space's own action

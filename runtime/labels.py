@@ -35,12 +35,13 @@ def label_of(game, player, kind, option, given=None) -> str:
             return f"divide {gr.mask_names(split)}: {gr.mask_names(region)}"
         return gr.mask_names(region)
     if kind == "sow":
-        a, b = option
+        a, b = option[0], option[1]
         parts = []
         if a:
             parts.append(f"{a} grain")
         if b:
             parts.append(f"{b} vegetable")
+        parts += [f"{n} {good}" for good, n in (option[2] if len(option) > 2 else ())]   # a good that is no crop
         return ", ".join(parts)
     if kind == "bake":
         from .primitives import _bake_rates

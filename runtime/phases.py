@@ -91,6 +91,7 @@ class Phases:
 
     def work_phase(self):
         self.in_work_phase = True
+        self.phase = "work_phase"
         order = self.turn_order()
         for p in self.players:
             p.home = p.people - p.newborns
@@ -107,6 +108,7 @@ class Phases:
             if not placed:
                 break
         self.in_work_phase = False
+        self.phase = None
 
     def legal_spaces(self, p, only=None):
         shared = p.mods.get("use_occupied") if p.mods else None
@@ -257,29 +259,32 @@ class Phases:
         for p in order:
             for key in [k for k in p.used if k.startswith("x:")]:
                 del p.used[key]
+        skip = [p for p in order if p.card_state.get("skip_harvest")]
+        if skip:   # 'skip the next harvest' (docs/language.md 4.14): no part in this one
+            for p in skip:
+                del p.card_state["skip_harvest"]
+                self.say(f"{p.name} takes no part in this harvest")
+            order = [p for p in order if p not in skip]
+        for p in order:
             self.emit("phase:harvest_start", p)
+        self.phase = "field_phase"
         for p in order:
             self.emit("phase:field_phase_start", p)
-            taken = {}
-            for cell in sorted(p.fields):
-                f = p.fields[cell]
-                if f[1] > 0:
-                    f[1] -= 1
-                    taken[f[0]] = taken.get(f[0], 0) + 1
-                    if f[1] == 0:
-                        f[0] = None
-            if taken:
-                P.gain(self, p, tuple(taken.items()))
+            P.harvest_fields(self, p)
             self.emit("phase:field_phase", p)
+        self.phase = "feeding"
         if "phase:feeding_start" in self.listeners:   # before anyone feeds
             for p in order:
                 self.emit("phase:feeding_start", p)
-        for p in order:
+        last = [p for p in order if p.mods and p.mods.get("feed_last")]
+        for p in ([p for p in order if p not in last] + last) if last else order:   # 'feed last' (4.14)
             self.emit("phase:feeding", p)
             self.feed(p)
+        self.phase = "breeding"
         for p in order:
             self.emit("phase:breeding", p)
             P.breed(self, p)
+        self.phase = None
         if self.round < self.last_round:  # after the last harvest, the window before scoring follows
             for p in order:
                 if p.turn_abilities:

@@ -81,13 +81,18 @@ def vegetable_fields(g, p):
 
 
 def empty_fields(g, p):
-    """fields with nothing on them"""
-    return sum(1 for f in p.fields.values() if f[1] == 0)
+    """fields with nothing on them (a card that is fields for a good that is no crop: not counted)"""
+    kinds = p.card_state.get("field_crops")
+    if not kinds:
+        return sum(1 for f in p.fields.values() if f[1] == 0)
+    crops = g.rules.crops
+    return sum(1 for k, f in p.fields.items() if f[1] == 0 and (kinds.get(k) is None or any(c in crops for c in kinds[k])))
 
 
 def planted_fields(g, p):
     """fields with crops on them"""
-    return sum(1 for f in p.fields.values() if f[1] > 0)
+    crops = g.rules.crops
+    return sum(1 for f in p.fields.values() if f[1] > 0 and f[0] in crops)
 
 
 def grain_total(g, p):
@@ -272,6 +277,9 @@ EVENTS = {
     "take_start_player": {"what": "the start player token is taken"},
     "convert": {"what": "goods are converted by an exchange (cooking, a card's rate), also inside a payment",
                 "goods": "the goods made", "paid": "the goods given up", "via": "the card of the exchange"},
+    "harvest": {"what": "a player's fields are harvested (the field phase, or 'harvest fields')",
+                "size": "fields (stacks) that gave a good", "goods": "the goods taken from the fields",
+                "via": "a card that is a field among them"},
 }
 # Every event but a use carries the card whose rule made it (``event_via``, ``Ctx.via``): an event made by
 # an action space's own action or by the rules carries none (``event_via(space)`` tells the first apart).
@@ -457,6 +465,8 @@ def event_paid(g, p, c, goods):
 def event_via(g, p, c, source):
     """whether the event was made with that card (or a card with that #tag, or of that kind; `space`: by an action space's own action)"""
     card = c.via if c is not None else None
+    if isinstance(card, tuple):   # a harvest: the cards that are fields it took goods from
+        return any(k.id == source or source in k.tags for k in card)
     if card is None:
         return source == "space" and c is not None and c.space is not None
     kind = VIA_KINDS.get(source)
@@ -509,6 +519,16 @@ def stored(g, p, c, card_id, goods):
         return 0
     kept = on_card.get(card_id)
     return sum(n for good, n in kept.items() if good in goods) if kept else 0
+
+
+PHASES = ("work_phase", "harvest", "field_phase", "feeding", "breeding")
+
+
+def during(g, p, phase):
+    """1 while the game is in that phase: work_phase, harvest (its start to its end), field_phase, feeding, breeding"""
+    if phase == "harvest":
+        return int("harvest" in g.open_windows)
+    return int(g.phase == phase)
 
 
 def score(g, p, category):
@@ -628,6 +648,7 @@ FUNCTIONS = {
     "occupied": (occupied, ("space",)),
     "space_goods": (space_goods, ("space_or_tag", "goods")),
     "has": (has, ("card",)),
+    "during": (during, ("phase",)),
     "min": (fn_min, ("number", "number")),
     "max": (fn_max, ("number", "number")),
     "most": (most, ("player_value",)),

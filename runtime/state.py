@@ -190,10 +190,10 @@ class Ctx:
     only when a rule in play reads it) and ``owner`` (the card's owner, while a body runs for another
     player), ``paid`` (goods it took from the actor) and ``via`` (the card it was made with)."""
 
-    __slots__ = ("space", "card", "actor", "event", "data", "goods", "before", "owner", "paid", "via")
+    __slots__ = ("space", "card", "actor", "event", "data", "goods", "before", "owner", "paid", "via", "fields")
 
     def __init__(self, space=None, card=None, actor=None, event=None, data=None, goods=None, before=None,
-                 owner=None, paid=None, via=None):
+                 owner=None, paid=None, via=None, fields=None):
         self.space = space
         self.card = card
         self.actor = actor
@@ -204,6 +204,7 @@ class Ctx:
         self.owner = owner
         self.paid = paid    # goods the event took from the actor (given up in a conversion)
         self.via = via      # the card the event was made with (the exchange's card)
+        self.fields = fields  # the fields (keys of Player.fields) a sowing sowed
 
     def leave(self, items) -> bool:
         """Goods left on the space just used ('return … to the space') are no longer goods the use brought:

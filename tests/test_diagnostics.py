@@ -871,12 +871,12 @@ def test_a_syntax_error_does_not_hide_the_other_lines(root, capsys):
                ))
 
 
-BODY_WORDS = ("'(', 'bake', 'bonus', 'breed', 'build', 'choose', 'claim', 'convert', 'discard', 'draw', 'exchange', 'family', "
+BODY_WORDS = ("'(', 'add', 'bake', 'bonus', 'breed', 'build', 'choose', 'claim', 'convert', 'discard', 'draw', 'exchange', 'family', "
               "'fence', 'for', "
               "'gain', 'give', 'harvest', 'let', 'may', 'move', 'pay', 'pile', 'play', 'plow', 'put', 'renovate', 'return', "
-              "'schedule', 'sow', 'take'")
-RULE_WORDS = ("'after', 'allow', 'any', 'at', 'bake', 'before', 'capacity', 'cost', 'end', 'forbid', 'free', 'house', "
-              "'ignore', 'in', 'instead', 'may', 'on', 'once', 'others', 'score', 'sowing', 'this'")
+              "'schedule', 'skip', 'sow', 'take'")
+RULE_WORDS = ("'after', 'allow', 'any', 'at', 'bake', 'before', 'capacity', 'cost', 'end', 'feed', 'forbid', 'free', "
+              "'harvest', 'house', 'ignore', 'in', 'instead', 'may', 'on', 'once', 'others', 'score', 'sowing', 'this'")
 
 
 @pytest.mark.parametrize("rule, word, expected", [
@@ -887,7 +887,7 @@ RULE_WORDS = ("'after', 'allow', 'any', 'at', 'bake', 'before', 'capacity', 'cos
     ("on play: gain 1 food thenn gain 1 wood", "thenn", "',', ';', 'and/or', 'if', 'per', 'then', end of line"),
     ("after you bakee: gain 1 food", "bakee",
      "'bake', 'bakes', 'build', 'builds', 'convert', 'converts', 'family', 'fence', 'fences', 'gain', 'gains', "
-     "'play', 'plays', 'plow', 'plows', 'renovate', 'renovates', 'sow', 'sows', 'take', 'takes', 'use', 'uses'"),
+     "'harvest', 'harvests', 'play', 'plays', 'plow', 'plows', 'renovate', 'renovates', 'sow', 'sows', 'take', 'takes', 'use', 'uses'"),
     ("after you use forest (once per rund): gain 1 food", "rund", "'action', 'game', 'harvest', 'round', 'turn'"),
     # exactly what the parser accepts at that point, not what its state accepts elsewhere in the grammar
     ("at scoring if rooms => 2: bonus 1", "=",

@@ -212,6 +212,12 @@ after another player converts if event_via(#fireplace) and event_paid(animals) >
 after you build stables if before(stables) < 2 and count_others(rank(rooms) == 1) > 0: for each other player (gain 1 food if rooms < owner(rooms))
 after you renovate to clay if first(renovate to clay) and done(use, round) >= 2: gain tier(done_by_any(renovate from wood to clay, game); 1: 3, 2: 1) stone
 at scoring: bonus done_since(use fishing or #wood_accumulation, this) + gained(building, harvest) + done(play occupation, turn) + first(gain wood, action)
+after you harvest if event_via(this) and event_size >= 2 and during(feeding) == 0: gain (event_goods(grain)) food
+feed last
+harvest vegetable from the supply
+this card is 3 fields for wood
+sowing of grain next to rooms: +2
+after you sow if event_size == 1: add 2 to each sown field
 on play: gain 1 food if occupied(farmland) or yours(fishing) or most(rooms) or min(rooms, 3) > max(1, people) or others_min(rooms) < others_max(rooms) or occupations_after(this) == 2 or roomy_pastures(2) != 1 or has(fireplace_2) or -rooms <= 3 * people - 1 + newborns or people
 """
 
@@ -234,6 +240,8 @@ SYNTHETIC_BODIES = [
     "choose(gain 1 reed | gain 1 stone); (gain 1 food; gain 1 wood)",
     "choose(build room | take the goods)",
     "may pay 1 food to gain 1 sheep; may sow; gain 1 food if rooms >= 2",
+    "harvest fields; skip the next harvest; sow 1 vegetable; sow grain with 1 fewer; add 1 grain to each grain field",
+    "take 1 grain from a field of another player and give them 2 food; take 1 vegetable from a field of another player",
 ]
 
 
@@ -302,7 +310,7 @@ def test_quantities_functions_and_phrases_have_words(checked_packs):
             assert bad_text(text) is None, (name, text)
     samples = {"space": N.Quantity("fishing"), "card": N.TagRef("fireplace"), "number": N.Num(2),
                "player_value": N.Quantity("rooms"), "goods": N.Quantity("clay"), "space_or_tag": N.TagRef("lessons"),
-               "category": N.Quantity("fields"), "source": N.TagRef("fireplace")}
+               "category": N.Quantity("fields"), "source": N.TagRef("fireplace"), "phase": N.Quantity("feeding")}
     for fname, (_fn, kinds) in Q.FUNCTIONS.items():
         text = eng.expr(N.Call(fname, [samples[k] for k in kinds]))
         assert bad_text(text) is None and f"{fname}(" not in text, (fname, text)

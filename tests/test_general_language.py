@@ -458,6 +458,34 @@ REFUSED = [
      "event_via() needs a card id, a #tag or one of occupation, minor, major, improvement, card, space", "3"),
     ("after you use forest if event_via(space): gain 1 food", "E300",
      "'using a space' carries no via (missing feature: event_via for using a space)", "event_via"),
+    # the harvest, sowing and cards that are fields (docs/language.md 4.14)
+    ("before you harvest: gain 1 food", "E300", "'before you harvest' is not supported (missing feature: "
+     "before-event triggers for harvest)", "before you harvest"),
+    ("on play if during(harvesting) > 0: gain 1 food", "E206", "during() needs a phase: work_phase, harvest, "
+     "field_phase, feeding, breeding", "harvesting"),
+    ("harvest sheep from the supply", "E203", "'sheep' is not a crop", "sheep"),
+    ("on play: sow 1 sheep", "E203", "'sheep' is not a good a field may hold; fields hold grain, vegetable, wood, "
+     "clay, reed, stone", "sheep"),
+    ("on play: sow grain with 0 fewer", "E215", "'with … fewer' needs a number from 1 to 15", "0"),
+    ("on play: add 1 to each sown field", "E212", "'add … to each sown field' adds to the fields a sowing just "
+     "sowed: it belongs in an 'after … sow' rule", "add 1 to each sown field"),
+    ("after you sow: add 1 grain to each vegetable field", "E212", "'add … grain to each … field' adds to the "
+     "fields holding that good: write 'add 1 grain to each grain field'", "vegetable"),
+    ("after you sow: add 0 grain to each grain field", "E215", "'add' needs a number from 1 to 15",
+     "add 0 grain to each grain field"),
+    ("on play: take (rooms) grain from a field of another player", "E212", "'take … from a field of another "
+     "player' takes one good in a plain amount ('take 1 grain from a field of another player')",
+     "take (rooms) grain from a field of another player"),
+    ("on play: take 1 grain from a field of another player and give them (rooms) food", "E216", "goods must be "
+     "plain numbers here", "rooms"),
+    ("sowing of sheep next to rooms: +1", "E203", "'sowing of' names a crop: grain, vegetable, crops, not 'sheep'",
+     "sheep"),
+    ("sowing of grain next to rooms: +0", "E215", "'sowing of' adds a number of crops from 1 to 15",
+     "sowing of grain next to rooms: +0"),
+    ("this card is 1 fields for grain", "E215", "a card of several fields has 2 to 15 of them ('this card is a "
+     "field' for one)", "1"),
+    ("this card is 2 fields for cattle", "E203", "'cattle' is not a good a field may hold; fields hold grain, "
+     "vegetable, wood, clay, reed, stone", "cattle"),
 ]
 
 

@@ -190,7 +190,9 @@ def check_player(g, p, animals_must_fit=True):
     assert connected(fields), f"{where}: fields not connected"
     for cell, (crop, n) in p.fields.items():
         assert n >= 0 and (crop is None) == (n == 0), f"{where}: field {cell} {crop} {n}"
-        assert crop in (None, "grain", "vegetable"), where
+        allowed = p.card_state.get("field_crops", {}).get(cell) if cell < 0 else None
+        # a crop, or on a card that is fields for other goods one of those (docs/language.md 4.14)
+        assert crop in (None, "grain", "vegetable") or (allowed is not None and crop in allowed), where
     # family and house
     assert 1 <= p.people <= MAX_PEOPLE, f"{where}: {p.people} people"
     assert 0 <= p.newborns <= p.people, where

@@ -49,8 +49,9 @@ from .stables import (
     can_build_stables, partner_exchange, partner_goods_options, partner_stable_cells, partner_stable_options,
     stable_cells, stable_options)
 from .sowing import (
-    _empty_fields, _field_allows, _field_name, _sow_options, add_card_field, can_harvest_more, can_move_crop,
-    can_plow, can_sow, harvest_more, move_crop, partner_plow_cells, plow, plow_cells, sow)
+    _empty_fields, _field_allows, _field_name, _sow_options, add_card_field, add_to_fields, can_add_to_fields,
+    can_harvest_fields, can_harvest_more, can_move_crop, can_plow, can_sow, can_take_from_field, harvest_fields,
+    harvest_more, move_crop, partner_plow_cells, plow, plow_cells, skip_harvest, sow, take_from_field)
 from .fences import (
     _add_pasture, _apply_fence_step, _apply_partner_fence_step, _apply_unfinished_fence, _fence_budget,
     _fence_payments, _fence_price_options, _fences_from_supply, _fences_with_exchanges, _groups, _made_for,
