@@ -862,8 +862,9 @@ class Checker:
                         self.expr(n)
                         if m.kind == "cost_set":
                             self.err("E216", "a set cost must use plain numbers", span)
-        elif m.kind == "sowing_more":
-            # one more crop on each field newly sown with it (docs/language.md 4.12 CFD): crops only
+        elif m.kind in ("sowing_more", "sowing_near_rooms"):
+            # more crops on each field newly sown (next to rooms, for the second; docs/language.md 4.12 CFD,
+            # 4.14): crops only
             word, span = m.words[0]
             crops = list(self.sym.crops) + ["crops"]
             if word not in crops:
@@ -966,14 +967,6 @@ class Checker:
                          f"{m.number} begging')", span)
             if m.number < 1:
                 self.err("E215", "'ignore' needs a number of begging cards from 1 up", m.number_span)
-        elif m.kind == "sowing_near_rooms":
-            word, span = m.words[0]
-            crops = list(self.sym.crops) + ["crops"]
-            if word not in crops:
-                self.err("E203", f"'sowing of' names a crop: {', '.join(crops)}, not '{word}'"
-                         f"{did_you_mean(word, crops)}", span)
-            if not 1 <= m.number <= 15:
-                self.err("E215", "'sowing of' adds a number of crops from 1 to 15", m.span)
         elif m.kind == "harvest_from_supply":
             word, span = m.words[0]
             if word not in self.sym.crops:
