@@ -22,11 +22,18 @@ INSTEAD_EVENTS = {"plow", "sow", "bake", "build_rooms", "build_stables", "build_
 EVENT_TRIGGERS = ("after_use", "before_use", "turn_end_use", "after_event", "before_event")
 COST_TARGETS = {"room", "renovation", "stable", "fence", "improvement", "major", "minor", "occupation", "feeding"}
 # capacity names (docs/language.md 4.3); 'pasture_of_size' is written 'pasture of N spaces'
-CAPACITY_TARGETS = {"pasture", "pasture_with_stable", "pasture_of_size", "stable", "house", "family", "fences",
-                    "stables"}
-CAPACITY_WORDS = {"pasture_with_stable": "pasture with stable", "pasture_of_size": "pasture of N spaces"}
+CAPACITY_TARGETS = {"pasture", "pasture_with_stable", "pasture_of_size", "pasture_without_stable",
+                    "pasture_of_size_without_stable", "stable", "one_stable", "animal_card", "house", "family",
+                    "fences", "stables"}
+CAPACITY_WORDS = {"pasture_with_stable": "pasture with stable", "pasture_of_size": "pasture of N spaces",
+                  "pasture_without_stable": "pasture without stable",
+                  "pasture_of_size_without_stable": "pasture of N spaces without stable", "one_stable": "one stable",
+                  "animal_card": "animal card"}
 # the names whose animals may be of different kinds together ('capacity of …: mixed'); the house's are already
-MIXED_TARGETS = {"pasture", "pasture_with_stable", "pasture_of_size", "stable"}
+MIXED_TARGETS = {"pasture", "pasture_with_stable", "pasture_of_size", "pasture_without_stable",
+                 "pasture_of_size_without_stable", "stable", "one_stable"}
+# the names whose places may hold more of one kind of animal ('capacity of pasture: +2 sheep')
+KIND_TARGETS = MIXED_TARGETS | {"animal_card"}
 RULE_SWITCHES = {"allow": {"renovate_skip"}, "forbid": {"renovation"}}
 ARG_KINDS = {"space", "card", "number", "player_value", "goods", "space_or_tag", "category"}
 # what reads the scoring table itself (docs/language.md 4.11): refused inside the table's own points
@@ -809,18 +816,27 @@ class Checker:
             if not 1 <= m.number <= 15:
                 self.err("E215", "'sowing of' adds a number of crops from 1 to 15", m.span)
         elif m.kind in ("capacity", "capacity_set", "capacity_mixed"):
-            word, span = m.words[0]
             names = sorted(CAPACITY_WORDS.get(w, w) for w in CAPACITY_TARGETS)
-            if word not in CAPACITY_TARGETS:
-                shown = word.replace("_with_", " with ").replace("_of_size", " of N spaces")
-                self.err("E211", f"unknown capacity target '{shown}'{did_you_mean(shown, names)}; "
-                         f"capacity targets: {', '.join(names)}", span)
-            elif m.number is not None and m.number < 1:
-                self.err("E215", "a pasture has at least 1 farmyard space", span)
-            elif m.kind == "capacity_mixed" and word not in MIXED_TARGETS:
-                self.err("E211", f"'{CAPACITY_WORDS.get(word, word)}' cannot be mixed; animals of different "
-                         f"kinds may share: {', '.join(sorted(CAPACITY_WORDS.get(w, w) for w in MIXED_TARGETS))}",
-                         span)
+            animal = getattr(m, "animal", None)
+            for (word, span), size in zip(m.words, getattr(m, "sizes", [m.number])):
+                if word not in CAPACITY_TARGETS:
+                    shown = word.replace("_with_", " with ").replace("_without_", " without ").replace(
+                        "_of_size", " of N spaces").replace("_", " ")
+                    self.err("E211", f"unknown capacity target '{shown}'{did_you_mean(shown, names)}; "
+                             f"capacity targets: {', '.join(names)}", span)
+                elif size is not None and size < 1:
+                    self.err("E215", "a pasture has at least 1 farmyard space", span)
+                elif m.kind == "capacity_mixed" and word not in MIXED_TARGETS:
+                    self.err("E211", f"'{CAPACITY_WORDS.get(word, word)}' cannot be mixed; animals of different "
+                             f"kinds may share: {', '.join(sorted(CAPACITY_WORDS.get(w, w) for w in MIXED_TARGETS))}",
+                             span)
+                elif animal is not None and word not in KIND_TARGETS:
+                    self.err("E211", f"'{CAPACITY_WORDS.get(word, word)}' holds no animals of one kind; more of one "
+                             f"kind fit in: {', '.join(sorted(CAPACITY_WORDS.get(w, w) for w in KIND_TARGETS))}",
+                             span)
+            if animal is not None and animal[0] not in self.sym.animals:
+                self.err("E203", f"'{animal[0]}' is not an animal{did_you_mean(animal[0], self.sym.animals)}; "
+                         f"'capacity of …: +N <animal>' names one kind", animal[1])
             if m.expr is not None:
                 self.expr(m.expr)
         elif m.kind == "card_capacity":
@@ -828,7 +844,10 @@ class Checker:
             if word not in ("animal", "animals") and word not in self.sym.animals:
                 self.err("E203", f"'{word}' is not an animal{did_you_mean(word, self.sym.animals)}; a card holds "
                          "'animals' (any, mixed) or one kind ('capacity of this card: 3 sheep')", span)
-            if m.number < 1:
+            if m.number is None and word in ("animal", "animals"):
+                self.err("E215", "a card holds any number of one kind of animal only ('capacity of this card: any "
+                         "boar'); animals of any kinds need a number", getattr(m, "number_span", m.span))
+            elif m.number is not None and m.number < 1:
                 self.err("E215", "a card that holds animals needs a number from 1 up", getattr(m, "number_span", m.span))
             if self.card_id is None:
                 self.err("E212", "'capacity of this card' belongs to a card", m.span)

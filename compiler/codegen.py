@@ -742,29 +742,35 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
     elif m.kind == "card_field":
         crops = tuple(w_ for w_, _ in m.words)
         body.append(f"P.add_card_field(g, p, card.id, {pyrepr(crops)})")
-    elif m.kind == "capacity" and m.words[0][0] == "pasture":
-        fn = w.name("pasture_capacity")
-        w.add(f"def {fn}(g, p, c=None):\n    return {gen.expr(m.expr)}")
-        body.append(f"p.mods.setdefault('pasture_extra', []).append({fn})")
     elif m.kind in ("capacity", "capacity_set", "capacity_mixed"):
-        # (name, size of a pasture or None, kind, value): runtime primitives.housing and capacity_of
-        word = m.words[0][0]
-        size = None if m.number is None else int(m.number)
+        # (name, size of a pasture or None, kind, value): runtime primitives.housing and capacity_of;
+        # '+N <animal>' is ('delta_kind', (fn, kind)): primitives.kind_more
+        animal = getattr(m, "animal", None)
+        fn = None
         if m.kind == "capacity":
             fn = w.name("capacity")
             w.add(f"def {fn}(g, p, c=None):\n    return {gen.expr(m.expr)}")
-            entry = f"({word!r}, {size!r}, 'delta', {fn})"
-        elif m.kind == "capacity_set":
-            entry = f"({word!r}, {size!r}, 'set', {int(m.expr.value)})"
-        else:
-            entry = f"({word!r}, {size!r}, 'mixed', None)"
-        body.append(f"p.mods.setdefault('capacities', []).append({entry})")
+        for (word, _), size in zip(m.words, getattr(m, "sizes", [m.number])):
+            size = None if size is None else int(size)
+            if m.kind == "capacity" and word == "pasture" and animal is None:
+                body.append(f"p.mods.setdefault('pasture_extra', []).append({fn})")
+                continue
+            if m.kind == "capacity" and animal is not None:
+                entry = f"({word!r}, {size!r}, 'delta_kind', ({fn}, g.rules.animals.index({animal[0]!r})))"
+            elif m.kind == "capacity":
+                entry = f"({word!r}, {size!r}, 'delta', {fn})"
+            elif m.kind == "capacity_set":
+                entry = f"({word!r}, {size!r}, 'set', {int(m.expr.value)})"
+            else:
+                entry = f"({word!r}, {size!r}, 'mixed', None)"
+            body.append(f"p.mods.setdefault('capacities', []).append({entry})")
     elif m.kind == "sowing_more":   # (a crop or 'crops', how many more): runtime primitives.sow
         body.append(f"p.mods.setdefault('sowing', []).append(({m.words[0][0]!r}, {int(m.number)}))")
     elif m.kind == "card_capacity":
         kind = m.words[0][0]
         only = None if kind in ("animal", "animals") else kind
-        body.append(f"P.add_card_capacity(g, p, card.id, {int(m.number)}, {only!r})")
+        number = "None" if m.number is None else int(m.number)   # None: any number (of one kind)
+        body.append(f"P.add_card_capacity(g, p, card.id, {number}, {only!r})")
     elif m.kind == "card_space":
         can, do = gen.stmt(m.body)
         takes = any(isinstance(n, N.Verb) and n.name == "take_goods" for n in N.walk(m.body))

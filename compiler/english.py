@@ -761,7 +761,8 @@ class English:
         if m.kind == "card_capacity":
             kind = m.words[0][0]
             what = (f"{m.number} {'animal' if m.number == 1 else 'animals'} of any kinds, mixed"
-                    if kind in ("animal", "animals") else f"{m.number} {self.good(kind, m.number)}")
+                    if kind in ("animal", "animals") else f"any number of {self.good(kind, 2)}"
+                    if m.number is None else f"{m.number} {self.good(kind, m.number)}")
             return f"This card holds {what}; they are your animals like those on your farm."
         if m.kind == "card_space":
             who = "any player (you included)" if m.words[0][0] == "any" else "you"
@@ -829,22 +830,39 @@ class English:
     def capacity(self, m: N.Modifier) -> str:
         """A capacity modifier in words (docs/language.md 4.3)."""
         word = m.words[0][0]
-        holder = {"pasture": "Each of your pastures", "pasture_with_stable": "Each of your pastures with a stable",
-                  "pasture_of_size": f"Each of your pastures of {m.number} farmyard "
-                                     f"{'space' if m.number == 1 else 'spaces'}",
-                  "stable": "Each of your unfenced stables", "house": "Your house"}.get(word)
+        sizes = getattr(m, "sizes", [m.number])
+
+        def holder(word, size):
+            spaces = f"{size} farmyard {'space' if size == 1 else 'spaces'}"
+            return {"pasture": "Each of your pastures", "pasture_with_stable": "Each of your pastures with a stable",
+                    "pasture_of_size": f"Each of your pastures of {spaces}",
+                    "pasture_without_stable": "Each of your pastures without a stable",
+                    "pasture_of_size_without_stable": f"Each of your pastures of {spaces} without a stable",
+                    "stable": "Each of your unfenced stables",
+                    "one_stable": "One of your unfenced stables (only one)",
+                    "animal_card": "Each place for animals on your cards", "house": "Your house"}.get(word)
+        holders = [holder(w_, size) for (w_, _), size in zip(m.words, sizes)]
+        who = _join([h if i == 0 else h[0].lower() + h[1:] for i, h in enumerate(holders)], "and")
+        own = ("; the changes of every unfenced stable do not apply to that one"
+               if any(w_ == "one_stable" for w_, _ in m.words) else "")
         if m.kind == "capacity_mixed":
-            return f"{holder} may hold animals of different kinds together."
+            return f"{who} may hold animals of different kinds together{own}."
         n = self.expr(m.expr)
         if word in ("family", "fences", "stables"):
             what = {"family": "people in your family", "fences": "fences", "stables": "stables"}[word]
             if m.kind == "capacity_set":
                 return f"You may have up to {n} {what}."
             return f"You may have {n} more {what} than the rules allow."
+        one_kind = any(w_ in ("stable", "one_stable") for w_, _ in m.words)
         if m.kind == "capacity_set":
-            return f"{holder} holds {n} {'animal' if n == '1' else 'animals'}" + (
-                " of one kind." if word == "stable" else ".")
-        return f"{holder} holds {n} more animals" + (" (all of one kind)." if word == "stable" else ".")
+            return f"{who} holds {n} {'animal' if n == '1' else 'animals'}" + (
+                " of one kind" if one_kind else "") + f"{own}."
+        animal = getattr(m, "animal", None)
+        if animal is not None:
+            kind = self.good(animal[0], 2)
+            return f"{who} holds {n} more {kind} when it holds {kind}{own}."
+        return f"{who} holds {n} more {'animal' if n == '1' else 'animals'}" + (
+            " (all of one kind)" if one_kind else "") + f"{own}."
 
     def cost_names(self, first, second) -> list:
         """A cost name of a modifier in words: a kind of price, a card, the cards of a #tag, the feeding."""

@@ -100,10 +100,10 @@ MODIFIER_EXAMPLES = {
     "cost_substitute": "may pay 1 wood instead of 2 clay for rooms",
     "cost_substitute_all": "may pay 1 wood instead of all reed for renovation",
     "free_per_action": "free 3 fences per action", "use_occupied": "may use occupied #wish_for_children",
-    "double_placement": "may place twice if one uses #animal_market", "capacity": "capacity of pasture: +2",
+    "double_placement": "may place twice if one uses #animal_market", "capacity": "capacity of pasture, animal card: +2 sheep",
     "capacity_set": "capacity of stable = 3", "capacity_mixed": "capacity of pasture with stable: mixed",
     "house_holds": "house holds rooms animals", "card_field": "this card is a field for vegetable",
-    "card_room": "this card houses 1 person", "card_capacity": "capacity of this card: 2 animals",
+    "card_room": "this card houses 1 person", "card_capacity": "capacity of this card: 2 animals", "card_capacity_any": "capacity of this card: any boar",
     "sowing_more": "sowing of vegetable: +1",
     "card_space": "this card is an action space for any player: pay 2 food to owner to take the goods",
     "as_minor": "well is a minor for you", "counts_as_tag": "this card counts as #oven",
@@ -123,7 +123,7 @@ VERB_NOTES = {"renovate": "`for <goods>` / `free`: this renovation at that price
 # as rules here (the action spaces and the card examples of the guide check them).
 IN_CONTEXT = {"take_goods": "in an action space's effect", "pile": "in a card's rules", "put_on_card": "in a card's rules",
               "move_to_card": "in a card's rules", "take_from_card": "in a card's rules",
-              "card_capacity": "in a card's rules", "card_space": "in a card's rules",
+              "card_capacity": "in a card's rules", "card_capacity_any": "in a card's rules: any number of one kind", "card_space": "in a card's rules",
               "counts_as_occupations": "in an occupation's rules", "play_this_card": "in an occupation's rules", "counts_as_major": "in a minor improvement's rules"}
 # Functions about the card whose rule it is ('this', the goods on it): only in a card's rules.
 CARD_RULES_ONLY = {"occupations_after", "stored"}
@@ -263,7 +263,9 @@ def language_reference() -> str:
             "newborn), a card id (that card's price) and a card `#tag` (the price of every card with it). "
             "Capacity targets: "
             + ", ".join(f"`{checker.CAPACITY_WORDS.get(t, t)}`" for t in sorted(checker.CAPACITY_TARGETS))
-            + " (`stable`: an unfenced stable; `family`, `fences`, `stables`: the most a player may have). "
+            + " (`stable`: an unfenced stable; `one stable`: one unfenced stable of the player's, which the "
+            "changes of `stable` skip; `animal card`: each place of a card that holds animals; `family`, `fences`, "
+            "`stables`: the most a player may have; `+N <animal>`: N more of that kind in a place that holds it). "
             "Rule switches: "
             + "; ".join(f"`{k}` " + ", ".join(f"`{w}`" for w in sorted(v)) for k, v in checker.RULE_SWITCHES.items())
             + "."]

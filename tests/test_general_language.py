@@ -52,6 +52,13 @@ TEXTS = {
     "stable_set_probe": "Each of your unfenced stables holds 2 animals of one kind.",
     "small_pasture_probe": "Each of your pastures with a stable holds 2 more animals.",
     "house_set_probe": "Your house holds 0 animals.",
+    "kind_pasture_probe": "Each of your pastures holds 2 more sheep when it holds sheep.",
+    "kind_stable_probe": "Each of your unfenced stables holds 1 more sheep when it holds sheep.",
+    "one_stable_probe": "One of your unfenced stables (only one) holds 3 animals of one kind; the changes of every "
+                        "unfenced stable do not apply to that one.",
+    "small_pasture_without_probe": "Each of your pastures of 1 farmyard space without a stable holds 1 more animal.",
+    "card_places_probe": "Each of your pastures and each place for animals on your cards holds 2 more animals.",
+    "any_boar_probe": "This card holds any number of wild boar; they are your animals like those on your farm.",
     "limits_capacity_probe": "You may have up to 2 stables.",
     "instead_plow_probe": 'Each time you would plow, if it happened on "Farmland" (once per game): instead of that, '
                           "you may plow 2 fields.",
@@ -332,11 +339,13 @@ REFUSED = [
      "15"),
     ("capacity of pasture of 0 spaces: +1", "E215", "a pasture has at least 1 farmyard space",
      "pasture of 0 spaces"),
-    ("capacity of house: mixed", "E211", "'house' cannot be mixed; animals of different kinds may share: pasture, "
-     "pasture of N spaces, pasture with stable, stable", "house"),
+    ("capacity of house: mixed", "E211", "'house' cannot be mixed; animals of different kinds may share: one "
+     "stable, pasture, pasture of N spaces, pasture of N spaces without stable, pasture with stable, pasture "
+     "without stable, stable", "house"),
     ("capacity of pasture with fence: +1", "E211", "unknown capacity target 'pasture with fence' (did you mean "
-     "'pasture with stable'?); capacity targets: family, fences, house, pasture, pasture of N spaces, pasture "
-     "with stable, stable, stables", "pasture with fence"),
+     "'pasture with stable'?); capacity targets: animal card, family, fences, house, one stable, pasture, pasture "
+     "of N spaces, pasture of N spaces without stable, pasture with stable, pasture without stable, stable, "
+     "stables", "pasture with fence"),
     ("forest is a minor for you", "E205", "'forest' is no major improvement: only a major can be a minor for you",
      "forest"),
     ("#plow is a minor for you", "E205", "'#plow' is no major improvement tag: only a major can be a minor for "
@@ -375,6 +384,19 @@ REFUSED = [
      "'horses' is not an animal; a card holds 'animals' (any, mixed) or one kind ('capacity of this card: 3 sheep')",
      "horses"),
     ("capacity of this card: 0 animals", "E215", "a card that holds animals needs a number from 1 up", "0"),
+    ("capacity of this card: any animals", "E215", "a card holds any number of one kind of animal only ('capacity "
+     "of this card: any boar'); animals of any kinds need a number", "capacity of this card: any animals"),
+    ("capacity of pasture: +2 horses", "E203", "'horses' is not an animal; 'capacity of …: +N <animal>' names one "
+     "kind", "horses"),
+    ("capacity of house: +1 sheep", "E211", "'house' holds no animals of one kind; more of one kind fit in: animal "
+     "card, one stable, pasture, pasture of N spaces, pasture of N spaces without stable, pasture with stable, "
+     "pasture without stable, stable", "house"),
+    ("capacity of animal card: mixed", "E211", "'animal card' cannot be mixed; animals of different kinds may "
+     "share: one stable, pasture, pasture of N spaces, pasture of N spaces without stable, pasture with stable, "
+     "pasture without stable, stable", "animal card"),
+    ("capacity of pasture, barn: +1", "E211", "unknown capacity target 'barn'; capacity targets: animal card, "
+     "family, fences, house, one stable, pasture, pasture of N spaces, pasture of N spaces without stable, pasture "
+     "with stable, pasture without stable, stable, stables", "barn"),
     ("on play: gain 1 food if is_owner", "E212",
      "'is_owner' asks whether the player running a body owns this card: it belongs inside 'for actor (…)', "
      "'for each … player (…)' or the body of 'this card is an action space'", "is_owner"),
