@@ -734,6 +734,8 @@ class Checker:
             self.body(rule.body, where)
             self.bound_work(rule.body)
         elif rule.kind in ("exchanges", "bake"):
+            if getattr(rule, "guard", None) is not None:
+                self.expr(rule.guard)   # open only while it holds, for the owner
             for ex in rule.exchanges:
                 self.goods(ex.give, constant=True, what="exchange amounts")
                 for goods in (ex.give, ex.get):
@@ -1382,6 +1384,9 @@ def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> Check
         for r in rules:
             if r.kind != "exchanges":
                 report.error("E212", "game.yaml 'exchanges' may hold only exchange rules ('any time: …')", r.span)
+            elif r.guard is not None:
+                report.error("E212", "game.yaml 'exchanges' are the rules' own, open to every player: a guard "
+                             "('if …') belongs to a card's exchange", r.span)
                 continue
             chk.rule(r, "game")
             exch.append(r)

@@ -611,14 +611,21 @@ def card_table(gen: Gen, unit: Unit) -> dict:
     on_play, listeners, exchanges, bake, modifiers, latches, actions = [], [], [], [], [], [], []
     snapshots = []  # events whose rules read 'before(…)': their verbs copy the actor first
     hand_listeners = []  # rules of the card while it is in a hand ('may play this card')
+    guards = []   # (index in exchanges, guard): an exchange open only while its guard holds
     for i, rule in enumerate(d["rules"]):
         if rule.kind in ("exchanges", "bake"):
+            guard = None
+            if getattr(rule, "guard", None) is not None:
+                guard = w.name("exchange_open")
+                w.add(f"def {guard}(g, p, c=None):\n    # {_where(rule.span)}\n    return bool({gen.expr(rule.guard)})")
             for ex in rule.exchanges:
                 give = const_goods(ex.give)
                 get = "pile" if ex.get is None else const_goods(ex.get)
                 if rule.kind == "bake":
                     bake.append((give, get, ex.at_most))
                 else:
+                    if guard is not None:
+                        guards.append((len(exchanges), Code(guard)))
                     exchanges.append((give, get, rule.window, ex.at_most))
             continue
         if rule.kind == "modifier":
@@ -698,6 +705,8 @@ def card_table(gen: Gen, unit: Unit) -> dict:
         entry["counters"] = counters
     if hand_listeners:
         entry["hand_listeners"] = tuple(hand_listeners)
+    if guards:
+        entry["exchange_guards"] = tuple(guards)
     entry.update(on_play=tuple(on_play), listeners=tuple(listeners), exchanges=tuple(exchanges),
                  bake=tuple(bake), modifiers=tuple(modifiers), latches=tuple(latches), actions=tuple(actions))
     gen.card_id = None

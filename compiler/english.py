@@ -343,12 +343,17 @@ class English:
                 one = _QUANTITY.get(left.name, left.name.replace("_", " "))
                 return f"you have {_compared(node.op, n, one, plural(one))}"
             if isinstance(left, N.Call) and left.name in ("count_players", "count_others") and \
-                    node.op == ">=" and isinstance(node.right, N.Num) and node.right.value == 1:
+                    isinstance(node.right, N.Num) and (node.op, node.right.value) in ((">=", 1), ("==", 0)):
                 who = "player (you included)" if left.name == "count_players" else "other player"
-                inner = self.arg(left.args[0])
-                if inner.startswith("you have "):   # "at least one player (you included) has 'Well'"
-                    return f"at least one {who} has {inner[len('you have '):]}"
-                return f"for at least one {who}, {_their(inner)}"
+                some = "at least one" if node.op == ">=" else "no"
+                arg = left.args[0]
+                inner = self.arg(arg)
+                # "at least one player (you included) has 'Well'", "no player … has 'Well' or 'Village Well'"
+                parts = [self.arg(a) for a in (arg.left, arg.right)] if isinstance(arg, N.BoolOp) and \
+                    arg.op == "or" else [inner]
+                if all(x.startswith("you have ") for x in parts):
+                    return f"{some} {who} has {' or '.join(x[len('you have '):] for x in parts)}"
+                return f"for {some} {who}, {_their(inner)}"
             if isinstance(left, N.Quantity) and left.name == "rounds_left" and node.op == "==" and \
                     isinstance(node.right, N.Num) and node.right.value == 0:
                 return "it is the last round"
@@ -704,6 +709,9 @@ class English:
                     "feeding": "In the feeding phase, you may exchange",
                     "work_phase": "At any time in the work phase, you may exchange",
                     "bake": "Bake bread"}[rule.window]
+            if getattr(rule, "guard", None) is not None:   # open only while the guard holds
+                when, verb = head.split(", you may ") if ", you may " in head else (head, "")
+                head = f"{when}, while {self.cond(rule.guard)}, you may {verb}"
             return f"{head}: {'; '.join(parts)}."
         if rule.kind == "modifier":
             return self.modifier(rule.modifier)

@@ -359,7 +359,9 @@ class _Build(Transformer):
 
     def exchanges(self, meta, children):
         window = children[0]
-        return N.Rule("exchanges", window=window, exchanges=_nodes(children, N.Exchange), span=self.sp(meta))
+        guard = next((c for c in children[1:] if isinstance(c, _Guard)), None)
+        return N.Rule("exchanges", window=window, guard=guard.cond if guard else None,
+                      exchanges=_nodes(children, N.Exchange), span=self.sp(meta))
 
     def window_action(self, meta, children):
         window = children[0]

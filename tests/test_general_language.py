@@ -52,6 +52,10 @@ TEXTS = {
     "stable_set_probe": "Each of your unfenced stables holds 2 animals of one kind.",
     "small_pasture_probe": "Each of your pastures with a stable holds 2 more animals.",
     "house_set_probe": "Your house holds 0 animals.",
+    "no_well_probe": 'At any time, while no player (you included) has "Well" or "Joinery", you may exchange: '
+                     "1 clay → 1 food.",
+    "guarded_exchange_probe": 'At any time, while you have "Clay Oven", "Stone Oven" or "Counts As Probe", you may '
+                              "exchange: 1 sheep → 2 food; 1 wild boar → 3 food.",
     "kind_pasture_probe": "Each of your pastures holds 2 more sheep when it holds sheep.",
     "kind_stable_probe": "Each of your unfenced stables holds 1 more sheep when it holds sheep.",
     "one_stable_probe": "One of your unfenced stables (only one) holds 3 animals of one kind; the changes of every "
@@ -384,6 +388,8 @@ REFUSED = [
      "'horses' is not an animal; a card holds 'animals' (any, mixed) or one kind ('capacity of this card: 3 sheep')",
      "horses"),
     ("capacity of this card: 0 animals", "E215", "a card that holds animals needs a number from 1 up", "0"),
+    ("any time if event_size > 1: sheep -> 2 food", "E212", "'event_size' is the size of what an event made: it can "
+     "only be used in a rule that reacts to one ('after you build rooms if event_size >= 2: …')", "event_size"),
     ("capacity of this card: any animals", "E215", "a card holds any number of one kind of animal only ('capacity "
      "of this card: any boar'); animals of any kinds need a number", "capacity of this card: any animals"),
     ("capacity of pasture: +2 horses", "E203", "'horses' is not an animal; 'capacity of …: +N <animal>' names one "
