@@ -34,6 +34,8 @@ MIXED_TARGETS = {"pasture", "pasture_with_stable", "pasture_of_size", "pasture_w
                  "pasture_of_size_without_stable", "stable", "one_stable"}
 # the names whose places may hold more of one kind of animal ('capacity of pasture: +2 sheep')
 KIND_TARGETS = MIXED_TARGETS | {"animal_card"}
+# the modifiers that may hold only while a condition does ('<modifier> while <condition>', docs/language.md 4.3)
+WHILE_MODIFIERS = {"cost_delta", "capacity", "sowing_more", "as_minor"}
 RULE_SWITCHES = {"allow": {"renovate_skip"}, "forbid": {"renovation"}}
 ARG_KINDS = {"space", "card", "number", "player_value", "goods", "space_or_tag", "category"}
 # what reads the scoring table itself (docs/language.md 4.11): refused inside the table's own points
@@ -756,6 +758,17 @@ class Checker:
                         self.err("E217", f"a bake rate turns {self.sym.crops[0]} into {self.sym.food}", ex.span)
         elif rule.kind == "modifier":
             self.modifier(rule.modifier)
+            cond = getattr(rule.modifier, "cond", None)
+            if cond is not None:
+                self.expr(cond)
+                if rule.modifier.kind not in WHILE_MODIFIERS:
+                    self.err("E300", f"'while' holds only a change of a price or capacity, a sowing or a major that "
+                             f"is a minor for you (missing feature: 'while' on {rule.modifier.kind.replace('_', ' ')})",
+                             cond.span)
+                elif rule.modifier.kind == "capacity" and any(
+                        w in ("family", "fences", "stables") for w, _ in rule.modifier.words):
+                    self.err("E300", "'while' changes the capacities of places for animals only (missing feature: "
+                             "'while' on the most people, fences or stables)", cond.span)
 
     def modifier(self, m: N.Modifier):
         if m.kind in ("cost_delta", "cost_set", "cost_substitute"):
@@ -803,6 +816,12 @@ class Checker:
                 for item in m.goods:
                     n, good = item[0], item[1]
                     span = item[2] if len(item) > 2 else m.span
+                    if good == "building" and m.kind == "cost_delta":   # of the player's choice (4.3)
+                        if isinstance(n, N.Node) or n >= 0:
+                            self.err("E300", "building resources of the player's choice only lower a price, by a "
+                                     "plain number ('-1 building') (missing feature: a price raised by building "
+                                     "resources of the player's choice)", span)
+                        continue
                     self.good(good, span, allow_material=True)
                     if isinstance(n, N.Node):
                         self.expr(n)

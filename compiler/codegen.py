@@ -717,6 +717,10 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
     w = gen.w
     name = w.name("modifier")
     body = []
+    # '<modifier> while <condition>' (docs/language.md 4.3): a change counts as none while the condition
+    # does not hold, worked out where the price, capacity or sowing is; a major is a minor only while it holds
+    cond = getattr(m, "cond", None)
+    when = None if cond is None else gen.expr(cond)
     if m.kind in ("cost_delta", "cost_set"):
         targets = []
         for first, second, _ in m.targets:
@@ -728,10 +732,10 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
                 word = "improvement"
             targets.append(word if second is None else f"{word}:{first}")
         kind = "delta" if m.kind == "cost_delta" else "set_or_base" if m.words else "set"
-        if any(isinstance(n, N.Node) for n, *_ in m.goods):
+        if any(isinstance(n, N.Node) for n, *_ in m.goods) or when is not None:
             fn = w.name("cost_amounts")
-            parts = ", ".join(f"({str(good)!r}, {gen.expr(n) if isinstance(n, N.Node) else int(n)})"
-                              for n, good, *_ in m.goods)
+            parts = ", ".join(f"({str(good)!r}, {gen.expr(n) if isinstance(n, N.Node) else int(n)}"
+                              f"{'' if when is None else f' if {when} else 0'})" for n, good, *_ in m.goods)
             w.add(f"def {fn}(g, p, c=None):\n    return ({parts},)")
             body.append(f"p.mods.setdefault('cost', []).append(('delta_fn', {pyrepr(tuple(targets))}, {fn}))")
         else:
@@ -758,7 +762,8 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
         fn = None
         if m.kind == "capacity":
             fn = w.name("capacity")
-            w.add(f"def {fn}(g, p, c=None):\n    return {gen.expr(m.expr)}")
+            w.add(f"def {fn}(g, p, c=None):\n    return {gen.expr(m.expr)}"
+                  + ("" if when is None else f" if {when} else 0"))
         for (word, _), size in zip(m.words, getattr(m, "sizes", [m.number])):
             size = None if size is None else int(size)
             if m.kind == "capacity" and word == "pasture" and animal is None:
@@ -774,7 +779,12 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
                 entry = f"({word!r}, {size!r}, 'mixed', None)"
             body.append(f"p.mods.setdefault('capacities', []).append({entry})")
     elif m.kind == "sowing_more":   # (a crop or 'crops', how many more): runtime primitives.sow
-        body.append(f"p.mods.setdefault('sowing', []).append(({m.words[0][0]!r}, {int(m.number)}))")
+        n = int(m.number)
+        if when is not None:   # how many more: a function of the state
+            fn = w.name("sowing_more")
+            w.add(f"def {fn}(g, p, c=None):\n    return {n} if {when} else 0")
+            n = fn
+        body.append(f"p.mods.setdefault('sowing', []).append(({m.words[0][0]!r}, {n}))")
     elif m.kind == "card_capacity":
         kind = m.words[0][0]
         only = None if kind in ("animal", "animals") else kind
@@ -795,7 +805,12 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
     elif m.kind == "as_minor":
         name_, is_tag, _ = m.words[0]
         key = ("#" if is_tag else "") + name_
-        body.append(f"p.mods.setdefault('as_minor', []).append({key!r})")
+        if when is not None:   # (key, condition): a minor only while it holds (primitives.is_minor_for)
+            fn = w.name("as_minor_while")
+            w.add(f"def {fn}(g, p, c=None):\n    return bool({when})")
+            body.append(f"p.mods.setdefault('as_minor', []).append(({key!r}, {fn}))")
+        else:
+            body.append(f"p.mods.setdefault('as_minor', []).append({key!r})")
     elif m.kind == "score_delta":
         fn = w.name("score_change")
         w.add(f"def {fn}(g, p, c=None):\n    return {gen.expr(m.expr)}")

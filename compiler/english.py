@@ -27,7 +27,7 @@ def good_word(name: str, n) -> str:
 _QUANTITY = {
     "rooms": "room", "people": "person", "newborns": "newborn", "occupations": "occupation",
     "minors": "minor improvement", "majors": "major improvement", "improvements": "improvement",
-    "fields": "field tile", "grain_fields": "grain field", "vegetable_fields": "vegetable field",
+    "fields": "field tile", "all_fields": "field", "grain_fields": "grain field", "vegetable_fields": "vegetable field",
     "empty_fields": "empty field", "planted_fields": "planted field", "grain_total": "grain (supply and fields)",
     "vegetable_total": "vegetable (supply and fields)", "pastures": "pasture",
     "pasture_spaces": "farmyard space in pastures", "pasture_tiles": "pasture tile", "stables": "stable",
@@ -714,7 +714,13 @@ class English:
                 head = f"{when}, while {self.cond(rule.guard)}, you may {verb}"
             return f"{head}: {'; '.join(parts)}."
         if rule.kind == "modifier":
-            return self.modifier(rule.modifier)
+            text = self.modifier(rule.modifier)
+            cond = getattr(rule.modifier, "cond", None)
+            if cond is not None and text != PLACEHOLDER:   # '<modifier> while <condition>' (4.3)
+                if text[:1].isupper() and text[1:2].islower():
+                    text = text[0].lower() + text[1:]
+                text = f"While {self.cond(cond)}: {text}"
+            return text
         return PLACEHOLDER
 
     def modifier(self, m: N.Modifier) -> str:
@@ -735,6 +741,10 @@ class English:
                         parts.append(f"{self.expr(inner)} {self.good(good, 2)} {word}")
                     continue
                 word = "less" if n < 0 else "more"
+                if good == "building":   # of the player's choice (docs/language.md 4.3)
+                    parts.append(f"{abs(n)} building {'resource' if abs(n) == 1 else 'resources'} of your "
+                                 f"choice {word}")
+                    continue
                 parts.append(f"{abs(n)} {self.good(good, abs(n))} {word}")
             return f"For {targets}, you pay {_join(parts, 'and')}."
         if m.kind == "cost_set":

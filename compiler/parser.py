@@ -373,8 +373,10 @@ class _Build(Transformer):
     def bake_rates(self, meta, children):
         return N.Rule("bake", window="bake", exchanges=_nodes(children, N.Exchange), span=self.sp(meta))
 
-    def rule(self, meta, children):  # modifier
-        return N.Rule("modifier", modifier=children[0], span=self.sp(meta))
+    def rule(self, meta, children):  # modifier, with the condition it holds while (docs/language.md 4.3)
+        mod = children[0]
+        mod.cond = children[1] if len(children) > 1 else None
+        return N.Rule("modifier", modifier=mod, span=self.sp(meta))
 
     def guard(self, meta, children):
         return _Guard(children[0])

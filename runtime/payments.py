@@ -158,8 +158,12 @@ def _modified_price(g, p, targets, base, house, cost_mods, subs) -> list:
         if sets:
             alternatives = sets + [tuple(base)] if keep_base else sets
             changed = True
+        choice = delta.pop("building", 0)   # '-1 building': one building resource of the player's choice
         if delta:
             alternatives = [_apply_delta(a, delta) for a in alternatives]
+            changed = True
+        if choice < 0:
+            alternatives = [way for a in alternatives for way in _lowered_any(a, -choice, g.rules.building)]
             changed = True
     if subs:
         subs = [s for s in subs if _matches(s[0], targets, house)]
@@ -182,6 +186,24 @@ def _substituted(alternatives, subs):
             _MEMO.clear()
         found = _MEMO[key] = _all_substitutions(alternatives, subs)
     return list(found)
+
+
+def _lowered_any(price, n, goods) -> list:
+    """Every way to lower ``price`` by ``n`` units of ``goods`` of the player's choice (as many as it has of
+    them, when fewer): the changes '-N building' (docs/language.md 4.3), applied after the others."""
+    ways = {tuple(price)}
+    for _ in range(n):
+        nxt = set()
+        for way in ways:
+            lowered = False
+            for i, (good, k) in enumerate(way):
+                if good in goods and k > 0:
+                    nxt.add(tuple((gd, m - 1 if j == i else m) for j, (gd, m) in enumerate(way) if j != i or m > 1))
+                    lowered = True
+            if not lowered:
+                nxt.add(way)
+        ways = nxt
+    return sorted(ways)
 
 
 def _apply_delta(price, delta):

@@ -167,6 +167,10 @@ capacity of pasture with stable = 6
 capacity of pasture of 2 spaces: mixed
 capacity of stable: +1
 capacity of family: +1
+capacity of pasture without stable, pasture of 1 space without stable, animal card: +2 sheep
+capacity of one stable = 3
+any time if has(#oven): sheep -> 2 food
+sowing of crops: +1 while all_fields <= 2
 well is a minor for you
 instead of you plow (twice per game): may plow 2 fields
 this card counts as #oven
@@ -192,6 +196,7 @@ at round start: put 1 wood on this card; move 1 grain to this card
 after you use forest if stored(wood) >= 2: take 2 wood from this card
 capacity of this card: 2 animals
 capacity of this card: 1 cattle
+capacity of this card: any boar
 sowing of vegetable: +1
 any time action: move up to 2 grain to this card; move up to (rooms) wood to this card
 cost of clay room = 2 clay, 1 wood, 1 reed or the base price

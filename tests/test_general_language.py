@@ -54,6 +54,10 @@ TEXTS = {
     "house_set_probe": "Your house holds 0 animals.",
     "no_well_probe": 'At any time, while no player (you included) has "Well" or "Joinery", you may exchange: '
                      "1 clay → 1 food.",
+    "building_discount_probe": 'For "Well", "Clay Oven", "Stone Oven" and "Counts As Probe", you pay 2 building '
+                               "resources of your choice less.",
+    "while_probe": 'While you do not live in a wood house: for you, "Joinery" is a minor improvement (not a major): '
+                   "you play it with a minor improvement action and pay for it as for one.",
     "guarded_exchange_probe": 'At any time, while you have "Clay Oven", "Stone Oven" or "Counts As Probe", you may '
                               "exchange: 1 sheep → 2 food; 1 wild boar → 3 food.",
     "kind_pasture_probe": "Each of your pastures holds 2 more sheep when it holds sheep.",
@@ -133,6 +137,12 @@ ALL_LINES = {
                             "space this round is at least 2: get 1 food.",
                             "During scoring: each player: get 3 bonus points if the number of times you place a "
                             "person on an action space this round is at least 3."],
+    "while_probe": ["While you have at most 2 fields: each field you sow (cards that are fields too) gets 1 more of "
+                    "the crop sown on it, from the general supply.",
+                    "While you have at most 2 field tiles: each of your pastures holds 1 more animal.",
+                    "While you have at most 2 field tiles: for rooms, you pay 1 reed less.",
+                    'While you do not live in a wood house: for you, "Joinery" is a minor improvement (not a major): '
+                    "you play it with a minor improvement action and pay for it as for one."],
     "keep_probe": ['Each time you use "Grain Seeds": move 1 grain from your supply onto this card.',
                    "During scoring: get bonus points equal to the grain on this card times 2."],
 }
@@ -390,6 +400,13 @@ REFUSED = [
     ("capacity of this card: 0 animals", "E215", "a card that holds animals needs a number from 1 up", "0"),
     ("any time if event_size > 1: sheep -> 2 food", "E212", "'event_size' is the size of what an event made: it can "
      "only be used in a rule that reacts to one ('after you build rooms if event_size >= 2: …')", "event_size"),
+    ("allow renovate_skip while rooms >= 3", "E300", "'while' holds only a change of a price or capacity, a sowing "
+     "or a major that is a minor for you (missing feature: 'while' on allow)", "rooms >= 3"),
+    ("capacity of family: +1 while rooms >= 3", "E300", "'while' changes the capacities of places for animals only "
+     "(missing feature: 'while' on the most people, fences or stables)", "rooms >= 3"),
+    ("cost of room: +1 building", "E300", "building resources of the player's choice only lower a price, by a plain "
+     "number ('-1 building') (missing feature: a price raised by building resources of the player's choice)",
+     "building"),
     ("capacity of this card: any animals", "E215", "a card holds any number of one kind of animal only ('capacity "
      "of this card: any boar'); animals of any kinds need a number", "capacity of this card: any animals"),
     ("capacity of pasture: +2 horses", "E203", "'horses' is not an animal; 'capacity of …: +N <animal>' names one "

@@ -123,6 +123,8 @@ def sow(g, p, ctx=None, at_most=None):
     if more:   # 'sowing of <crop or crops>: +N' (docs/language.md 4.12 CFD): the cards' changes added up
         yields = dict(yields)
         for word, n in more:
+            if callable(n):   # '… while <condition>': none while it does not hold
+                n = n(g, p)
             for crop in yields:
                 if word == crop or word == "crops":
                     yields[crop] += n
