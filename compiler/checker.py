@@ -789,6 +789,16 @@ class Checker:
                     continue
                 if second is None and word not in COST_TARGETS and self.sym.knows("cards", word):
                     continue   # a card id names that card's price (docs/language.md 4.3)
+                if second is not None and first.startswith("beyond "):   # 'feeding beyond 2'
+                    if word != "feeding":
+                        self.err("E208", f"'{word} {first}' is no cost name: only the feeding is counted by people "
+                                 f"('feeding beyond 2': each person but the first 2)", span)
+                    elif m.kind != "cost_delta":
+                        self.err("E300", "'feeding beyond N' takes a change of food only (missing feature: set "
+                                 "prices of the feeding beyond some people)", span)
+                    elif int(first.split()[1]) < 1:
+                        self.err("E215", "'feeding beyond N' needs a number of people from 1 up", span)
+                    continue
                 if word == "feeding" and second is not None and first != "newborn":
                     self.err("E208", f"'{first} feeding' is no cost name: write 'feeding' (each person) or "
                              f"'newborn feeding'", span)

@@ -893,6 +893,8 @@ class English:
             return [f'"{self.cards[first]}"']
         if first == "feeding":
             return ["feeding each person"]
+        if second == "feeding" and first.startswith("beyond "):
+            return [f"feeding each person beyond the first {first.split()[1]} (not newborns)"]
         if second == "feeding":
             return ["feeding each newborn"]
         return [_target(first, second)]

@@ -720,6 +720,11 @@ class _Build(Transformer):
         second = names[1].value if len(names) > 1 else None
         return (first.value, second, self.sp(meta))
 
+    def target_beyond(self, meta, children):
+        # 'feeding beyond 2' is (first 'beyond 2', second 'feeding'): the cost name 'feeding:beyond 2'
+        name, n = _tokens(children, "NAME")[0], _tokens(children, "INT")[0]
+        return (f"beyond {self.n(n)}", name.value, self.sp(meta))
+
     def target_tag(self, meta, children):
         return (children[0].value, None, self.sp(meta))   # '#oven': every card with the tag
 

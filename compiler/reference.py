@@ -260,7 +260,7 @@ def language_reference() -> str:
         out.append(_row(f"`{pattern}`", alias, note))
     out += ["", "Cost targets: " + ", ".join(f"`{t}`" for t in sorted(checker.COST_TARGETS))
             + " (singular or plural; a house material in front narrows it; `newborn feeding` the food of a "
-            "newborn), a card id (that card's price) and a card `#tag` (the price of every card with it). "
+            "newborn, `feeding beyond N` the food of each grown person after the first N), a card id (that card's price) and a card `#tag` (the price of every card with it). "
             "Capacity targets: "
             + ", ".join(f"`{checker.CAPACITY_WORDS.get(t, t)}`" for t in sorted(checker.CAPACITY_TARGETS))
             + " (`stable`: an unfenced stable; `one stable`: one unfenced stable of the player's, which the "

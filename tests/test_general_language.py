@@ -58,6 +58,7 @@ TEXTS = {
                                "resources of your choice less.",
     "while_probe": 'While you do not live in a wood house: for you, "Joinery" is a minor improvement (not a major): '
                    "you play it with a minor improvement action and pay for it as for one.",
+    "feeding_beyond_probe": "For feeding each person beyond the first 2 (not newborns), you pay 1 food less.",
     "guarded_exchange_probe": 'At any time, while you have "Clay Oven", "Stone Oven" or "Counts As Probe", you may '
                               "exchange: 1 sheep → 2 food; 1 wild boar → 3 food.",
     "kind_pasture_probe": "Each of your pastures holds 2 more sheep when it holds sheep.",
@@ -407,6 +408,10 @@ REFUSED = [
     ("cost of room: +1 building", "E300", "building resources of the player's choice only lower a price, by a plain "
      "number ('-1 building') (missing feature: a price raised by building resources of the player's choice)",
      "building"),
+    ("cost of room beyond 2: -1 wood", "E208", "'room beyond 2' is no cost name: only the feeding is counted by "
+     "people ('feeding beyond 2': each person but the first 2)", "room beyond 2"),
+    ("cost of feeding beyond 0: -1 food", "E215", "'feeding beyond N' needs a number of people from 1 up",
+     "feeding beyond 0"),
     ("capacity of this card: any animals", "E215", "a card holds any number of one kind of animal only ('capacity "
      "of this card: any boar'); animals of any kinds need a number", "capacity of this card: any animals"),
     ("capacity of pasture: +2 horses", "E203", "'horses' is not an animal; 'capacity of …: +N <animal>' names one "
