@@ -277,7 +277,7 @@ def breed(g, p, only=None):
 def roomy_pasture_count(g, p, free):
     """Pastures holding at least one animal and room for ``free`` more, in the best arrangement."""
     caps, singles = housing(g, p)
-    pastures = [cap for cap, only in caps if only < 0]
+    pastures = [c for c in caps if c[1] < 0]   # (capacity, -1[, more of some kinds])
     counts = animal_counts(g, p)
     types = len(counts)
     best = 0
@@ -289,9 +289,9 @@ def roomy_pasture_count(g, p, free):
     def assign(i, chosen):
         if i == n:
             per_type = [[] for _ in range(types)]
-            for cap, t in zip(pastures, chosen):
+            for c, t in zip(pastures, chosen):
                 if t is not None:
-                    per_type[t].append(cap)
+                    per_type[t].append(c[0] + (c[2][t] if len(c) > 2 else 0))
             options = []
             for t in range(types):
                 caps_t = sorted(per_type[t])
