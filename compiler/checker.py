@@ -35,7 +35,7 @@ MIXED_TARGETS = {"pasture", "pasture_with_stable", "pasture_of_size", "pasture_w
 # the names whose places may hold more of one kind of animal ('capacity of pasture: +2 sheep')
 KIND_TARGETS = MIXED_TARGETS | {"animal_card"}
 # the modifiers that may hold only while a condition does ('<modifier> while <condition>', docs/language.md 4.3)
-WHILE_MODIFIERS = {"cost_delta", "capacity", "sowing_more", "as_minor"}
+WHILE_MODIFIERS = {"cost_delta", "capacity", "sowing_more", "breeding_more", "as_minor"}
 RULE_SWITCHES = {"allow": {"renovate_skip"}, "forbid": {"renovation"}}
 ARG_KINDS = {"space", "card", "number", "player_value", "goods", "space_or_tag", "category"}
 # what reads the scoring table itself (docs/language.md 4.11): refused inside the table's own points
@@ -762,7 +762,8 @@ class Checker:
             if cond is not None:
                 self.expr(cond)
                 if rule.modifier.kind not in WHILE_MODIFIERS:
-                    self.err("E300", f"'while' holds only a change of a price or capacity, a sowing or a major that "
+                    self.err("E300", f"'while' holds only a change of a price or capacity, a sowing, a breeding or a "
+                             f"major that "
                              f"is a minor for you (missing feature: 'while' on {rule.modifier.kind.replace('_', ' ')})",
                              cond.span)
                 elif rule.modifier.kind == "capacity" and any(
@@ -846,6 +847,15 @@ class Checker:
                          f"{did_you_mean(word, crops)}", span)
             if not 1 <= m.number <= 15:
                 self.err("E215", "'sowing of' adds a number of crops from 1 to 15", m.span)
+        elif m.kind == "breeding_more":
+            # more young of a kind that breeds, each as room allows (docs/language.md 4.3): animals only
+            word, span = m.words[0]
+            kinds = list(self.sym.animals) + ["animals"]
+            if word not in kinds:
+                self.err("E203", f"'breeding of' names an animal: {', '.join(kinds)}, not '{word}'"
+                         f"{did_you_mean(word, kinds)}", span)
+            if not 1 <= m.number <= 15:
+                self.err("E215", "'breeding of' adds a number of young from 1 to 15", m.span)
         elif m.kind in ("capacity", "capacity_set", "capacity_mixed"):
             names = sorted(CAPACITY_WORDS.get(w, w) for w in CAPACITY_TARGETS)
             animal = getattr(m, "animal", None)

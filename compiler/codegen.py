@@ -785,6 +785,13 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
             w.add(f"def {fn}(g, p, c=None):\n    return {n} if {when} else 0")
             n = fn
         body.append(f"p.mods.setdefault('sowing', []).append(({m.words[0][0]!r}, {n}))")
+    elif m.kind == "breeding_more":   # (an animal or 'animals', how many more young): primitives.breed
+        n = int(m.number)
+        if when is not None:
+            fn = w.name("breeding_more")
+            w.add(f"def {fn}(g, p, c=None):\n    return {n} if {when} else 0")
+            n = fn
+        body.append(f"p.mods.setdefault('breeding', []).append(({m.words[0][0]!r}, {n}))")
     elif m.kind == "card_capacity":
         kind = m.words[0][0]
         only = None if kind in ("animal", "animals") else kind

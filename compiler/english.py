@@ -776,6 +776,12 @@ class English:
                         "from the general supply.")
             return (f"Each field you sow with {self.good(word, 2)} (cards that are fields too) gets {n} more "
                     f"{self.good(word, n)} from the general supply.")
+        if m.kind == "breeding_more":
+            word, n = m.words[0][0], m.number
+            what = "animals" if word == "animals" else self.good(word, 2)
+            young = "young" if word == "animals" else self.good(word, n)
+            return (f"Each time your {what} breed, {n} more {young} {'is' if n == 1 else 'are'} born "
+                    f"(each as long as there is room for it).")
         if m.kind == "card_capacity":
             kind = m.words[0][0]
             what = (f"{m.number} {'animal' if m.number == 1 else 'animals'} of any kinds, mixed"

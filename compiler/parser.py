@@ -633,6 +633,11 @@ class _Build(Transformer):
         return N.Modifier("sowing_more", number=self.n(n), words=[(name.value, self.s.of_token(name))],
                           span=self.sp(meta))
 
+    def breeding_more(self, meta, children):
+        name, n = _tokens(children, "NAME")[0], _tokens(children, "INT")[0]
+        return N.Modifier("breeding_more", number=self.n(n), words=[(name.value, self.s.of_token(name))],
+                          span=self.sp(meta))
+
     def house_holds(self, meta, children):
         return N.Modifier("house_holds", expr=children[0], span=self.sp(meta))
 

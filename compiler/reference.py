@@ -104,7 +104,7 @@ MODIFIER_EXAMPLES = {
     "capacity_set": "capacity of stable = 3", "capacity_mixed": "capacity of pasture with stable: mixed",
     "house_holds": "house holds rooms animals", "card_field": "this card is a field for vegetable",
     "card_room": "this card houses 1 person", "card_capacity": "capacity of this card: 2 animals", "card_capacity_any": "capacity of this card: any boar",
-    "sowing_more": "sowing of vegetable: +1",
+    "sowing_more": "sowing of vegetable: +1", "breeding_more": "breeding of sheep: +1",
     "card_space": "this card is an action space for any player: pay 2 food to owner to take the goods",
     "as_minor": "well is a minor for you", "counts_as_tag": "this card counts as #oven",
     "counts_as_occupations": "this card counts as 2 occupations",

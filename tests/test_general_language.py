@@ -59,6 +59,8 @@ TEXTS = {
     "while_probe": 'While you do not live in a wood house: for you, "Joinery" is a minor improvement (not a major): '
                    "you play it with a minor improvement action and pay for it as for one.",
     "feeding_beyond_probe": "For feeding each person beyond the first 2 (not newborns), you pay 1 food less.",
+    "breeding_probe": "While you have at least 4 sheep: each time your sheep breed, 1 more sheep is born (each as "
+                      "long as there is room for it).",
     "guarded_exchange_probe": 'At any time, while you have "Clay Oven", "Stone Oven" or "Counts As Probe", you may '
                               "exchange: 1 sheep → 2 food; 1 wild boar → 3 food.",
     "kind_pasture_probe": "Each of your pastures holds 2 more sheep when it holds sheep.",
@@ -401,8 +403,8 @@ REFUSED = [
     ("capacity of this card: 0 animals", "E215", "a card that holds animals needs a number from 1 up", "0"),
     ("any time if event_size > 1: sheep -> 2 food", "E212", "'event_size' is the size of what an event made: it can "
      "only be used in a rule that reacts to one ('after you build rooms if event_size >= 2: …')", "event_size"),
-    ("allow renovate_skip while rooms >= 3", "E300", "'while' holds only a change of a price or capacity, a sowing "
-     "or a major that is a minor for you (missing feature: 'while' on allow)", "rooms >= 3"),
+    ("allow renovate_skip while rooms >= 3", "E300", "'while' holds only a change of a price or capacity, a sowing, "
+     "a breeding or a major that is a minor for you (missing feature: 'while' on allow)", "rooms >= 3"),
     ("capacity of family: +1 while rooms >= 3", "E300", "'while' changes the capacities of places for animals only "
      "(missing feature: 'while' on the most people, fences or stables)", "rooms >= 3"),
     ("cost of room: +1 building", "E300", "building resources of the player's choice only lower a price, by a plain "
@@ -412,6 +414,9 @@ REFUSED = [
      "people ('feeding beyond 2': each person but the first 2)", "room beyond 2"),
     ("cost of feeding beyond 0: -1 food", "E215", "'feeding beyond N' needs a number of people from 1 up",
      "feeding beyond 0"),
+    ("breeding of grain: +1", "E203", "'breeding of' names an animal: sheep, boar, cattle, animals, not 'grain'",
+     "grain"),
+    ("breeding of sheep: +0", "E215", "'breeding of' adds a number of young from 1 to 15", "breeding of sheep: +0"),
     ("capacity of this card: any animals", "E215", "a card holds any number of one kind of animal only ('capacity "
      "of this card: any boar'); animals of any kinds need a number", "capacity of this card: any animals"),
     ("capacity of pasture: +2 horses", "E203", "'horses' is not an animal; 'capacity of …: +N <animal>' names one "

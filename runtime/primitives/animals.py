@@ -1,6 +1,8 @@
 """Animals: where they live (housing, capacities), settling them, breeding, roomy pastures."""
 from __future__ import annotations
 
+import itertools
+
 from ..farm import best_keeps, capacity_frontier, fits_housing, popcount
 from .. import gamelog
 
@@ -241,12 +243,56 @@ def breeding_blocked(g, p) -> bool:
     return not fits_housing(caps, singles, [n + 1 if n >= 2 else n for n in counts], g.rules.pastures_per_kind)
 
 
+def _breeding_more(g, p, animals):
+    """The more young of each kind the cards give ('breeding of sheep: +1', docs/language.md 4.3), or None."""
+    more = p.mods.get("breeding") if p.mods else None
+    if not more:
+        return None
+    extra = [0] * len(animals)
+    for word, n in more:
+        if callable(n):   # '… while <condition>': none while it does not hold
+            n = n(g, p)
+        for i, a in enumerate(animals):
+            if word == a or word == "animals":
+                extra[i] += n
+    return extra if any(extra) else None
+
+
+def _breed_more(g, p, animals, counts, cands, extra):
+    """Breeding with more young of some kinds: each kind gets up to 1 + its extra young, as many as fit; the
+    player picks among the largest ways that fit."""
+    caps, singles = housing(g, p)
+    ranges = [range(0, 2 + extra[i]) for i in cands]
+    fitting = []
+    for born in itertools.product(*ranges):
+        trial = list(counts)
+        for k, i in enumerate(cands):
+            trial[i] += born[k]
+        if fits_housing(caps, singles, trial, g.rules.pastures_per_kind):
+            fitting.append(born)
+    maximal = [b for b in fitting if not any(o != b and all(x >= y for x, y in zip(o, b)) for o in fitting)]
+    if not maximal or maximal == [(0,) * len(cands)]:
+        return False
+    labels = [", ".join(f"{n} {animals[cands[k]]}" for k, n in enumerate(b) if n) for b in maximal]
+    pick = 0 if len(maximal) == 1 else g.decide(p, "breed", list(range(len(maximal))), labels=labels)
+    born = []
+    for k, i in enumerate(cands):
+        n = maximal[pick][k]
+        p.goods[animals[i]] += n
+        born.extend([animals[i]] * n)
+    gamelog.bred(g, p, born)
+    return bool(born)
+
+
 def breed(g, p, only=None):
     animals = g.rules.animals
     counts = list(animal_counts(g, p))
     cands = [i for i, a in enumerate(animals) if counts[i] >= 2 and (only is None or a == only)]
     if not cands:
         return False
+    extra = _breeding_more(g, p, animals)
+    if extra is not None and any(extra[i] for i in cands):
+        return _breed_more(g, p, animals, counts, cands, extra)
     caps, singles = housing(g, p)
     fitting = []
     for mask in range(1 << len(cands)):
