@@ -864,7 +864,7 @@ BODY_WORDS = ("'(', 'bake', 'bonus', 'breed', 'build', 'choose', 'claim', 'conve
               "'fence', 'for', "
               "'gain', 'give', 'harvest', 'let', 'may', 'move', 'pay', 'pile', 'play', 'plow', 'put', 'renovate', 'return', "
               "'schedule', 'sow', 'take'")
-RULE_WORDS = ("'after', 'allow', 'any', 'at', 'bake', 'before', 'capacity', 'cost', 'end', 'forbid', 'free', 'house', "
+RULE_WORDS = ("'after', 'allow', 'any', 'at', 'bake', 'before', 'breeding', 'capacity', 'cost', 'end', 'forbid', 'free', 'house', "
               "'ignore', 'in', 'instead', 'may', 'on', 'once', 'score', 'sowing', 'this'")
 
 
