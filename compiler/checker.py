@@ -550,7 +550,11 @@ class Checker:
             self.err("E212", "'build fences' takes 'free' or nothing (fences cost what the rules say)", v.span)
         if v.name == "sow" and v.number is not None and not 1 <= v.number <= 15:
             self.err("E215", "sow needs a number of fields from 1 to 15", getattr(v, "word_span", v.span))
-        if v.name == "plow" and not 1 <= (v.number or 0) <= 15:
+        if v.name == "plow" and v.expr is not None:   # 'plow up to N fields'
+            self.expr(v.expr)
+            if isinstance(v.expr, N.Num) and not 1 <= v.expr.value <= 15:
+                self.err("E215", "plow needs a number of fields from 1 to 15", v.span)
+        elif v.name == "plow" and not 1 <= (v.number or 0) <= 15:
             self.err("E215", "plow needs a number of fields from 1 to 15", v.span)
         if v.name == "fence_spaces" and not 1 <= (v.number or 0) <= 15:
             self.err("E215", "fence needs a number of spaces from 1 to 15", v.span)

@@ -395,6 +395,10 @@ class Gen:
             if v.number is None:
                 return "return P.can_sow(g, p, c)", "return P.sow(g, p, c)"
             return "return P.can_sow(g, p, c)", f"return P.sow(g, p, c, {int(v.number)})"
+        if n == "plow" and v.expr is not None:   # up to N fields: the player may stop after each (4.12 UPN)
+            most = self.expr(v.expr)
+            return (f"return P.can_plow(g, p, c) and {most} >= 1",
+                    f"return P.plow(g, p, c, {most}, up_to=True)")
         if n == "plow":
             return "return P.can_plow(g, p, c)", f"return P.plow(g, p, c, {int(v.number or 1)})"
         if n == "build_room":

@@ -220,7 +220,10 @@ class English:
                 "others_sum": lambda: f"the total, over the other players, of {inner[0]}",
                 "all_min": lambda: f"the fewest, over all players, of {inner[0]}",
                 "all_max": lambda: f"the most, over all players, of {inner[0]}",
-                "all_sum": lambda: f"the total, over all players, of {inner[0]}",
+                "all_sum": lambda: (f"the number of cards of all players (you included) that are "
+                                    f"{self.arg(node.args[0].args[0])}"
+                                    if isinstance(node.args[0], N.Call) and node.args[0].name == "cards"
+                                    else f"the total, over all players, of {inner[0]}"),
                 "count_others": lambda: f"the number of other players for whom {inner[0]}",
                 "count_players": lambda: f"the number of players (you included) for whom {inner[0]}",
                 "fewest": lambda: f"nobody has less of {args[0]}",
@@ -239,6 +242,7 @@ class English:
                                                       + " together" if isinstance(node.args[0], N.TagRef) else args[0]),
                 "yours": lambda: f"one of your people is on {args[0]}",
                 "has": lambda: f"you have {args[0]}",
+                "cards": lambda: f"the number of your cards that are {args[0]}",
                 "min": lambda: f"the smaller of {args[0]} and {args[1]}",
                 "max": lambda: f"the larger of {args[0]} and {args[1]}",
                 "most": lambda: f"nobody has more {args[0]}",
@@ -495,6 +499,10 @@ class English:
             return f"each other player: {_their(self.stmt(v.body))}"
         if n == "return_to_space":
             return f"put {self.goods(v.goods)} back on that action space"
+        if n == "plow" and v.expr is not None:
+            if isinstance(v.expr, N.Num):
+                return f"plow up to {v.expr.value} fields (as many as you choose, at least 1)"
+            return f"plow as many fields as you choose, at least 1 and at most {self.expr(v.expr)}"
         if n == "plow":
             return f"plow {v.number} field{'s' if v.number != 1 else ''}"
         if n == "build_room":

@@ -797,6 +797,11 @@ class _Build(Transformer):
         ints = _tokens(c, "INT")
         return self._verb("plow", meta, c, number=self.n(ints[0]) if ints else 1)
 
+    def plow_up_to(self, meta, c):
+        ints = _tokens(c, "INT")
+        expr = N.Num(self.n(ints[0]), span=self.s.of_token(ints[0])) if ints else _nodes(c)[0]
+        return self._verb("plow", meta, c, number=None, expr=expr)   # up to expr fields (4.12 UPN)
+
     def sow(self, meta, c):
         ints = _tokens(c, "INT")   # 'sow 1 field': a sowing of at most that many fields
         v = self._verb("sow", meta, c, number=self.n(ints[0]) if ints else None)

@@ -55,7 +55,8 @@ EVENT_EXAMPLES = {
 # Examples of verbs and modifiers, by the alias of their grammar alternative.
 VERB_EXAMPLES = {
     "gain": "on play: gain 1 wood per room", "pay": "at harvest start: pay 1 food",
-    "exchange_now": "on play: exchange 1 wood -> 2 food", "plow": "on play: plow 2 fields", "sow": "on play: sow 1 field",
+    "exchange_now": "on play: exchange 1 wood -> 2 food", "plow": "on play: plow 2 fields",
+    "plow_up_to": "on play: plow up to (all_sum(cards(#oven))) fields", "sow": "on play: sow 1 field",
     "bake": "on play: bake", "build_rooms": "on play: build rooms", "build_room": "on play: build room for 2 wood, 1 reed",
     "renovate": "on play: renovate to clay", "build_stables": "on play: build stables",
     "build_stable": "on play: build stable free", "build_fences": "on play: build fences free",

@@ -320,6 +320,15 @@ def has(g, p, card_or_tag):
     return False
 
 
+def cards_of(g, p, card_or_tag):
+    """how many cards in front of the player are the card or have the #tag (has() is 0 or 1)"""
+    n = 0
+    for cid in p.majors + p.minors + p.occupations:
+        if cid == card_or_tag or card_or_tag in g.card(cid).tags:
+            n += 1
+    return n
+
+
 def fn_min(g, p, a, b):
     """the smaller of two numbers"""
     return a if a < b else b
@@ -610,6 +619,7 @@ FUNCTIONS = {
     "occupied": (occupied, ("space",)),
     "space_goods": (space_goods, ("space_or_tag", "goods")),
     "has": (has, ("card",)),
+    "cards": (cards_of, ("card",)),
     "min": (fn_min, ("number", "number")),
     "max": (fn_max, ("number", "number")),
     "most": (most, ("player_value",)),

@@ -173,6 +173,7 @@ any time if has(#oven): sheep -> 2 food
 sowing of crops: +1 while all_fields <= 2
 breeding of sheep: +1 while sheep >= 4
 cost of feeding beyond 2: -1 food
+on play: may plow up to (all_sum(cards(#oven))) fields
 well is a minor for you
 instead of you plow (twice per game): may plow 2 fields
 this card counts as #oven

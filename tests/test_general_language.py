@@ -61,6 +61,8 @@ TEXTS = {
     "feeding_beyond_probe": "For feeding each person beyond the first 2 (not newborns), you pay 1 food less.",
     "breeding_probe": "While you have at least 4 sheep: each time your sheep breed, 1 more sheep is born (each as "
                       "long as there is room for it).",
+    "plow_up_to_probe": "When you play this card: you may plow as many fields as you choose, at least 1 and at most "
+                        'the number of your cards that are "Clay Oven", "Stone Oven" or "Counts As Probe" plus 1.',
     "guarded_exchange_probe": 'At any time, while you have "Clay Oven", "Stone Oven" or "Counts As Probe", you may '
                               "exchange: 1 sheep → 2 food; 1 wild boar → 3 food.",
     "kind_pasture_probe": "Each of your pastures holds 2 more sheep when it holds sheep.",
@@ -417,6 +419,9 @@ REFUSED = [
     ("breeding of grain: +1", "E203", "'breeding of' names an animal: sheep, boar, cattle, animals, not 'grain'",
      "grain"),
     ("breeding of sheep: +0", "E215", "'breeding of' adds a number of young from 1 to 15", "breeding of sheep: +0"),
+    ("on play: plow up to 0 fields", "E215", "plow needs a number of fields from 1 to 15", "plow up to 0 fields"),
+    ("on play: plow up to (cards(#ovens)) fields", "E205", "unknown card tag '#ovens' (did you mean '#oven'?)",
+     "#ovens"),
     ("capacity of this card: any animals", "E215", "a card holds any number of one kind of animal only ('capacity "
      "of this card: any boar'); animals of any kinds need a number", "capacity of this card: any animals"),
     ("capacity of pasture: +2 horses", "E203", "'horses' is not an animal; 'capacity of …: +N <animal>' names one "
