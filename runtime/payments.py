@@ -300,7 +300,7 @@ def can_afford(g, p, cost) -> bool:
             break
     else:
         return True
-    made = (p.producible or _index(g, p))[0]
+    made = _index(g, p)[0]
     for good, n in cost:
         if goods[good] < n and good not in made:
             return False
@@ -334,7 +334,7 @@ def _can_make(g, p, options) -> bool:
     goods, exchanges and piles, the windows open and how often each limited exchange was used this
     time: the key holds the goods, the windows and those counts, and ``p.producible`` is dropped whenever
     the exchanges or the piles change."""
-    cached = p.producible or _index(g, p)
+    cached = _index(g, p)
     limited, memo = cached[3], cached[4]
     cycle = memo.get("cycle")
     if cycle is None:
@@ -359,6 +359,8 @@ def _index(g, p):
     """(goods made, good -> exchanges making it, exchanges selling from a pile, the keys of the limited
     exchanges, the answers of ``_can_make`` and ``_in_cycle``) for ``p``'s exchanges; cached in
     ``p.producible`` until ``p``'s cards or piles change."""
+    if p.mods and "exchange_guards" in p.mods:
+        g.exchanges_of(p)   # a guard that opened or closed drops p.producible (events.exchanges_of)
     cached = p.producible
     if cached is None:
         made, index, piles, limited, taken = set(), {}, [], [], set()
@@ -383,7 +385,7 @@ def _index(g, p):
 
 def _in_cycle(g, p) -> bool:
     """``_has_cycle``, worked out when first asked and kept with the answers of ``_can_make``."""
-    memo = (p.producible or _index(g, p))[4]
+    memo = _index(g, p)[4]
     found = memo.get("cycle")
     if found is None:
         found = memo["cycle"] = _has_cycle(g, p)
@@ -577,7 +579,7 @@ def _quick(g, p, need, short):
     ones included, allow; goods two exchanges take are counted for both). True when they surely can: one
     missing good, and for each good taken by exchanges that make it, the best of them used as often as
     the goods held allow. None when only a search can tell."""
-    made, index, pile_ids = (p.producible or _index(g, p))[:3]
+    made, index, pile_ids = _index(g, p)[:3]
     goods = p.goods
     entries = g.exchanges_of(p)
     used = p.used
