@@ -25,11 +25,20 @@ INSTEAD_EVENTS = {"plow", "sow", "bake", "build_rooms", "build_stables", "build_
 EVENT_TRIGGERS = ("after_use", "before_use", "turn_end_use", "after_event", "before_event")
 COST_TARGETS = {"room", "renovation", "stable", "fence", "improvement", "major", "minor", "occupation", "feeding"}
 # capacity names (docs/language.md 4.3); 'pasture_of_size' is written 'pasture of N spaces'
-CAPACITY_TARGETS = {"pasture", "pasture_with_stable", "pasture_of_size", "stable", "house", "family", "fences",
-                    "stables"}
-CAPACITY_WORDS = {"pasture_with_stable": "pasture with stable", "pasture_of_size": "pasture of N spaces"}
+CAPACITY_TARGETS = {"pasture", "pasture_with_stable", "pasture_of_size", "pasture_without_stable",
+                    "pasture_of_size_without_stable", "stable", "one_stable", "animal_card", "house", "family",
+                    "fences", "stables"}
+CAPACITY_WORDS = {"pasture_with_stable": "pasture with stable", "pasture_of_size": "pasture of N spaces",
+                  "pasture_without_stable": "pasture without stable",
+                  "pasture_of_size_without_stable": "pasture of N spaces without stable", "one_stable": "one stable",
+                  "animal_card": "animal card"}
 # the names whose animals may be of different kinds together ('capacity of …: mixed'); the house's are already
-MIXED_TARGETS = {"pasture", "pasture_with_stable", "pasture_of_size", "stable"}
+MIXED_TARGETS = {"pasture", "pasture_with_stable", "pasture_of_size", "pasture_without_stable",
+                 "pasture_of_size_without_stable", "stable", "one_stable"}
+# the names whose places may hold more of one kind of animal ('capacity of pasture: +2 sheep')
+KIND_TARGETS = MIXED_TARGETS | {"animal_card"}
+# the modifiers that may hold only while a condition does ('<modifier> while <condition>', docs/language.md 4.3)
+WHILE_MODIFIERS = {"cost_delta", "capacity", "sowing_more", "breeding_more", "as_minor"}
 RULE_SWITCHES = {"allow": {"renovate_skip"}, "forbid": {"renovation"}}
 ARG_KINDS = {"space", "card", "number", "player_value", "goods", "space_or_tag", "category", "source"}
 # what reads the scoring table itself (docs/language.md 4.11): refused inside the table's own points
@@ -599,7 +608,11 @@ class Checker:
                          "('take 1 grain from a field of another player')", v.span)
             else:
                 self.sown_good(taken[0][0], v.span)
-        if v.name == "plow" and not 1 <= (v.number or 0) <= 15:
+        if v.name == "plow" and v.expr is not None:   # 'plow up to N fields'
+            self.expr(v.expr)
+            if isinstance(v.expr, N.Num) and not 1 <= v.expr.value <= 15:
+                self.err("E215", "plow needs a number of fields from 1 to 15", v.span)
+        elif v.name == "plow" and not 1 <= (v.number or 0) <= 15:
             self.err("E215", "plow needs a number of fields from 1 to 15", v.span)
         if v.name == "fence_spaces" and not 1 <= (v.number or 0) <= 15:
             self.err("E215", "fence needs a number of spaces from 1 to 15", v.span)
@@ -790,6 +803,8 @@ class Checker:
             self.body(rule.body, where)
             self.bound_work(rule.body)
         elif rule.kind in ("exchanges", "bake"):
+            if getattr(rule, "guard", None) is not None:
+                self.expr(rule.guard)   # open only while it holds, for the owner
             for ex in rule.exchanges:
                 self.goods(ex.give, constant=True, what="exchange amounts")
                 for goods in (ex.give, ex.get):
@@ -810,6 +825,18 @@ class Checker:
                         self.err("E217", f"a bake rate turns {self.sym.crops[0]} into {self.sym.food}", ex.span)
         elif rule.kind == "modifier":
             self.modifier(rule.modifier)
+            cond = getattr(rule.modifier, "cond", None)
+            if cond is not None:
+                self.expr(cond)
+                if rule.modifier.kind not in WHILE_MODIFIERS:
+                    self.err("E300", f"'while' holds only a change of a price or capacity, a sowing, a breeding or a "
+                             f"major that "
+                             f"is a minor for you (missing feature: 'while' on {rule.modifier.kind.replace('_', ' ')})",
+                             cond.span)
+                elif rule.modifier.kind == "capacity" and any(
+                        w in ("family", "fences", "stables") for w, _ in rule.modifier.words):
+                    self.err("E300", "'while' changes the capacities of places for animals only (missing feature: "
+                             "'while' on the most people, fences or stables)", cond.span)
 
     def modifier(self, m: N.Modifier):
         if m.kind in ("cost_delta", "cost_set", "cost_substitute"):
@@ -830,6 +857,16 @@ class Checker:
                     continue
                 if second is None and word not in COST_TARGETS and self.sym.knows("cards", word):
                     continue   # a card id names that card's price (docs/language.md 4.3)
+                if second is not None and first.startswith("beyond "):   # 'feeding beyond 2'
+                    if word != "feeding":
+                        self.err("E208", f"'{word} {first}' is no cost name: only the feeding is counted by people "
+                                 f"('feeding beyond 2': each person but the first 2)", span)
+                    elif m.kind != "cost_delta":
+                        self.err("E300", "'feeding beyond N' takes a change of food only (missing feature: set "
+                                 "prices of the feeding beyond some people)", span)
+                    elif int(first.split()[1]) < 1:
+                        self.err("E215", "'feeding beyond N' needs a number of people from 1 up", span)
+                    continue
                 if word == "feeding" and second is not None and first != "newborn":
                     self.err("E208", f"'{first} feeding' is no cost name: write 'feeding' (each person) or "
                              f"'newborn feeding'", span)
@@ -857,6 +894,12 @@ class Checker:
                 for item in m.goods:
                     n, good = item[0], item[1]
                     span = item[2] if len(item) > 2 else m.span
+                    if good == "building" and m.kind == "cost_delta":   # of the player's choice (4.3)
+                        if isinstance(n, N.Node) or n >= 0:
+                            self.err("E300", "building resources of the player's choice only lower a price, by a "
+                                     "plain number ('-1 building') (missing feature: a price raised by building "
+                                     "resources of the player's choice)", span)
+                        continue
                     self.good(good, span, allow_material=True)
                     if isinstance(n, N.Node):
                         self.expr(n)
@@ -872,19 +915,37 @@ class Checker:
                          f"{did_you_mean(word, crops)}", span)
             if not 1 <= m.number <= 15:
                 self.err("E215", "'sowing of' adds a number of crops from 1 to 15", m.span)
-        elif m.kind in ("capacity", "capacity_set", "capacity_mixed"):
+        elif m.kind == "breeding_more":
+            # more young of a kind that breeds, each as room allows (docs/language.md 4.3): animals only
             word, span = m.words[0]
+            kinds = list(self.sym.animals) + ["animals"]
+            if word not in kinds:
+                self.err("E203", f"'breeding of' names an animal: {', '.join(kinds)}, not '{word}'"
+                         f"{did_you_mean(word, kinds)}", span)
+            if not 1 <= m.number <= 15:
+                self.err("E215", "'breeding of' adds a number of young from 1 to 15", m.span)
+        elif m.kind in ("capacity", "capacity_set", "capacity_mixed"):
             names = sorted(CAPACITY_WORDS.get(w, w) for w in CAPACITY_TARGETS)
-            if word not in CAPACITY_TARGETS:
-                shown = word.replace("_with_", " with ").replace("_of_size", " of N spaces")
-                self.err("E211", f"unknown capacity target '{shown}'{did_you_mean(shown, names)}; "
-                         f"capacity targets: {', '.join(names)}", span)
-            elif m.number is not None and m.number < 1:
-                self.err("E215", "a pasture has at least 1 farmyard space", span)
-            elif m.kind == "capacity_mixed" and word not in MIXED_TARGETS:
-                self.err("E211", f"'{CAPACITY_WORDS.get(word, word)}' cannot be mixed; animals of different "
-                         f"kinds may share: {', '.join(sorted(CAPACITY_WORDS.get(w, w) for w in MIXED_TARGETS))}",
-                         span)
+            animal = getattr(m, "animal", None)
+            for (word, span), size in zip(m.words, getattr(m, "sizes", [m.number])):
+                if word not in CAPACITY_TARGETS:
+                    shown = word.replace("_with_", " with ").replace("_without_", " without ").replace(
+                        "_of_size", " of N spaces").replace("_", " ")
+                    self.err("E211", f"unknown capacity target '{shown}'{did_you_mean(shown, names)}; "
+                             f"capacity targets: {', '.join(names)}", span)
+                elif size is not None and size < 1:
+                    self.err("E215", "a pasture has at least 1 farmyard space", span)
+                elif m.kind == "capacity_mixed" and word not in MIXED_TARGETS:
+                    self.err("E211", f"'{CAPACITY_WORDS.get(word, word)}' cannot be mixed; animals of different "
+                             f"kinds may share: {', '.join(sorted(CAPACITY_WORDS.get(w, w) for w in MIXED_TARGETS))}",
+                             span)
+                elif animal is not None and word not in KIND_TARGETS:
+                    self.err("E211", f"'{CAPACITY_WORDS.get(word, word)}' holds no animals of one kind; more of one "
+                             f"kind fit in: {', '.join(sorted(CAPACITY_WORDS.get(w, w) for w in KIND_TARGETS))}",
+                             span)
+            if animal is not None and animal[0] not in self.sym.animals:
+                self.err("E203", f"'{animal[0]}' is not an animal{did_you_mean(animal[0], self.sym.animals)}; "
+                         f"'capacity of …: +N <animal>' names one kind", animal[1])
             if m.expr is not None:
                 self.expr(m.expr)
         elif m.kind == "card_capacity":
@@ -892,7 +953,10 @@ class Checker:
             if word not in ("animal", "animals") and word not in self.sym.animals:
                 self.err("E203", f"'{word}' is not an animal{did_you_mean(word, self.sym.animals)}; a card holds "
                          "'animals' (any, mixed) or one kind ('capacity of this card: 3 sheep')", span)
-            if m.number < 1:
+            if m.number is None and word in ("animal", "animals"):
+                self.err("E215", "a card holds any number of one kind of animal only ('capacity of this card: any "
+                         "boar'); animals of any kinds need a number", getattr(m, "number_span", m.span))
+            elif m.number is not None and m.number < 1:
                 self.err("E215", "a card that holds animals needs a number from 1 up", getattr(m, "number_span", m.span))
             if self.card_id is None:
                 self.err("E212", "'capacity of this card' belongs to a card", m.span)
@@ -1451,6 +1515,9 @@ def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> Check
         for r in rules:
             if r.kind != "exchanges":
                 report.error("E212", "game.yaml 'exchanges' may hold only exchange rules ('any time: …')", r.span)
+            elif r.guard is not None:
+                report.error("E212", "game.yaml 'exchanges' are the rules' own, open to every player: a guard "
+                             "('if …') belongs to a card's exchange", r.span)
                 continue
             chk.rule(r, "game")
             exch.append(r)

@@ -422,6 +422,10 @@ class Gen:
             given = const_goods(v.goods_out) if v.goods_out is not None else ()
             return (f"return P.can_take_from_field(g, p, c, {good!r}, {int(k)})",
                     f"return P.take_from_field(g, p, c, {good!r}, {int(k)}, {pyrepr(given)})")
+        if n == "plow" and v.expr is not None:   # up to N fields: the player may stop after each (4.12 UPN)
+            most = self.expr(v.expr)
+            return (f"return P.can_plow(g, p, c) and {most} >= 1",
+                    f"return P.plow(g, p, c, {most}, up_to=True)")
         if n == "plow":
             return "return P.can_plow(g, p, c)", f"return P.plow(g, p, c, {int(v.number or 1)})"
         if n == "build_room":
@@ -648,14 +652,21 @@ def card_table(gen: Gen, unit: Unit) -> dict:
     on_play, listeners, exchanges, bake, modifiers, latches, actions = [], [], [], [], [], [], []
     snapshots = []  # events whose rules read 'before(…)': their verbs copy the actor first
     hand_listeners = []  # rules of the card while it is in a hand ('may play this card')
+    guards = []   # (index in exchanges, guard): an exchange open only while its guard holds
     for i, rule in enumerate(d["rules"]):
         if rule.kind in ("exchanges", "bake"):
+            guard = None
+            if getattr(rule, "guard", None) is not None:
+                guard = w.name("exchange_open")
+                w.add(f"def {guard}(g, p, c=None):\n    # {_where(rule.span)}\n    return bool({gen.expr(rule.guard)})")
             for ex in rule.exchanges:
                 give = const_goods(ex.give)
                 get = "pile" if ex.get is None else const_goods(ex.get)
                 if rule.kind == "bake":
                     bake.append((give, get, ex.at_most))
                 else:
+                    if guard is not None:
+                        guards.append((len(exchanges), Code(guard)))
                     exchanges.append((give, get, rule.window, ex.at_most))
             continue
         if rule.kind == "modifier":
@@ -738,6 +749,8 @@ def card_table(gen: Gen, unit: Unit) -> dict:
         entry["counters"] = counters
     if hand_listeners:
         entry["hand_listeners"] = tuple(hand_listeners)
+    if guards:
+        entry["exchange_guards"] = tuple(guards)
     entry.update(on_play=tuple(on_play), listeners=tuple(listeners), exchanges=tuple(exchanges),
                  bake=tuple(bake), modifiers=tuple(modifiers), latches=tuple(latches), actions=tuple(actions))
     gen.card_id = None
@@ -748,6 +761,10 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
     w = gen.w
     name = w.name("modifier")
     body = []
+    # '<modifier> while <condition>' (docs/language.md 4.3): a change counts as none while the condition
+    # does not hold, worked out where the price, capacity or sowing is; a major is a minor only while it holds
+    cond = getattr(m, "cond", None)
+    when = None if cond is None else gen.expr(cond)
     if m.kind in ("cost_delta", "cost_set"):
         targets = []
         for first, second, _ in m.targets:
@@ -759,10 +776,10 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
                 word = "improvement"
             targets.append(word if second is None else f"{word}:{first}")
         kind = "delta" if m.kind == "cost_delta" else "set_or_base" if m.words else "set"
-        if any(isinstance(n, N.Node) for n, *_ in m.goods):
+        if any(isinstance(n, N.Node) for n, *_ in m.goods) or when is not None:
             fn = w.name("cost_amounts")
-            parts = ", ".join(f"({str(good)!r}, {gen.expr(n) if isinstance(n, N.Node) else int(n)})"
-                              for n, good, *_ in m.goods)
+            parts = ", ".join(f"({str(good)!r}, {gen.expr(n) if isinstance(n, N.Node) else int(n)}"
+                              f"{'' if when is None else f' if {when} else 0'})" for n, good, *_ in m.goods)
             w.add(f"def {fn}(g, p, c=None):\n    return ({parts},)")
             body.append(f"p.mods.setdefault('cost', []).append(('delta_fn', {pyrepr(tuple(targets))}, {fn}))")
         else:
@@ -789,29 +806,48 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
         body.append(f"P.add_card_field(g, p, card.id, {pyrepr(crops)}{stacks})")
     elif m.kind == "sowing_near_rooms":   # (a crop or 'crops', how many more): runtime primitives.sow
         body.append(f"p.mods.setdefault('sowing_near_rooms', []).append(({m.words[0][0]!r}, {int(m.number)}))")
-    elif m.kind == "capacity" and m.words[0][0] == "pasture":
-        fn = w.name("pasture_capacity")
-        w.add(f"def {fn}(g, p, c=None):\n    return {gen.expr(m.expr)}")
-        body.append(f"p.mods.setdefault('pasture_extra', []).append({fn})")
     elif m.kind in ("capacity", "capacity_set", "capacity_mixed"):
-        # (name, size of a pasture or None, kind, value): runtime primitives.housing and capacity_of
-        word = m.words[0][0]
-        size = None if m.number is None else int(m.number)
+        # (name, size of a pasture or None, kind, value): runtime primitives.housing and capacity_of;
+        # '+N <animal>' is ('delta_kind', (fn, kind)): primitives.kind_more
+        animal = getattr(m, "animal", None)
+        fn = None
         if m.kind == "capacity":
             fn = w.name("capacity")
-            w.add(f"def {fn}(g, p, c=None):\n    return {gen.expr(m.expr)}")
-            entry = f"({word!r}, {size!r}, 'delta', {fn})"
-        elif m.kind == "capacity_set":
-            entry = f"({word!r}, {size!r}, 'set', {int(m.expr.value)})"
-        else:
-            entry = f"({word!r}, {size!r}, 'mixed', None)"
-        body.append(f"p.mods.setdefault('capacities', []).append({entry})")
+            w.add(f"def {fn}(g, p, c=None):\n    return {gen.expr(m.expr)}"
+                  + ("" if when is None else f" if {when} else 0"))
+        for (word, _), size in zip(m.words, getattr(m, "sizes", [m.number])):
+            size = None if size is None else int(size)
+            if m.kind == "capacity" and word == "pasture" and animal is None:
+                body.append(f"p.mods.setdefault('pasture_extra', []).append({fn})")
+                continue
+            if m.kind == "capacity" and animal is not None:
+                entry = f"({word!r}, {size!r}, 'delta_kind', ({fn}, g.rules.animals.index({animal[0]!r})))"
+            elif m.kind == "capacity":
+                entry = f"({word!r}, {size!r}, 'delta', {fn})"
+            elif m.kind == "capacity_set":
+                entry = f"({word!r}, {size!r}, 'set', {int(m.expr.value)})"
+            else:
+                entry = f"({word!r}, {size!r}, 'mixed', None)"
+            body.append(f"p.mods.setdefault('capacities', []).append({entry})")
     elif m.kind == "sowing_more":   # (a crop or 'crops', how many more): runtime primitives.sow
-        body.append(f"p.mods.setdefault('sowing', []).append(({m.words[0][0]!r}, {int(m.number)}))")
+        n = int(m.number)
+        if when is not None:   # how many more: a function of the state
+            fn = w.name("sowing_more")
+            w.add(f"def {fn}(g, p, c=None):\n    return {n} if {when} else 0")
+            n = fn
+        body.append(f"p.mods.setdefault('sowing', []).append(({m.words[0][0]!r}, {n}))")
+    elif m.kind == "breeding_more":   # (an animal or 'animals', how many more young): primitives.breed
+        n = int(m.number)
+        if when is not None:
+            fn = w.name("breeding_more")
+            w.add(f"def {fn}(g, p, c=None):\n    return {n} if {when} else 0")
+            n = fn
+        body.append(f"p.mods.setdefault('breeding', []).append(({m.words[0][0]!r}, {n}))")
     elif m.kind == "card_capacity":
         kind = m.words[0][0]
         only = None if kind in ("animal", "animals") else kind
-        body.append(f"P.add_card_capacity(g, p, card.id, {int(m.number)}, {only!r})")
+        number = "None" if m.number is None else int(m.number)   # None: any number (of one kind)
+        body.append(f"P.add_card_capacity(g, p, card.id, {number}, {only!r})")
     elif m.kind == "card_space":
         can, do = gen.stmt(m.body)
         takes = any(isinstance(n, N.Verb) and n.name == "take_goods" for n in N.walk(m.body))
@@ -827,7 +863,12 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
     elif m.kind == "as_minor":
         name_, is_tag, _ = m.words[0]
         key = ("#" if is_tag else "") + name_
-        body.append(f"p.mods.setdefault('as_minor', []).append({key!r})")
+        if when is not None:   # (key, condition): a minor only while it holds (primitives.is_minor_for)
+            fn = w.name("as_minor_while")
+            w.add(f"def {fn}(g, p, c=None):\n    return bool({when})")
+            body.append(f"p.mods.setdefault('as_minor', []).append(({key!r}, {fn}))")
+        else:
+            body.append(f"p.mods.setdefault('as_minor', []).append({key!r})")
     elif m.kind == "score_delta":
         fn = w.name("score_change")
         w.add(f"def {fn}(g, p, c=None):\n    return {gen.expr(m.expr)}")

@@ -27,7 +27,7 @@ def good_word(name: str, n) -> str:
 _QUANTITY = {
     "rooms": "room", "people": "person", "newborns": "newborn", "occupations": "occupation",
     "minors": "minor improvement", "majors": "major improvement", "improvements": "improvement",
-    "fields": "field tile", "grain_fields": "grain field", "vegetable_fields": "vegetable field",
+    "fields": "field tile", "all_fields": "field", "grain_fields": "grain field", "vegetable_fields": "vegetable field",
     "empty_fields": "empty field", "planted_fields": "planted field", "grain_total": "grain (supply and fields)",
     "vegetable_total": "vegetable (supply and fields)", "pastures": "pasture",
     "pasture_spaces": "farmyard space in pastures", "pasture_tiles": "pasture tile", "stables": "stable",
@@ -220,7 +220,10 @@ class English:
                 "others_sum": lambda: f"the total, over the other players, of {inner[0]}",
                 "all_min": lambda: f"the fewest, over all players, of {inner[0]}",
                 "all_max": lambda: f"the most, over all players, of {inner[0]}",
-                "all_sum": lambda: f"the total, over all players, of {inner[0]}",
+                "all_sum": lambda: (f"the number of cards of all players (you included) that are "
+                                    f"{self.arg(node.args[0].args[0])}"
+                                    if isinstance(node.args[0], N.Call) and node.args[0].name == "cards"
+                                    else f"the total, over all players, of {inner[0]}"),
                 "count_others": lambda: f"the number of other players for whom {inner[0]}",
                 "count_players": lambda: f"the number of players (you included) for whom {inner[0]}",
                 "fewest": lambda: f"nobody has less of {args[0]}",
@@ -249,6 +252,7 @@ class English:
                 "has": lambda: f"you have {args[0]}",
                 "drawn": lambda: f"the {_GROUP_WORDS.get(node.args[0].name) or self.good(node.args[0].name, 2)} "
                                  "drawn",
+                "cards": lambda: f"the number of your cards that are {args[0]}",
                 "min": lambda: f"the smaller of {args[0]} and {args[1]}",
                 "max": lambda: f"the larger of {args[0]} and {args[1]}",
                 "most": lambda: f"nobody has more {args[0]}",
@@ -353,12 +357,17 @@ class English:
                 one = _QUANTITY.get(left.name, left.name.replace("_", " "))
                 return f"you have {_compared(node.op, n, one, plural(one))}"
             if isinstance(left, N.Call) and left.name in ("count_players", "count_others") and \
-                    node.op == ">=" and isinstance(node.right, N.Num) and node.right.value == 1:
+                    isinstance(node.right, N.Num) and (node.op, node.right.value) in ((">=", 1), ("==", 0)):
                 who = "player (you included)" if left.name == "count_players" else "other player"
-                inner = self.arg(left.args[0])
-                if inner.startswith("you have "):   # "at least one player (you included) has 'Well'"
-                    return f"at least one {who} has {inner[len('you have '):]}"
-                return f"for at least one {who}, {_their(inner)}"
+                some = "at least one" if node.op == ">=" else "no"
+                arg = left.args[0]
+                inner = self.arg(arg)
+                # "at least one player (you included) has 'Well'", "no player … has 'Well' or 'Village Well'"
+                parts = [self.arg(a) for a in (arg.left, arg.right)] if isinstance(arg, N.BoolOp) and \
+                    arg.op == "or" else [inner]
+                if all(x.startswith("you have ") for x in parts):
+                    return f"{some} {who} has {' or '.join(x[len('you have '):] for x in parts)}"
+                return f"for {some} {who}, {_their(inner)}"
             if isinstance(left, N.Quantity) and left.name == "rounds_left" and node.op == "==" and \
                     isinstance(node.right, N.Num) and node.right.value == 0:
                 return "it is the last round"
@@ -523,6 +532,10 @@ class English:
             return f"each other player: {_their(self.stmt(v.body))}"
         if n == "return_to_space":
             return f"put {self.goods(v.goods)} back on that action space"
+        if n == "plow" and v.expr is not None:
+            if isinstance(v.expr, N.Num):
+                return f"plow up to {v.expr.value} fields (as many as you choose, at least 1)"
+            return f"plow as many fields as you choose, at least 1 and at most {self.expr(v.expr)}"
         if n == "plow":
             return f"plow {v.number} field{'s' if v.number != 1 else ''}"
         if n == "build_room":
@@ -747,9 +760,18 @@ class English:
                     "feeding": "In the feeding phase, you may exchange",
                     "work_phase": "At any time in the work phase, you may exchange",
                     "bake": "Bake bread"}[rule.window]
+            if getattr(rule, "guard", None) is not None:   # open only while the guard holds
+                when, verb = head.split(", you may ") if ", you may " in head else (head, "")
+                head = f"{when}, while {self.cond(rule.guard)}, you may {verb}"
             return f"{head}: {'; '.join(parts)}."
         if rule.kind == "modifier":
-            return self.modifier(rule.modifier)
+            text = self.modifier(rule.modifier)
+            cond = getattr(rule.modifier, "cond", None)
+            if cond is not None and text != PLACEHOLDER:   # '<modifier> while <condition>' (4.3)
+                if text[:1].isupper() and text[1:2].islower():
+                    text = text[0].lower() + text[1:]
+                text = f"While {self.cond(cond)}: {text}"
+            return text
         return PLACEHOLDER
 
     def modifier(self, m: N.Modifier) -> str:
@@ -770,6 +792,10 @@ class English:
                         parts.append(f"{self.expr(inner)} {self.good(good, 2)} {word}")
                     continue
                 word = "less" if n < 0 else "more"
+                if good == "building":   # of the player's choice (docs/language.md 4.3)
+                    parts.append(f"{abs(n)} building {'resource' if abs(n) == 1 else 'resources'} of your "
+                                 f"choice {word}")
+                    continue
                 parts.append(f"{abs(n)} {self.good(good, abs(n))} {word}")
             return f"For {targets}, you pay {_join(parts, 'and')}."
         if m.kind == "cost_set":
@@ -814,10 +840,17 @@ class English:
                         "from the general supply.")
             return (f"Each field you sow with {self.good(word, 2)} (cards that are fields too) gets {n} more "
                     f"{self.good(word, n)} from the general supply.")
+        if m.kind == "breeding_more":
+            word, n = m.words[0][0], m.number
+            what = "animals" if word == "animals" else self.good(word, 2)
+            young = "young" if word == "animals" else self.good(word, n)
+            return (f"Each time your {what} breed, {n} more {young} {'is' if n == 1 else 'are'} born "
+                    f"(each as long as there is room for it).")
         if m.kind == "card_capacity":
             kind = m.words[0][0]
             what = (f"{m.number} {'animal' if m.number == 1 else 'animals'} of any kinds, mixed"
-                    if kind in ("animal", "animals") else f"{m.number} {self.good(kind, m.number)}")
+                    if kind in ("animal", "animals") else f"any number of {self.good(kind, 2)}"
+                    if m.number is None else f"{m.number} {self.good(kind, m.number)}")
             return f"This card holds {what}; they are your animals like those on your farm."
         if m.kind == "card_space":
             who = "any player (you included)" if m.words[0][0] == "any" else "you"
@@ -896,22 +929,39 @@ class English:
     def capacity(self, m: N.Modifier) -> str:
         """A capacity modifier in words (docs/language.md 4.3)."""
         word = m.words[0][0]
-        holder = {"pasture": "Each of your pastures", "pasture_with_stable": "Each of your pastures with a stable",
-                  "pasture_of_size": f"Each of your pastures of {m.number} farmyard "
-                                     f"{'space' if m.number == 1 else 'spaces'}",
-                  "stable": "Each of your unfenced stables", "house": "Your house"}.get(word)
+        sizes = getattr(m, "sizes", [m.number])
+
+        def holder(word, size):
+            spaces = f"{size} farmyard {'space' if size == 1 else 'spaces'}"
+            return {"pasture": "Each of your pastures", "pasture_with_stable": "Each of your pastures with a stable",
+                    "pasture_of_size": f"Each of your pastures of {spaces}",
+                    "pasture_without_stable": "Each of your pastures without a stable",
+                    "pasture_of_size_without_stable": f"Each of your pastures of {spaces} without a stable",
+                    "stable": "Each of your unfenced stables",
+                    "one_stable": "One of your unfenced stables (only one)",
+                    "animal_card": "Each place for animals on your cards", "house": "Your house"}.get(word)
+        holders = [holder(w_, size) for (w_, _), size in zip(m.words, sizes)]
+        who = _join([h if i == 0 else h[0].lower() + h[1:] for i, h in enumerate(holders)], "and")
+        own = ("; the changes of every unfenced stable do not apply to that one"
+               if any(w_ == "one_stable" for w_, _ in m.words) else "")
         if m.kind == "capacity_mixed":
-            return f"{holder} may hold animals of different kinds together."
+            return f"{who} may hold animals of different kinds together{own}."
         n = self.expr(m.expr)
         if word in ("family", "fences", "stables"):
             what = {"family": "people in your family", "fences": "fences", "stables": "stables"}[word]
             if m.kind == "capacity_set":
                 return f"You may have up to {n} {what}."
             return f"You may have {n} more {what} than the rules allow."
+        one_kind = any(w_ in ("stable", "one_stable") for w_, _ in m.words)
         if m.kind == "capacity_set":
-            return f"{holder} holds {n} {'animal' if n == '1' else 'animals'}" + (
-                " of one kind." if word == "stable" else ".")
-        return f"{holder} holds {n} more animals" + (" (all of one kind)." if word == "stable" else ".")
+            return f"{who} holds {n} {'animal' if n == '1' else 'animals'}" + (
+                " of one kind" if one_kind else "") + f"{own}."
+        animal = getattr(m, "animal", None)
+        if animal is not None:
+            kind = self.good(animal[0], 2)
+            return f"{who} holds {n} more {kind} when it holds {kind}{own}."
+        return f"{who} holds {n} more {'animal' if n == '1' else 'animals'}" + (
+            " (all of one kind)" if one_kind else "") + f"{own}."
 
     def cost_names(self, first, second) -> list:
         """A cost name of a modifier in words: a kind of price, a card, the cards of a #tag, the feeding."""
@@ -924,6 +974,8 @@ class English:
             return [f'"{self.cards[first]}"']
         if first == "feeding":
             return ["feeding each person"]
+        if second == "feeding" and first.startswith("beyond "):
+            return [f"feeding each person beyond the first {first.split()[1]} (not newborns)"]
         if second == "feeding":
             return ["feeding each newborn"]
         return [_target(first, second)]

@@ -256,7 +256,7 @@ def apply_farm(game, p, data: LDict, report: Report, reset: bool = True):
     if not report and not P.animals_fit(game, p):
         caps, singles = P.housing(game, p)
         report.error("E148", "the animals do not fit on this farm (pastures hold "
-                     f"{', '.join(str(c) for c, _ in caps) or 'nothing'}; {plural(singles, 'space')} hold{'s' if singles == 1 else ''} one animal each)",
+                     f"{', '.join(str(c[0]) for c in caps) or 'nothing'}; {plural(singles, 'space')} hold{'s' if singles == 1 else ''} one animal each)",
                      data.span_of("animals"))
     return True
 

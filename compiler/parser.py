@@ -359,7 +359,9 @@ class _Build(Transformer):
 
     def exchanges(self, meta, children):
         window = children[0]
-        return N.Rule("exchanges", window=window, exchanges=_nodes(children, N.Exchange), span=self.sp(meta))
+        guard = next((c for c in children[1:] if isinstance(c, _Guard)), None)
+        return N.Rule("exchanges", window=window, guard=guard.cond if guard else None,
+                      exchanges=_nodes(children, N.Exchange), span=self.sp(meta))
 
     def window_action(self, meta, children):
         window = children[0]
@@ -371,8 +373,10 @@ class _Build(Transformer):
     def bake_rates(self, meta, children):
         return N.Rule("bake", window="bake", exchanges=_nodes(children, N.Exchange), span=self.sp(meta))
 
-    def rule(self, meta, children):  # modifier
-        return N.Rule("modifier", modifier=children[0], span=self.sp(meta))
+    def rule(self, meta, children):  # modifier, with the condition it holds while (docs/language.md 4.3)
+        mod = children[0]
+        mod.cond = children[1] if len(children) > 1 else None
+        return N.Rule("modifier", modifier=mod, span=self.sp(meta))
 
     def guard(self, meta, children):
         return _Guard(children[0])
@@ -579,7 +583,9 @@ class _Build(Transformer):
         return N.Modifier("double_placement", words=[children[-1]], span=self.sp(meta))
 
     # a capacity name is (word, size or None, span): 'pasture', 'pasture with stable' (word
-    # 'pasture_with_stable'), 'pasture of 2 spaces' (word 'pasture_of_size', size 2), 'stable', 'house', …
+    # 'pasture_with_stable'), 'pasture of 2 spaces' (word 'pasture_of_size', size 2), 'pasture of 1 space
+    # without stable' ('pasture_of_size_without_stable'), 'one stable' ('one_stable'), 'animal card'
+    # ('animal_card'), 'stable', 'house', …
     def cap_plain(self, meta, children):
         return (children[0].value, None, self.sp(meta))
 
@@ -587,23 +593,51 @@ class _Build(Transformer):
         first, second = children
         return (f"{first.value}_with_{second.value}", None, self.sp(meta))
 
+    def cap_without(self, meta, children):
+        first, second = children
+        return (f"{first.value}_without_{second.value}", None, self.sp(meta))
+
     def cap_of_size(self, meta, children):
         name, n = children[0], _tokens(children, "INT")[0]
         return (f"{name.value}_of_size", self.n(n), self.sp(meta))
 
+    def cap_of_size_without(self, meta, children):
+        first, second = _tokens(children, "NAME")
+        n = _tokens(children, "INT")[0]
+        return (f"{first.value}_of_size_without_{second.value}", self.n(n), self.sp(meta))
+
+    def cap_one(self, meta, children):
+        return (f"one_{children[0].value}", None, self.sp(meta))
+
+    def cap_two(self, meta, children):
+        first, second = children
+        return (f"{first.value}_{second.value}", None, self.sp(meta))
+
+    def capacity_names(self, meta, children):
+        return list(children)
+
+    @staticmethod
+    def _capacity_mod(kind, names, span, **kw):
+        """A capacity modifier: ``words`` holds every (name, span), ``sizes`` the size of each ('pasture of
+        N spaces'); ``number`` is the first name's size (docs/language.md 4.3)."""
+        mod = N.Modifier(kind, words=[(word, sp) for word, _, sp in names], number=names[0][1], span=span, **kw)
+        mod.sizes = [size for _, size, _ in names]
+        return mod
+
     def capacity(self, meta, children):
-        word, size, span = children[0]
-        return N.Modifier("capacity", words=[(word, span)], number=size, expr=children[-1], span=self.sp(meta))
+        names, expr = children[0], children[1]
+        kind = _tokens(children[2:], "NAME")
+        mod = self._capacity_mod("capacity", names, self.sp(meta), expr=expr)
+        mod.animal = (kind[0].value, self.s.of_token(kind[0])) if kind else None
+        return mod
 
     def capacity_set(self, meta, children):
-        word, size, span = children[0]
         value = _tokens(children, "INT")[-1]
-        return N.Modifier("capacity_set", words=[(word, span)], number=size, expr=N.Num(self.n(value), span=span),
-                          span=self.sp(meta))
+        span = self.s.of_token(value)
+        return self._capacity_mod("capacity_set", children[0], self.sp(meta), expr=N.Num(self.n(value), span=span))
 
     def capacity_mixed(self, meta, children):
-        word, size, span = children[0]
-        return N.Modifier("capacity_mixed", words=[(word, span)], number=size, span=self.sp(meta))
+        return self._capacity_mod("capacity_mixed", children[0], self.sp(meta))
 
     def sowing_more(self, meta, children):
         name, n = _tokens(children, "NAME")[0], _tokens(children, "INT")[0]
@@ -623,6 +657,11 @@ class _Build(Transformer):
         mod.number_span = self.s.of_token(n)
         return mod
 
+    def breeding_more(self, meta, children):
+        name, n = _tokens(children, "NAME")[0], _tokens(children, "INT")[0]
+        return N.Modifier("breeding_more", number=self.n(n), words=[(name.value, self.s.of_token(name))],
+                          span=self.sp(meta))
+
     def house_holds(self, meta, children):
         return N.Modifier("house_holds", expr=children[0], span=self.sp(meta))
 
@@ -635,6 +674,13 @@ class _Build(Transformer):
         mod = N.Modifier("card_capacity", number=self.n(n), words=[(name.value, self.s.of_token(name))],
                          span=self.sp(meta))
         mod.number_span = self.s.of_token(n)
+        return mod
+
+    def card_capacity_any(self, meta, children):
+        name = _tokens(children, "NAME")[0]
+        mod = N.Modifier("card_capacity", number=None, words=[(name.value, self.s.of_token(name))],
+                         span=self.sp(meta))   # any number of one kind (docs/language.md 4.5)
+        mod.number_span = self.sp(meta)
         return mod
 
     def for_any_player(self, meta, children):
@@ -710,6 +756,11 @@ class _Build(Transformer):
         second = names[1].value if len(names) > 1 else None
         return (first.value, second, self.sp(meta))
 
+    def target_beyond(self, meta, children):
+        # 'feeding beyond 2' is (first 'beyond 2', second 'feeding'): the cost name 'feeding:beyond 2'
+        name, n = _tokens(children, "NAME")[0], _tokens(children, "INT")[0]
+        return (f"beyond {self.n(n)}", name.value, self.sp(meta))
+
     def target_tag(self, meta, children):
         return (children[0].value, None, self.sp(meta))   # '#oven': every card with the tag
 
@@ -777,6 +828,11 @@ class _Build(Transformer):
     def plow(self, meta, c):
         ints = _tokens(c, "INT")
         return self._verb("plow", meta, c, number=self.n(ints[0]) if ints else 1)
+
+    def plow_up_to(self, meta, c):
+        ints = _tokens(c, "INT")
+        expr = N.Num(self.n(ints[0]), span=self.s.of_token(ints[0])) if ints else _nodes(c)[0]
+        return self._verb("plow", meta, c, number=None, expr=expr)   # up to expr fields (4.12 UPN)
 
     def sow(self, meta, c):
         ints = _tokens(c, "INT")   # 'sow 1 field': a sowing of at most that many fields

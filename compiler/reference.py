@@ -56,7 +56,8 @@ EVENT_EXAMPLES = {
 # Examples of verbs and modifiers, by the alias of their grammar alternative.
 VERB_EXAMPLES = {
     "gain": "on play: gain 1 wood per room", "pay": "at harvest start: pay 1 food",
-    "exchange_now": "on play: exchange 1 wood -> 2 food", "plow": "on play: plow 2 fields", "sow": "on play: sow 1 field",
+    "exchange_now": "on play: exchange 1 wood -> 2 food", "plow": "on play: plow 2 fields",
+    "plow_up_to": "on play: plow up to (all_sum(cards(#oven))) fields", "sow": "on play: sow 1 field",
     "bake": "on play: bake", "build_rooms": "on play: build rooms", "build_room": "on play: build room for 2 wood, 1 reed",
     "renovate": "on play: renovate to clay", "build_stables": "on play: build stables",
     "build_stable": "on play: build stable free", "build_fences": "on play: build fences free",
@@ -111,11 +112,11 @@ MODIFIER_EXAMPLES = {
     "cost_substitute_all": "may pay 1 wood instead of all reed for renovation",
     "free_per_action": "free 3 fences per action", "use_occupied": "may use occupied #wish_for_children",
     "space_fee": "others pay 1 food to owner to use fishing",
-    "double_placement": "may place twice if one uses #animal_market", "capacity": "capacity of pasture: +2",
+    "double_placement": "may place twice if one uses #animal_market", "capacity": "capacity of pasture, animal card: +2 sheep",
     "capacity_set": "capacity of stable = 3", "capacity_mixed": "capacity of pasture with stable: mixed",
     "house_holds": "house holds rooms animals", "card_field": "this card is a field for vegetable",
-    "card_room": "this card houses 1 person", "card_capacity": "capacity of this card: 2 animals",
-    "sowing_more": "sowing of vegetable: +1",
+    "card_room": "this card houses 1 person", "card_capacity": "capacity of this card: 2 animals", "card_capacity_any": "capacity of this card: any boar",
+    "sowing_more": "sowing of vegetable: +1", "breeding_more": "breeding of sheep: +1",
     "card_space": "this card is an action space for any player: pay 2 food to owner to take the goods",
     "as_minor": "well is a minor for you", "counts_as_tag": "this card counts as #oven",
     "counts_as_occupations": "this card counts as 2 occupations",
@@ -138,7 +139,7 @@ IN_CONTEXT = {"take_goods": "in an action space's effect", "pile": "in a card's 
               "move_to_card": "in a card's rules", "take_from_card": "in a card's rules",
               "draw_from_card": "in a card's rules",
               "fence_new_stable": "designed, not built: refused by validate (E300)",
-              "card_capacity": "in a card's rules", "card_space": "in a card's rules",
+              "card_capacity": "in a card's rules", "card_capacity_any": "in a card's rules: any number of one kind", "card_space": "in a card's rules",
               "counts_as_occupations": "in an occupation's rules", "play_this_card": "in an occupation's rules", "counts_as_major": "in a minor improvement's rules"}
 # Functions about the card whose rule it is ('this', the goods on it): only in a card's rules.
 CARD_RULES_ONLY = {"occupations_after", "stored", "drawn"}
@@ -276,10 +277,12 @@ def language_reference() -> str:
         out.append(_row(f"`{pattern}`", alias, note))
     out += ["", "Cost targets: " + ", ".join(f"`{t}`" for t in sorted(checker.COST_TARGETS))
             + " (singular or plural; a house material in front narrows it; `newborn feeding` the food of a "
-            "newborn), a card id (that card's price) and a card `#tag` (the price of every card with it). "
+            "newborn, `feeding beyond N` the food of each grown person after the first N), a card id (that card's price) and a card `#tag` (the price of every card with it). "
             "Capacity targets: "
             + ", ".join(f"`{checker.CAPACITY_WORDS.get(t, t)}`" for t in sorted(checker.CAPACITY_TARGETS))
-            + " (`stable`: an unfenced stable; `family`, `fences`, `stables`: the most a player may have). "
+            + " (`stable`: an unfenced stable; `one stable`: one unfenced stable of the player's, which the "
+            "changes of `stable` skip; `animal card`: each place of a card that holds animals; `family`, `fences`, "
+            "`stables`: the most a player may have; `+N <animal>`: N more of that kind in a place that holds it). "
             "Rule switches: "
             + "; ".join(f"`{k}` " + ", ".join(f"`{w}`" for w in sorted(v)) for k, v in checker.RULE_SWITCHES.items())
             + "."]

@@ -181,6 +181,9 @@ def stmt(node) -> str:
         return f"{name} {goods(v.goods)}"
     if name == "exchange":
         return f"exchange {goods(v.goods)} -> {goods(v.goods_out)}"
+    if name == "plow" and v.expr is not None:
+        inner = expr(v.expr)
+        return f"plow up to {inner if isinstance(v.expr, N.Num) else '(' + inner + ')'} fields"
     if name == "plow":
         return f"plow {v.number} field{'s' if v.number != 1 else ''}"
     if name == "fence_new_stable":

@@ -57,7 +57,16 @@ class CardsInPlay:
         self.via = outer
 
     def exchanges_of(self, p):
-        return self._base_exchanges + p.exchanges
+        """The exchanges of ``p`` open now: the rules' and the cards'; a card's exchange with a guard ('any
+        time if has(#oven): …') only while the guard holds (docs/language.md 1.6)."""
+        guards = p.mods.get("exchange_guards") if p.mods else None
+        if not guards:
+            return self._base_exchanges + p.exchanges
+        closed = frozenset(key for key, cond in guards if not cond(self, p))
+        if closed != p.mods.get("exchanges_closed", frozenset()):
+            p.mods["exchanges_closed"] = closed
+            p.producible = None   # the goods the exchanges make changed (payments._index)
+        return self._base_exchanges + [e for e in p.exchanges if e[5] not in closed]
 
     def acquire_card(self, p, card):
         """Put a card's lasting effects into play for ``p`` and run its on-play effects."""
@@ -86,8 +95,12 @@ class CardsInPlay:
 
     def install_card(self, p, card):
         """Put a card's lasting effects (exchanges, bake rates, listeners, modifiers) into play for ``p``."""
-        for give, get, window, at_most in card.exchanges:
-            p.exchanges.append((give, get, window, at_most, card.id, f"x:{card.id}:{len(p.exchanges)}"))
+        guards = dict(card.exchange_guards) if card.exchange_guards else None
+        for i, (give, get, window, at_most) in enumerate(card.exchanges):
+            key = f"x:{card.id}:{len(p.exchanges)}"
+            p.exchanges.append((give, get, window, at_most, card.id, key))
+            if guards and i in guards:
+                p.mods.setdefault("exchange_guards", []).append((key, guards[i]))
         for give, get, at_most in card.bake:
             p.bake_rates.append((give, get, at_most, card.id))
         for key, handler, who in card.listeners:

@@ -423,19 +423,23 @@ def pasture_frontier(caps: tuple, types: int = 3, per_kind=None):
         return hit
     if per_kind is None:
         states = {(0,) * types}
-        for cap, only in caps:
+        for c in caps:
+            cap, only = c[0], c[1]
+            more = c[2] if len(c) > 2 else None
             nxt = set()
             for st in states:
                 kinds = range(types) if only < 0 else (only,)
                 for t in kinds:
                     s = list(st)
-                    s[t] += cap
+                    s[t] += cap if more is None else cap + more[t]
                     nxt.add(tuple(s))
             states = _pareto(nxt)
     else:
         # a state is (capacities, pastures used per kind); an unused pasture may stay empty
         states = {((0,) * types, (0,) * types)}
-        for cap, only in caps:
+        for c in caps:
+            cap, only = c[0], c[1]
+            more = c[2] if len(c) > 2 else None
             nxt = set()
             for st, used in states:
                 if only < 0:
@@ -443,7 +447,7 @@ def pasture_frontier(caps: tuple, types: int = 3, per_kind=None):
                     for t in range(types):
                         if used[t] < per_kind:
                             s, u = list(st), list(used)
-                            s[t] += cap
+                            s[t] += cap if more is None else cap + more[t]
                             u[t] += 1
                             nxt.add((tuple(s), tuple(u)))
                 else:
@@ -482,7 +486,8 @@ def capacity_frontier(caps: tuple, singles: int, types: int = 3, per_kind=None):
     """The Pareto-maximal housing capacities per animal type.
 
     ``caps`` is a tuple of ``(capacity, only_type)`` containers (pastures: only_type -1 = any one type)
-    that each hold a single type; ``singles`` is the number of spaces holding one animal of any type
+    that each hold a single type, or ``(capacity, -1, more)`` where ``more[t]`` is added to the capacity
+    when the container keeps type ``t`` ('capacity of pasture: +2 sheep', docs/language.md 4.3); ``singles`` is the number of spaces holding one animal of any type
     (the house, unfenced stables). Returns tuples ``(cap_type0, cap_type1, ...)``.
     """
     key = (caps, singles, types, per_kind)
@@ -572,12 +577,13 @@ def arrange(caps: tuple, singles: int, counts):
             if sum(remaining) <= singles:
                 best = (list(chosen), remaining)
             return
-        cap, only = caps[i]
+        cap, only = caps[i][0], caps[i][1]
+        more = caps[i][2] if len(caps[i]) > 2 else None
         kinds = list(range(types)) if only < 0 else [only]
         order = sorted(kinds, key=lambda t: -remaining[t])
         for t in order:
             if remaining[t] > 0:
-                put = min(cap, remaining[t])
+                put = min(cap if more is None else cap + more[t], remaining[t])
                 r2 = list(remaining)
                 r2[t] -= put
                 chosen.append((t, put))

@@ -102,6 +102,8 @@ class CardDef:
         self.hand_listeners = tuple(d.get("hand_listeners", ()))  # its rules while in a hand ('play this card')
         self.snapshots = frozenset(d.get("snapshots", ()))  # events whose rules read 'before(…)'
         self.exchanges = tuple(d.get("exchanges", ()))
+        # (index in exchanges, guard): an exchange open only while its guard holds ('any time if …: …')
+        self.exchange_guards = tuple(d.get("exchange_guards", ()))
         self.bake = tuple(d.get("bake", ()))
         self.modifiers = tuple(d.get("modifiers", ()))
         self.latches = tuple(d.get("latches", ()))

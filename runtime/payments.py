@@ -157,8 +157,12 @@ def _modified_price(g, p, targets, base, house, cost_mods, subs) -> list:
         if sets:
             alternatives = sets + [tuple(base)] if keep_base else sets
             changed = True
+        choice = delta.pop("building", 0)   # '-1 building': one building resource of the player's choice
         if delta:
             alternatives = [_apply_delta(a, delta) for a in alternatives]
+            changed = True
+        if choice < 0:
+            alternatives = [way for a in alternatives for way in _lowered_any(a, -choice, g.rules.building)]
             changed = True
     if subs:
         subs = [s for s in subs if _matches(s[0], targets, house)]
@@ -181,6 +185,24 @@ def _substituted(alternatives, subs):
             _MEMO.clear()
         found = _MEMO[key] = _all_substitutions(alternatives, subs)
     return list(found)
+
+
+def _lowered_any(price, n, goods) -> list:
+    """Every way to lower ``price`` by ``n`` units of ``goods`` of the player's choice (as many as it has of
+    them, when fewer): the changes '-N building' (docs/language.md 4.3), applied after the others."""
+    ways = {tuple(price)}
+    for _ in range(n):
+        nxt = set()
+        for way in ways:
+            lowered = False
+            for i, (good, k) in enumerate(way):
+                if good in goods and k > 0:
+                    nxt.add(tuple((gd, m - 1 if j == i else m) for j, (gd, m) in enumerate(way) if j != i or m > 1))
+                    lowered = True
+            if not lowered:
+                nxt.add(way)
+        ways = nxt
+    return sorted(ways)
 
 
 def _apply_delta(price, delta):
@@ -277,7 +299,7 @@ def can_afford(g, p, cost) -> bool:
             break
     else:
         return True
-    made = (p.producible or _index(g, p))[0]
+    made = _index(g, p)[0]
     for good, n in cost:
         if goods[good] < n and good not in made:
             return False
@@ -311,7 +333,7 @@ def _can_make(g, p, options) -> bool:
     goods, exchanges and piles, the windows open and how often each limited exchange was used this
     time: the key holds the goods, the windows and those counts, and ``p.producible`` is dropped whenever
     the exchanges or the piles change."""
-    cached = p.producible or _index(g, p)
+    cached = _index(g, p)
     limited, memo = cached[3], cached[4]
     cycle = memo.get("cycle")
     if cycle is None:
@@ -336,6 +358,8 @@ def _index(g, p):
     """(goods made, good -> exchanges making it, exchanges selling from a pile, the keys of the limited
     exchanges, the answers of ``_can_make`` and ``_in_cycle``) for ``p``'s exchanges; cached in
     ``p.producible`` until ``p``'s cards or piles change."""
+    if p.mods and "exchange_guards" in p.mods:
+        g.exchanges_of(p)   # a guard that opened or closed drops p.producible (events.exchanges_of)
     cached = p.producible
     if cached is None:
         made, index, piles, limited, taken = set(), {}, [], [], set()
@@ -360,7 +384,7 @@ def _index(g, p):
 
 def _in_cycle(g, p) -> bool:
     """``_has_cycle``, worked out when first asked and kept with the answers of ``_can_make``."""
-    memo = (p.producible or _index(g, p))[4]
+    memo = _index(g, p)[4]
     found = memo.get("cycle")
     if found is None:
         found = memo["cycle"] = _has_cycle(g, p)
@@ -554,7 +578,7 @@ def _quick(g, p, need, short):
     ones included, allow; goods two exchanges take are counted for both). True when they surely can: one
     missing good, and for each good taken by exchanges that make it, the best of them used as often as
     the goods held allow. None when only a search can tell."""
-    made, index, pile_ids = (p.producible or _index(g, p))[:3]
+    made, index, pile_ids = _index(g, p)[:3]
     goods = p.goods
     entries = g.exchanges_of(p)
     used = p.used

@@ -297,10 +297,24 @@ class Phases:
         per_person, per_newborn = self.rules.feeding
         adult = sum(k for g, k in per_person(self, p) if g == "food")
         baby = sum(k for g, k in per_newborn(self, p) if g == "food")
+        grown = p.people - p.newborns
         if p.mods and "cost" in p.mods:   # 'cost of feeding', 'cost of newborn feeding' (docs/language.md 4.3)
-            adult = _food_price(self, p, ("feeding",), adult)
+            base = adult
+            adult = _food_price(self, p, ("feeding",), base)
             baby = _food_price(self, p, ("feeding:newborn", "feeding"), baby)
-        need = adult * (p.people - p.newborns) + baby * p.newborns
+            beyond = _feeding_beyond(p)
+            if beyond:   # 'feeding beyond N': the grown people after the first N have those changes too
+                need = adult * min(grown, beyond[0])
+                for i, n in enumerate(beyond):
+                    last = beyond[i + 1] if i + 1 < len(beyond) else grown
+                    if grown > n:
+                        names = ("feeding",) + tuple(f"feeding:beyond {k}" for k in beyond[:i + 1])
+                        need += _food_price(self, p, names, base) * (min(grown, last) - n)
+                need += baby * p.newborns
+            else:
+                need = adult * grown + baby * p.newborns
+        else:
+            need = adult * grown + baby * p.newborns
         group = self.rules.feeding_group
         if group is not None:
             # every `people` of the player's people who used a space tagged `tag` this round eat `food`
@@ -398,6 +412,16 @@ def _space_events(s):
         # listeners only in games with a card that counts uses (runtime/history.py)
         found = _SPACE_EVENTS[key] = (before, ("use:*",) + use, end)
     return found
+
+
+def _feeding_beyond(p) -> list:
+    """The numbers N of the cost names 'feeding beyond N' the player's cards change, smallest first."""
+    out = set()
+    for _kind, targets, _data in p.mods["cost"]:
+        for t in targets:
+            if t.startswith("feeding:beyond "):
+                out.add(int(t.split()[1]))
+    return sorted(out)
 
 
 def _food_price(g, p, names, food: int) -> int:

@@ -70,6 +70,11 @@ def fields(g, p):
     return p.field_mask.bit_count()
 
 
+def all_fields(g, p):
+    """fields: field tiles and cards that are fields"""
+    return len(p.fields)
+
+
 def grain_fields(g, p):
     """fields with grain on them"""
     return sum(1 for f in p.fields.values() if f[0] == "grain" and f[1] > 0)
@@ -226,7 +231,7 @@ def house_level(g, p):
 
 
 QUANTITIES = {f.__name__: f for f in (
-    rooms, people, newborns, occupations, minors, majors, improvements, fields, grain_fields,
+    rooms, people, newborns, occupations, minors, majors, improvements, fields, all_fields, grain_fields,
     vegetable_fields, empty_fields, planted_fields, grain_total, vegetable_total, pastures, pasture_spaces,
     pasture_tiles, stables, fenced_stables, unfenced_stables, fences, unused_spaces, animals, building_resources, begging,
     card_points, bonus_points, bonus_lost, score_negative, round, rounds_left, players, rooms_built, house_level, building_gained,
@@ -326,6 +331,15 @@ def has(g, p, card_or_tag):
         if cid == card_or_tag or card_or_tag in g.card(cid).tags:
             return True
     return False
+
+
+def cards_of(g, p, card_or_tag):
+    """how many cards in front of the player are the card or have the #tag (has() is 0 or 1)"""
+    n = 0
+    for cid in p.majors + p.minors + p.occupations:
+        if cid == card_or_tag or card_or_tag in g.card(cid).tags:
+            n += 1
+    return n
 
 
 def fn_min(g, p, a, b):
@@ -649,6 +663,7 @@ FUNCTIONS = {
     "space_goods": (space_goods, ("space_or_tag", "goods")),
     "has": (has, ("card",)),
     "during": (during, ("phase",)),
+    "cards": (cards_of, ("card",)),
     "min": (fn_min, ("number", "number")),
     "max": (fn_max, ("number", "number")),
     "most": (most, ("player_value",)),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .farm import iter_bits, popcount
 from .primitives import limit_of
+from .primitives.on_cards import ANY_NUMBER
 
 VIEW_FORMAT = "agricola-view"
 VIEW_VERSION = 1
@@ -125,7 +126,8 @@ def _on_cards(game, p) -> dict:
             out.setdefault(cid, {})["goods"] = dict(sorted(kept.items()))
     animals = game.rules.animals
     for cid, places in p.card_state.get("card_capacity", {}).items():
-        out.setdefault(cid, {})["holds"] = [{"animals": n, "kind": None if only < 0 else animals[only]}
+        out.setdefault(cid, {})["holds"] = [{"animals": None if n >= ANY_NUMBER else n,
+                                             "kind": None if only < 0 else animals[only]}
                                             for n, only in places]
     return dict(sorted(out.items()))
 

@@ -518,7 +518,8 @@ def test_unknown_capacity_target_lists_the_targets(root, capsys):
     _add_rule(root, "capacity of pastur: +1")
     check(root, capsys, "revised", block(
         "rules/revised/majors.yaml:94:17: error[E211]: unknown capacity target 'pastur' (did you mean 'pasture'?); "
-        "capacity targets: family, fences, house, pasture, pasture of N spaces, pasture with stable, stable, stables",
+        "capacity targets: animal card, family, fences, house, one stable, pasture, pasture of N spaces, pasture of N "
+        "spaces without stable, pasture with stable, pasture without stable, stable, stables",
         "      capacity of pastur: +1",
         "                  ^^^^^^",
     ))
@@ -875,8 +876,9 @@ BODY_WORDS = ("'(', 'add', 'bake', 'bonus', 'breed', 'build', 'choose', 'claim',
               "'fence', 'for', "
               "'gain', 'give', 'harvest', 'let', 'may', 'move', 'pay', 'pile', 'play', 'plow', 'put', 'renovate', 'return', "
               "'schedule', 'skip', 'sow', 'take'")
-RULE_WORDS = ("'after', 'allow', 'any', 'at', 'bake', 'before', 'capacity', 'cost', 'end', 'feed', 'forbid', 'free', "
-              "'harvest', 'house', 'ignore', 'in', 'instead', 'may', 'on', 'once', 'others', 'score', 'sowing', 'this'")
+RULE_WORDS = ("'after', 'allow', 'any', 'at', 'bake', 'before', 'breeding', 'capacity', 'cost', 'end', 'feed', 'forbid', "
+              "'free', 'harvest', 'house', 'ignore', 'in', 'instead', 'may', 'on', 'once', 'others', 'score', 'sowing', "
+              "'this'")
 
 
 @pytest.mark.parametrize("rule, word, expected", [

@@ -169,6 +169,13 @@ capacity of pasture with stable = 6
 capacity of pasture of 2 spaces: mixed
 capacity of stable: +1
 capacity of family: +1
+capacity of pasture without stable, pasture of 1 space without stable, animal card: +2 sheep
+capacity of one stable = 3
+any time if has(#oven): sheep -> 2 food
+sowing of crops: +1 while all_fields <= 2
+breeding of sheep: +1 while sheep >= 4
+cost of feeding beyond 2: -1 food
+on play: may plow up to (all_sum(cards(#oven))) fields
 well is a minor for you
 instead of you plow (twice per game): may plow 2 fields
 instead of you play occupation: may (gain 3 food; play occupation chosen at random by left neighbour)
@@ -198,6 +205,7 @@ after you use forest if stored(wood) >= 2: take 2 wood from this card
 at round start: draw 2 from this card; gain 1 food if drawn(wood) == 2; draw 1 from the bag
 capacity of this card: 2 animals
 capacity of this card: 1 cattle
+capacity of this card: any boar
 sowing of vegetable: +1
 any time action: move up to 2 grain to this card; move up to (rooms) wood to this card
 cost of clay room = 2 clay, 1 wood, 1 reed or the base price

@@ -59,6 +59,26 @@ TEXTS = {
     "stable_set_probe": "Each of your unfenced stables holds 2 animals of one kind.",
     "small_pasture_probe": "Each of your pastures with a stable holds 2 more animals.",
     "house_set_probe": "Your house holds 0 animals.",
+    "no_well_probe": 'At any time, while no player (you included) has "Well" or "Joinery", you may exchange: '
+                     "1 clay → 1 food.",
+    "building_discount_probe": 'For "Well", "Clay Oven", "Stone Oven" and "Counts As Probe", you pay 2 building '
+                               "resources of your choice less.",
+    "while_probe": 'While you do not live in a wood house: for you, "Joinery" is a minor improvement (not a major): '
+                   "you play it with a minor improvement action and pay for it as for one.",
+    "feeding_beyond_probe": "For feeding each person beyond the first 2 (not newborns), you pay 1 food less.",
+    "breeding_probe": "While you have at least 4 sheep: each time your sheep breed, 1 more sheep is born (each as "
+                      "long as there is room for it).",
+    "plow_up_to_probe": "When you play this card: you may plow as many fields as you choose, at least 1 and at most "
+                        'the number of your cards that are "Clay Oven", "Stone Oven" or "Counts As Probe" plus 1.',
+    "guarded_exchange_probe": 'At any time, while you have "Clay Oven", "Stone Oven" or "Counts As Probe", you may '
+                              "exchange: 1 sheep → 2 food; 1 wild boar → 3 food.",
+    "kind_pasture_probe": "Each of your pastures holds 2 more sheep when it holds sheep.",
+    "kind_stable_probe": "Each of your unfenced stables holds 1 more sheep when it holds sheep.",
+    "one_stable_probe": "One of your unfenced stables (only one) holds 3 animals of one kind; the changes of every "
+                        "unfenced stable do not apply to that one.",
+    "small_pasture_without_probe": "Each of your pastures of 1 farmyard space without a stable holds 1 more animal.",
+    "card_places_probe": "Each of your pastures and each place for animals on your cards holds 2 more animals.",
+    "any_boar_probe": "This card holds any number of wild boar; they are your animals like those on your farm.",
     "limits_capacity_probe": "You may have up to 2 stables.",
     "instead_plow_probe": 'Each time you would plow, if it happened on "Farmland" (once per game): instead of that, '
                           "you may plow 2 fields.",
@@ -133,6 +153,12 @@ ALL_LINES = {
                             "space this round is at least 2: get 1 food.",
                             "During scoring: each player: get 3 bonus points if the number of times you place a "
                             "person on an action space this round is at least 3."],
+    "while_probe": ["While you have at most 2 fields: each field you sow (cards that are fields too) gets 1 more of "
+                    "the crop sown on it, from the general supply.",
+                    "While you have at most 2 field tiles: each of your pastures holds 1 more animal.",
+                    "While you have at most 2 field tiles: for rooms, you pay 1 reed less.",
+                    'While you do not live in a wood house: for you, "Joinery" is a minor improvement (not a major): '
+                    "you play it with a minor improvement action and pay for it as for one."],
     "keep_probe": ['Each time you use "Grain Seeds": move 1 grain from your supply onto this card.',
                    "During scoring: get bonus points equal to the grain on this card times 2."],
 }
@@ -343,11 +369,13 @@ REFUSED = [
      "15"),
     ("capacity of pasture of 0 spaces: +1", "E215", "a pasture has at least 1 farmyard space",
      "pasture of 0 spaces"),
-    ("capacity of house: mixed", "E211", "'house' cannot be mixed; animals of different kinds may share: pasture, "
-     "pasture of N spaces, pasture with stable, stable", "house"),
+    ("capacity of house: mixed", "E211", "'house' cannot be mixed; animals of different kinds may share: one "
+     "stable, pasture, pasture of N spaces, pasture of N spaces without stable, pasture with stable, pasture "
+     "without stable, stable", "house"),
     ("capacity of pasture with fence: +1", "E211", "unknown capacity target 'pasture with fence' (did you mean "
-     "'pasture with stable'?); capacity targets: family, fences, house, pasture, pasture of N spaces, pasture "
-     "with stable, stable, stables", "pasture with fence"),
+     "'pasture with stable'?); capacity targets: animal card, family, fences, house, one stable, pasture, pasture "
+     "of N spaces, pasture of N spaces without stable, pasture with stable, pasture without stable, stable, "
+     "stables", "pasture with fence"),
     ("forest is a minor for you", "E205", "'forest' is no major improvement: only a major can be a minor for you",
      "forest"),
     ("#plow is a minor for you", "E205", "'#plow' is no major improvement tag: only a major can be a minor for "
@@ -388,6 +416,38 @@ REFUSED = [
      "'horses' is not an animal; a card holds 'animals' (any, mixed) or one kind ('capacity of this card: 3 sheep')",
      "horses"),
     ("capacity of this card: 0 animals", "E215", "a card that holds animals needs a number from 1 up", "0"),
+    ("any time if event_size > 1: sheep -> 2 food", "E212", "'event_size' is the size of what an event made: it can "
+     "only be used in a rule that reacts to one ('after you build rooms if event_size >= 2: …')", "event_size"),
+    ("allow renovate_skip while rooms >= 3", "E300", "'while' holds only a change of a price or capacity, a sowing, "
+     "a breeding or a major that is a minor for you (missing feature: 'while' on allow)", "rooms >= 3"),
+    ("capacity of family: +1 while rooms >= 3", "E300", "'while' changes the capacities of places for animals only "
+     "(missing feature: 'while' on the most people, fences or stables)", "rooms >= 3"),
+    ("cost of room: +1 building", "E300", "building resources of the player's choice only lower a price, by a plain "
+     "number ('-1 building') (missing feature: a price raised by building resources of the player's choice)",
+     "building"),
+    ("cost of room beyond 2: -1 wood", "E208", "'room beyond 2' is no cost name: only the feeding is counted by "
+     "people ('feeding beyond 2': each person but the first 2)", "room beyond 2"),
+    ("cost of feeding beyond 0: -1 food", "E215", "'feeding beyond N' needs a number of people from 1 up",
+     "feeding beyond 0"),
+    ("breeding of grain: +1", "E203", "'breeding of' names an animal: sheep, boar, cattle, animals, not 'grain'",
+     "grain"),
+    ("breeding of sheep: +0", "E215", "'breeding of' adds a number of young from 1 to 15", "breeding of sheep: +0"),
+    ("on play: plow up to 0 fields", "E215", "plow needs a number of fields from 1 to 15", "plow up to 0 fields"),
+    ("on play: plow up to (cards(#ovens)) fields", "E205", "unknown card tag '#ovens' (did you mean '#oven'?)",
+     "#ovens"),
+    ("capacity of this card: any animals", "E215", "a card holds any number of one kind of animal only ('capacity "
+     "of this card: any boar'); animals of any kinds need a number", "capacity of this card: any animals"),
+    ("capacity of pasture: +2 horses", "E203", "'horses' is not an animal; 'capacity of …: +N <animal>' names one "
+     "kind", "horses"),
+    ("capacity of house: +1 sheep", "E211", "'house' holds no animals of one kind; more of one kind fit in: animal "
+     "card, one stable, pasture, pasture of N spaces, pasture of N spaces without stable, pasture with stable, "
+     "pasture without stable, stable", "house"),
+    ("capacity of animal card: mixed", "E211", "'animal card' cannot be mixed; animals of different kinds may "
+     "share: one stable, pasture, pasture of N spaces, pasture of N spaces without stable, pasture with stable, "
+     "pasture without stable, stable", "animal card"),
+    ("capacity of pasture, barn: +1", "E211", "unknown capacity target 'barn'; capacity targets: animal card, "
+     "family, fences, house, one stable, pasture, pasture of N spaces, pasture of N spaces without stable, pasture "
+     "with stable, pasture without stable, stable, stables", "barn"),
     ("on play: gain 1 food if is_owner", "E212",
      "'is_owner' asks whether the player running a body owns this card: it belongs inside 'for actor (…)', "
      "'for each … player (…)' or the body of 'this card is an action space'", "is_owner"),

@@ -1,6 +1,8 @@
 """Animals: where they live (housing, capacities), settling them, breeding, roomy pastures."""
 from __future__ import annotations
 
+import itertools
+
 from ..farm import best_keeps, capacity_frontier, fits_housing, popcount
 from .. import gamelog
 
@@ -21,11 +23,27 @@ def capacity_of(g, p, mods, names, base, size=None):
             sets = value if sets is None else max(sets, value)
         elif kind == "delta":
             delta += value(g, p)
-        else:
+        elif kind == "mixed":
             mixed = True
     if sets is not None:
         base = sets
     return max(0, base + delta), mixed
+
+
+def kind_more(g, p, mods, names, size=None):
+    """The changes of one kind of animal of the names ``names`` ('capacity of pasture: +2 sheep'): a tuple
+    of the animals more for each kind, or None when no card changes one kind (docs/language.md 4.3)."""
+    more = None
+    for name, want_size, kind, value in mods:
+        if kind != "delta_kind" or name not in names or (want_size is not None and want_size != size):
+            continue
+        fn, t = value
+        if more is None:
+            more = [0] * len(g.rules.animals)
+        more[t] += fn(g, p)
+    if more is None or not any(more):
+        return None
+    return tuple(max(0, m) for m in more)
 
 
 def limit_of(g, p, name, base):
@@ -36,23 +54,46 @@ def limit_of(g, p, name, base):
     return capacity_of(g, p, mods, (name,), base)[0]
 
 
-_PASTURE = ("pasture", "pasture_of_size")
+_PASTURE = ("pasture", "pasture_of_size", "pasture_without_stable", "pasture_of_size_without_stable")
 _PASTURE_WITH_STABLE = ("pasture", "pasture_of_size", "pasture_with_stable")
+_CARD = ("animal_card",)
+_ONE_STABLE = ("one_stable",)
 
 
-def _card_places(p, caps) -> int:
+def _places(caps, n, cap, mixed, more, single):
+    """``n`` places holding ``cap`` animals of one kind (with ``more`` of some kinds, see kind_more), or of
+    any kinds together when ``mixed``; ``single``: a place of ``cap`` is as good as ``cap`` one-animal spaces.
+    Adds the containers to ``caps`` and returns the one-animal spaces."""
+    if not n:
+        return 0
+    if mixed or (single and more is None):
+        if more:
+            for t, k in enumerate(more):
+                if k:
+                    caps.extend([(k, t)] * n)   # the more of one kind: a place for that kind alone
+        return n * cap
+    caps.extend([(cap, -1) if more is None else (cap, -1, more)] * n)
+    return 0
+
+
+def _card_places(g, p, caps, mods=None) -> int:
     """Cards that hold animals (docs/language.md 4.5): a place for one kind is added to ``caps`` as a
-    container of that kind; the places for any kind are returned, one animal of any kind each."""
+    container of that kind; the places for any kind are returned, one animal of any kind each. ``mods``:
+    the capacity modifiers, of which those of 'animal card' change each place."""
     held = p.card_state.get("card_capacity")
     if not held:
         return 0
     anyone = 0
     for places in held.values():
         for cap, only in places:
+            more = None
+            if mods:
+                cap = capacity_of(g, p, mods, _CARD, cap)[0]
+                more = kind_more(g, p, mods, _CARD)
             if only < 0:
-                anyone += cap
+                anyone += _places(caps, 1, cap, True, more, True)
             else:
-                caps.append((cap, only))
+                caps.append((cap + (more[only] if more else 0), only))
     return anyone
 
 
@@ -71,19 +112,20 @@ def _housing_with_capacities(g, p, mods):
         for _ in range(popcount(m & p.stables)):
             cap *= factor
         names = _PASTURE_WITH_STABLE if m & p.stables else _PASTURE
-        cap, mixed = capacity_of(g, p, mods, names, cap, popcount(m))
-        if mixed:
-            singles += cap + extra
-        else:
-            caps.append((cap + extra, -1))
-    singles += _card_places(p, caps)
+        size = popcount(m)
+        cap, mixed = capacity_of(g, p, mods, names, cap, size)
+        singles += _places(caps, 1, cap + extra, mixed, kind_more(g, p, mods, names, size), False)
+    singles += _card_places(g, p, caps, mods)
     loose = popcount(p.stables & ~fenced)
     base = h["unfenced_stable"]
+    if loose and any(name == "one_stable" for name, *_ in mods):
+        # one unfenced stable of the player's has its own capacity; the changes of 'stable' skip it
+        cap, mixed = capacity_of(g, p, mods, _ONE_STABLE, base)
+        singles += _places(caps, 1, cap, mixed, kind_more(g, p, mods, _ONE_STABLE), cap == base)
+        loose -= 1
     cap, mixed = capacity_of(g, p, mods, ("stable",), base)
-    if loose and (mixed or cap == base):
-        singles += loose * cap
-    elif loose:
-        caps.extend([(cap, -1)] * loose)   # a stable holding more than one animal holds one kind
+    # a stable holding more than one animal holds one kind
+    singles += _places(caps, loose, cap, mixed, kind_more(g, p, mods, ("stable",)), cap == base)
     house_fn = p.mods.get("house_capacity")
     house = house_fn(g, p) if house_fn is not None else h["house"]
     singles += capacity_of(g, p, mods, ("house",), house)[0]
@@ -120,7 +162,7 @@ def housing(g, p):
                 cap *= factor
             caps.append((cap + extra, -1))
     unfenced = popcount(p.stables & ~fenced) * h["unfenced_stable"]
-    unfenced += _card_places(p, caps)
+    unfenced += _card_places(g, p, caps)
     house_fn = mods.get("house_capacity") if mods else None
     house = house_fn(g, p) if house_fn is not None else h["house"]
     return tuple(sorted(caps, reverse=True)), unfenced + house
@@ -201,12 +243,56 @@ def breeding_blocked(g, p) -> bool:
     return not fits_housing(caps, singles, [n + 1 if n >= 2 else n for n in counts], g.rules.pastures_per_kind)
 
 
+def _breeding_more(g, p, animals):
+    """The more young of each kind the cards give ('breeding of sheep: +1', docs/language.md 4.3), or None."""
+    more = p.mods.get("breeding") if p.mods else None
+    if not more:
+        return None
+    extra = [0] * len(animals)
+    for word, n in more:
+        if callable(n):   # '… while <condition>': none while it does not hold
+            n = n(g, p)
+        for i, a in enumerate(animals):
+            if word == a or word == "animals":
+                extra[i] += n
+    return extra if any(extra) else None
+
+
+def _breed_more(g, p, animals, counts, cands, extra):
+    """Breeding with more young of some kinds: each kind gets up to 1 + its extra young, as many as fit; the
+    player picks among the largest ways that fit."""
+    caps, singles = housing(g, p)
+    ranges = [range(0, 2 + extra[i]) for i in cands]
+    fitting = []
+    for born in itertools.product(*ranges):
+        trial = list(counts)
+        for k, i in enumerate(cands):
+            trial[i] += born[k]
+        if fits_housing(caps, singles, trial, g.rules.pastures_per_kind):
+            fitting.append(born)
+    maximal = [b for b in fitting if not any(o != b and all(x >= y for x, y in zip(o, b)) for o in fitting)]
+    if not maximal or maximal == [(0,) * len(cands)]:
+        return False
+    labels = [", ".join(f"{n} {animals[cands[k]]}" for k, n in enumerate(b) if n) for b in maximal]
+    pick = 0 if len(maximal) == 1 else g.decide(p, "breed", list(range(len(maximal))), labels=labels)
+    born = []
+    for k, i in enumerate(cands):
+        n = maximal[pick][k]
+        p.goods[animals[i]] += n
+        born.extend([animals[i]] * n)
+    gamelog.bred(g, p, born)
+    return bool(born)
+
+
 def breed(g, p, only=None):
     animals = g.rules.animals
     counts = list(animal_counts(g, p))
     cands = [i for i, a in enumerate(animals) if counts[i] >= 2 and (only is None or a == only)]
     if not cands:
         return False
+    extra = _breeding_more(g, p, animals)
+    if extra is not None and any(extra[i] for i in cands):
+        return _breed_more(g, p, animals, counts, cands, extra)
     caps, singles = housing(g, p)
     fitting = []
     for mask in range(1 << len(cands)):
@@ -237,7 +323,7 @@ def breed(g, p, only=None):
 def roomy_pasture_count(g, p, free):
     """Pastures holding at least one animal and room for ``free`` more, in the best arrangement."""
     caps, singles = housing(g, p)
-    pastures = [cap for cap, only in caps if only < 0]
+    pastures = [c for c in caps if c[1] < 0]   # (capacity, -1[, more of some kinds])
     counts = animal_counts(g, p)
     types = len(counts)
     best = 0
@@ -249,9 +335,9 @@ def roomy_pasture_count(g, p, free):
     def assign(i, chosen):
         if i == n:
             per_type = [[] for _ in range(types)]
-            for cap, t in zip(pastures, chosen):
+            for c, t in zip(pastures, chosen):
                 if t is not None:
-                    per_type[t].append(cap)
+                    per_type[t].append(c[0] + (c[2][t] if len(c) > 2 else 0))
             options = []
             for t in range(types):
                 caps_t = sorted(per_type[t])

@@ -23,29 +23,37 @@ def card_cost_options(g, p, card):
     if ways is not None:
         if not has_price_mods(g, p):
             return list(ways)
-        names = card.minor_price_names if is_minor_for(p, card) else card.price_names
+        names = card.minor_price_names if is_minor_for(p, card, g) else card.price_names
         return cost_options_of_ways(g, p, names, ways)
     base = card.cost_fn(g, p) if card.cost_fn is not None else card.cost
     if not p.mods:
         return [base]
-    names = card.minor_price_names if is_minor_for(p, card) else card.price_names
+    names = card.minor_price_names if is_minor_for(p, card, g) else card.price_names
     return cost_options(g, p, names, base)
 
 
-def is_minor_for(p, card) -> bool:
-    """Whether the major ``card`` is a minor improvement for ``p`` ('<major> is a minor for you')."""
+def is_minor_for(p, card, g=None) -> bool:
+    """Whether the major ``card`` is a minor improvement for ``p`` ('<major> is a minor for you'); an entry
+    (name, condition) counts only while its condition holds ('… while <condition>', docs/language.md 4.3)."""
     mods = p.mods
     alias = mods.get("as_minor") if mods else None
     if not alias or card.kind != "major":
         return False
-    return card.id in alias or any("#" + t in alias for t in card.tags)
+    names = (card.id,) + tuple("#" + t for t in card.tags)
+    for entry in alias:
+        if type(entry) is tuple:
+            if entry[0] in names and entry[1](g, p):
+                return True
+        elif entry in names:
+            return True
+    return False
 
 
 def _majors_as_minors(g, p):
     """The majors of the supply that are minor improvements for ``p``."""
     if not p.mods or "as_minor" not in p.mods:
         return ()
-    return [cid for cid in g.major_supply if is_minor_for(p, g.card(cid))]
+    return [cid for cid in g.major_supply if is_minor_for(p, g.card(cid), g)]
 
 
 def major_options(g, p, only=None):
@@ -59,7 +67,7 @@ def major_options(g, p, only=None):
         card = g.card(cid)
         if only is not None and only not in card.tags:
             continue
-        if aliased and is_minor_for(p, card):
+        if aliased and is_minor_for(p, card, g):
             continue   # played as a minor (minor_options)
         if modified or card.cost_ways is not None:
             ok = can_afford_any(g, p, card_cost_options(g, p, card))
@@ -163,7 +171,7 @@ def can_build_major(g, p, ctx=None, only=None):
         card = cards[cid]
         if only is not None and only not in card.tags:
             continue
-        if aliased and is_minor_for(p, card):
+        if aliased and is_minor_for(p, card, g):
             continue   # played as a minor (can_play_minor)
         if owned and card.upgrade_of:
             for have in owned:

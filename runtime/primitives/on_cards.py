@@ -149,10 +149,18 @@ def add_card_space(g, p, card, can, use, anyone, takes_goods, tags=()):
     g._add_space(defn)
 
 
+# the places of a card that holds any number of one kind ('capacity of this card: any boar'): more than all
+# the animals of a game
+ANY_NUMBER = 1000
+
+
 def add_card_capacity(g, p, card_id, n, only):
-    """The card holds ``n`` animals of the player's: of the kind ``only`` (None: any kinds, mixed). They
-    are the player's animals (counted, bred, scored); the card is one more place for them on the farm."""
+    """The card holds ``n`` animals of the player's: of the kind ``only`` (None: any kinds, mixed); ``n``
+    None: any number of that kind. They are the player's animals (counted, bred, scored); the card is one
+    more place for them on the farm."""
     kind = -1 if only is None else g.rules.animals.index(only)
+    if n is None:
+        n = ANY_NUMBER
     held = p.card_state.setdefault("card_capacity", {})
     places = {k: count for count, k in held.get(card_id, ())}   # kind -> how many (a card may hold several kinds apart)
     places[kind] = places.get(kind, 0) + n

@@ -35,7 +35,9 @@ def can_plow(g, p, ctx=None):
     return bool(plow_cells(g, p)) or bool(g.partners and partner_plow_cells(g, p)[0] is not None)
 
 
-def plow(g, p, ctx=None, count=1):
+def plow(g, p, ctx=None, count=1, up_to=False):
+    """Plow ``count`` fields (as many as there is room for); ``up_to``: the player may stop after each
+    field ('plow up to N fields', docs/language.md 4.12 UPN)."""
     done = 0
     if g.listeners.get("instead:plow") and plow_cells(g, p) and replaced(g, p, "plow", ctx):
         return True
@@ -48,7 +50,11 @@ def plow(g, p, ctx=None, count=1):
         if not cells and not theirs:
             break
         opts = list(iter_bits(cells)) + [(PARTNER, c) for c in iter_bits(theirs)]
+        if up_to and done:
+            opts.append("stop")
         cell = g.decide(p, "plow", opts)
+        if cell == "stop":
+            break
         if g.rules.field_tile is not None:
             g.tile_supply[g.rules.field_tile] -= 1
         owner = p
@@ -165,6 +171,8 @@ def sow(g, p, ctx=None, at_most=None, only=None, fewer=0):
     more = p.mods.get("sowing") if p.mods else None
     if more:   # 'sowing of <crop or crops>: +N' (docs/language.md 4.12 CFD): the cards' changes added up
         for word, n in more:
+            if callable(n):   # '… while <condition>': none while it does not hold
+                n = n(g, p)
             for crop in yields:
                 if word == crop or (word == "crops" and crop in ("grain", "vegetable")):
                     yields[crop] += n
