@@ -492,6 +492,12 @@ class Checker:
                 self.err("E212", "'move your person …' moves a person already placed, once everyone is: it belongs "
                          "in an 'at work phase end' rule or in a claim resolved then ('claim (…) at work phase end')",
                          v.span)
+        if v.name == "place_first":
+            t = self.trigger
+            if t is None or t.kind != "at_phase" or t.phase != "work_phase_start" or self.scheduled \
+                    or self.claim_moment or self.for_other or self.each_player:
+                self.err("E212", "'place first' puts the owner before the others in this round's placements: it "
+                         "belongs in an 'at work phase start' rule, before anyone is placed", v.span)
         if v.rounds is not None:
             self.round_spec(v.rounds)
             if where == "scoring":
@@ -912,7 +918,8 @@ GAME_WIDE_QUANTITIES = {"round", "rounds_left", "players", "after_harvest", "har
 # Phases in which every person is at home (runtime/phases.py: the round starts before anyone is placed;
 # the spaces are cleared after the returning-home rules and before the end of the round and the harvest).
 PHASES_WITHOUT_PEOPLE_OUT = {
-    "round_start": "at the start of a round", "end_of_round": "at the end of a round",
+    "round_start": "at the start of a round", "work_phase_start": "at the start of the work phase",
+    "end_of_round": "at the end of a round",
     "harvest_start": "in a harvest", "field_phase_start": "in a harvest", "field_phase": "in a harvest",
     "feeding": "in a harvest", "feeding_start": "in a harvest", "breeding": "in a harvest", "harvest_end": "in a harvest", "scoring": "at scoring",
 }

@@ -305,7 +305,8 @@ class Gen:
             a, b = self.stmt(node.body)
             price = self.goods(node.price)
             if node.recipient is not None:  # the price goes to a player (nothing when that is the payer)
-                whom = "P.owner_of(p, c)" if node.recipient == "owner" else "P.actor_of(p, c)"
+                whom = {"owner": "P.owner_of(p, c)", "actor": "P.actor_of(p, c)",
+                        "start_player": "P.start_player_of(g)"}[node.recipient]
                 ask = f" and P.may(g, p, {label!r})" if node.optional else ""
                 return (f"return P.can_pay_to(g, p, {whom}, {price}) and {self.can_call(a)}",
                         f"price, whom = {price}, {whom}\nif P.can_pay_to(g, p, whom, price) and {a}(g, p, c){ask}:\n"
@@ -382,6 +383,17 @@ class Gen:
             goods = self.goods(v.goods)
             whom = "P.owner_of(p, c)" if n == "pay_owner" else "P.actor_of(p, c)"
             return (f"return P.can_pay_to(g, p, {whom}, {goods})", f"return P.pay_to(g, p, {whom}, {goods}, c)")
+        if n == "pay_start_player":
+            goods = self.goods(v.goods)
+            return (f"return P.can_pay_to(g, p, P.start_player_of(g), {goods})",
+                    f"return P.pay_to(g, p, P.start_player_of(g), {goods}, c)")
+        if n == "place_first":
+            return "return P.can_place_first(g, p)", "return P.place_first(g, p)"
+        if n == "place_more":
+            return "return True", f"return P.place_more(g, p, {int(v.number)})"
+        if n == "place_less":
+            k = "None" if v.number is None else int(v.number)
+            return "return True", f"return P.place_less(g, p, {k})"
         if n == "take_from_actor":
             return "return True", f"return P.take_from(g, p, P.actor_of(p, c), {self.goods(v.goods)}, c)"
         if n in ("for_actor", "for_each_other"):

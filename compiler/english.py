@@ -41,6 +41,7 @@ _QUANTITY = {
     "bonus_lost": "bonus point lost to cards", "score_negative": "scoring category with negative points",
     "event_size": "(size of what was just built)",
     "hand_occupations": "occupation in your hand", "hand_minors": "minor improvement in your hand",
+    "people_home": "person at home not placed yet this round",
 }
 
 _PLURAL_WORD = {"person": "people", "child": "children", "wild boar": "wild boar", "sheep": "sheep", "cattle": "cattle",
@@ -53,7 +54,8 @@ _PLURAL_WORD = {"person": "people", "child": "children", "wild boar": "wild boar
                 "minor improvement in your hand": "minor improvements in your hand",
                 "bonus point lost to cards": "bonus points lost to cards",
                 "scoring category with negative points": "scoring categories with negative points",
-                "grain (supply and fields)": "grain (supply and fields)"}
+                "grain (supply and fields)": "grain (supply and fields)",
+                "person at home not placed yet this round": "people at home not placed yet this round"}
 
 
 def plural(word: str, n=2) -> str:
@@ -426,7 +428,8 @@ class English:
             return f"you may {self.stmt(node.body)}"
         if isinstance(node, N.MayPay):
             may = "you may " if node.optional else ""
-            to = {"owner": "the owner of this card ", "actor": "that player "}.get(node.recipient, "")
+            to = {"owner": "the owner of this card ", "actor": "that player ",
+                  "start_player": "the starting player "}.get(node.recipient, "")
             return f"{may}pay {self.goods(node.price)} {'to ' + to if to else ''}to {self.stmt(node.body)}"
         if isinstance(node, N.Guarded):
             if isinstance(node.body, _COMPOUND):   # the condition first, so that it reads as one for all parts
@@ -482,6 +485,20 @@ class English:
             return f"they give {self.goods(v.goods)} to the owner of this card (nothing when that is them)"
         if n == "pay_actor":
             return f"give {self.goods(v.goods)} of yours to that player"
+        if n == "pay_start_player":
+            return f"give {self.goods(v.goods)} of yours to the starting player (nothing when that is you)"
+        if n == "place_first":
+            return ("place your first person of this round before everyone else (then the placements go on from "
+                    "the starting player as usual)")
+        if n == "place_more":
+            k = int(v.number)
+            return (f"place {k} more {'person' if k == 1 else 'people'} this round, as you would a family member "
+                    "(not fed, not part of the family)")
+        if n == "place_less":
+            if v.number is None:
+                return "place no people this round"
+            k = int(v.number)
+            return f"place {k} {'person' if k == 1 else 'people'} less this round"
         if n == "take_from_actor":
             return f"take {self.goods(v.goods)} from that player (as much of it as they have)"
         if n == "for_actor":
@@ -624,6 +641,7 @@ class English:
                 "field_phase": "In the field phase of each harvest", "feeding": "In the feeding phase of each harvest",
                 "feeding_start": "At the start of the feeding phase of each harvest (before anyone feeds)",
                 "work_phase_end": "At the end of each work phase (everyone placed, before returning home)",
+                "work_phase_start": "At the start of each work phase (before anyone is placed)",
                 "breeding": "In the breeding phase of each harvest", "harvest_end": "At the end of each harvest",
                 "scoring": "During scoring", "end_of_round": f"At the end of round {t.round}",
             }[t.phase]
@@ -906,7 +924,8 @@ def _their(text: str) -> str:
 # does not end with a harvest", never "no harvest rounds"): the phrase and its negation.
 _FLAGS = {"after_harvest": ("it is the round right after a harvest", "it is not the round right after a harvest"),
           "harvest_round": ("this round ends with a harvest", "this round does not end with a harvest"),
-          "is_owner": ("they own this card", "they do not own this card")}
+          "is_owner": ("they own this card", "they do not own this card"),
+          "start_player": ("you are the starting player", "another player is the starting player")}
 # Quantities of the game rather than things a player has ('you have …' does not fit them).
 _NOT_OWNED = ("round", "rounds_left", "players", "event_size", "is_owner", *_FLAGS)
 _OPS = {">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, "==": lambda a, b: a == b,

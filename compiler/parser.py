@@ -502,6 +502,7 @@ class _Build(Transformer):
     ph_feeding = _ph("feeding")
     ph_feeding_start = _ph("feeding_start")
     ph_work_phase_end = _ph("work_phase_end")
+    ph_work_phase_start = _ph("work_phase_start")
     ph_breeding = _ph("breeding")
     ph_harvest_end = _ph("harvest_end")
     ph_scoring = _ph("scoring")
@@ -717,6 +718,9 @@ class _Build(Transformer):
     def pay_actor_to(self, meta, children):
         return N.MayPay(children[0], children[1], optional=False, recipient="actor", span=self.sp(meta))
 
+    def pay_start_player_to(self, meta, children):
+        return N.MayPay(children[0], children[1], optional=False, recipient="start_player", span=self.sp(meta))
+
     def may(self, meta, children):
         body = children[0]
         if isinstance(body, N.MayPay) and not body.optional:  # may pay X to a: an optional purchase
@@ -841,6 +845,22 @@ class _Build(Transformer):
 
     def pay_actor(self, meta, c):
         return self._verb("pay_actor", meta, c, goods=c[0])
+
+    def pay_start_player(self, meta, c):
+        return self._verb("pay_start_player", meta, c, goods=c[0])
+
+    # placements of the round (docs/language.md 4.4)
+    def place_first(self, meta, c):
+        return self._verb("place_first", meta, c)
+
+    def place_more(self, meta, c):
+        return self._verb("place_more", meta, c, number=self.n(_tokens(c, "INT")[0]))
+
+    def place_less(self, meta, c):
+        return self._verb("place_less", meta, c, number=self.n(_tokens(c, "INT")[0]))
+
+    def place_none(self, meta, c):
+        return self._verb("place_less", meta, c)
 
     def take_from_actor(self, meta, c):
         return self._verb("take_from_actor", meta, c, goods=c[0])

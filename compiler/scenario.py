@@ -35,7 +35,7 @@ from runtime import primitives as P
 from runtime.agents import RandomAgent, ScriptError, ScriptedAgent
 from runtime.engine import Game, IllegalDecision
 from runtime.farm import grid, iter_bits, popcount
-from runtime import history
+from runtime import gamelog, history
 from runtime.firing import RuleLoop
 from .farmfile import KEYS as FARM_KEYS, apply_farm
 from runtime.labels import label_of
@@ -57,7 +57,7 @@ EXPECT_KEYS = _props("scenarios", "[]", "expect")
 EXPECT_PLAYER_KEYS = _props("scenarios", "[]", "expect", "player")
 SCORE_KEYS = _props("scenarios", "[]", "expect", "score")
 # The steps of 'do' (docs/scenarios.md, "Steps"): the words of each, '<space>' standing for a space id.
-STEPS = ("use <space>", "P<n> use <space>", "place", "harvest", "feed", "breed", "next round", "score")
+STEPS = ("use <space>", "P<n> use <space>", "place", "work phase", "harvest", "feed", "breed", "next round", "score")
 
 
 @dataclass
@@ -332,6 +332,8 @@ def _steps(sc: LDict, report: Report) -> list:
                 steps.append(("use_by", (int(words[0][1:]) - 1, words[2]), span))
             elif words == ["next", "round"]:
                 steps.append(("next_round", None, span))
+            elif words == ["work", "phase"]:
+                steps.append(("work_phase", None, span))
             elif len(words) == 1 and words[0] in STEPS:
                 steps.append((words[0], None, span))
             else:
@@ -401,7 +403,7 @@ def setup_game(sc: LDict, pack, players: int, seed: int = 0):
         if pdata is not None:
             _apply_player(game, game.players[i], pdata)
     for i, p in enumerate(game.players):
-        p.home = p.people - p.newborns
+        p.home = P.people_to_place(game, p)
     occupants = given.get("occupants") or {}
     for sid, who in occupants.items():
         _reveal(game, pack, sid, occupants.key_span(sid))
@@ -513,6 +515,8 @@ def run_one(sc: LDict, pack, players: int = 2, seed: int = 0, steps=None):
                 p1.home = max(1, p1.home)
                 game.place(p1)
                 game.in_work_phase = False
+            elif kind == "work_phase":   # every player places all their people, in turn order
+                game.work_phase()
             elif kind == "harvest":
                 game.harvest()
             elif kind == "feed":
@@ -524,7 +528,7 @@ def run_one(sc: LDict, pack, players: int = 2, seed: int = 0, steps=None):
                 game.end_round()
                 game.start_round()
                 for p in game.players:
-                    p.home = p.people - p.newborns
+                    p.home = P.people_to_place(game, p)
             elif kind == "score":
                 game.finish()
     except (ScriptError, IllegalDecision, RuleLoop) as exc:
@@ -570,6 +574,26 @@ def _check_expect(game, agent, expect: LDict):
         want = {g: int(n) for g, n in (goods or {}).items() if n}
         if got != want:
             _fail(f"goods on '{sid}'", got or "nothing", want or "nothing", spaces.span_of(sid))
+    if "placements" in expect:   # the people placed, in order, read from the game log ("P2 → Fishing")
+        labels = {gamelog.space_label(game, s): s.id for s in game.spaces}
+        got = []
+        for line in game.log or ():
+            if line.startswith("  P") and " → " in line:
+                who, _, label = line.strip().partition(" → ")
+                label = label.split(" (takes ")[0]
+                got.append(f"{who} {labels.get(label, label)}")
+        want = [" ".join(str(x).split()) for x in expect["placements"]]
+        if got != want:
+            _fail("people placed, in order", got or "nobody", want or "nobody", expect.span_of("placements"))
+    occupants = expect.get("occupants") or {}
+    for sid, who in occupants.items():
+        s = game.space_by_id.get(sid)
+        if s is None:
+            raise ScenarioError(f"'{sid}' is not on the board", occupants.key_span(sid))
+        got = [game.players[i].name for i in s.occupants]
+        want = [game.players[_player_number(w, game.nplayers)].name for w in (who or [])]
+        if got != want:
+            _fail(f"people on '{sid}'", got or "nobody", want or "nobody", occupants.span_of(sid))
     options = expect.get("options") or {}
     for kind, labels in options.items():
         seen = [shown for k, shown in agent.seen if k == kind]
@@ -631,6 +655,7 @@ def _check_player(game, p, d: LDict):
         "fences": lambda: popcount(p.fences),
         "people": lambda: p.people,
         "newborns": lambda: p.newborns,
+        "placed": lambda: sum(s.occupants.count(p.idx) for s in game.spaces),
         "begging": lambda: p.begging,
         "bonus": lambda: p.bonus,
         "majors": lambda: sorted(p.majors),

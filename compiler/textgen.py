@@ -151,7 +151,7 @@ def stmt(node) -> str:
     if isinstance(node, N.May):
         return f"may {stmt(node.body)}"
     if isinstance(node, N.MayPay):
-        to = f"to {node.recipient} " if node.recipient else ""
+        to = f"to {node.recipient.replace('_', ' ')} " if node.recipient else ""
         return f"{'may ' if node.optional else ''}pay {goods(node.price)} {to}to {stmt(node.body)}"
     if isinstance(node, N.Guarded):
         return f"{stmt(node.body)} if {expr(node.cond)}"
@@ -205,6 +205,14 @@ def stmt(node) -> str:
         verb, word, whom = {"give_actor": ("give", "to", "actor"), "pay_owner": ("pay", "to", "owner"),
                             "pay_actor": ("pay", "to", "actor"), "take_from_actor": ("take", "from", "actor")}[name]
         return f"{verb} {goods(v.goods)} {word} {whom}"
+    if name == "pay_start_player":
+        return f"pay {goods(v.goods)} to start player"
+    if name == "place_more":
+        return f"place {v.number} more {'person' if v.number == 1 else 'people'}"
+    if name == "place_less":
+        if v.number is None:
+            return "place no people"
+        return f"place {v.number} {'person' if v.number == 1 else 'people'} less"
     if name in ("put_on_card", "move_to_card", "take_from_card"):
         verb, word = {"put_on_card": ("put", "on"), "move_to_card": ("move", "to"),
                       "take_from_card": ("take", "from")}[name]

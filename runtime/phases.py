@@ -65,6 +65,8 @@ class Phases:
         for p in self.players:
             p.newborns = 0
             p.stats["building_gained"] = 0
+            for key in P.placements.ROUND_KEYS:
+                p.stats.pop(key, None)
             if "group_meal" in p.stats:
                 p.stats["group_meal"] = 0
 
@@ -90,8 +92,14 @@ class Phases:
         self.in_work_phase = True
         order = self.turn_order()
         for p in self.players:
-            p.home = p.people - p.newborns
+            p.home = P.people_to_place(self, p)
             p.stats["building_gained"] = 0
+        if "phase:work_phase_start" in self.listeners:   # before anyone is placed
+            for p in order:
+                self.emit("phase:work_phase_start", p)
+            for p in order:   # a player who places first this round places one person before the others
+                if p.stats.get(P.placements.FIRST) == self.round and p.home > 0:
+                    self.place(p)
         reverse = self.rules.reverse_passes
         turn = 0
         while True:

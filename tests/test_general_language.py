@@ -99,6 +99,15 @@ TEXTS = {
                            "person on an action space this round is at least 3.",
     "since_probe": 'Each time you use "Fishing", if the number of times you use "Fishing" this game is at least 2 '
                    'and the number of times you use "Fishing" since you played this card is 1: get 1 wood.',
+    "guest_probe": "At the start of each work phase (before anyone is placed): place 1 more person this round, as "
+                   "you would a family member (not fed, not part of the family).",
+    "blocker_probe": "At the start of each work phase (before anyone is placed), if in round 2: each other player: "
+                     "place 1 person less this round and you place no people this round if you have at least 5 food.",
+    "first_probe": "At the start of each work phase (before anyone is placed), if another player is the starting "
+                   "player: you may pay 1 food to the starting player to place your first person of this round "
+                   "before everyone else (then the placements go on from the starting player as usual).",
+    "last_person_probe": 'Each time you use "Forest", if you have no people at home not placed yet this round: get '
+                         '1 food.',
 }
 # Every line of a probe whose other lines matter too (TEXTS holds the last line of each card).
 ALL_LINES = {
@@ -427,6 +436,12 @@ REFUSED = [
      "occupied() asks about the people on an action space, and at the end of a round nobody is on one", "occupied"),
     ("on play: take the food of fishin", "E205", "unknown action space 'fishin' (did you mean 'fishing'?)", "fishin"),
     ("on play: take the gold of fishing", "E203", "unknown good 'gold'", "gold"),
+    ("at round start: may pay 1 food to start player to place first", "E212",
+     "'place first' puts the owner before the others in this round's placements: it belongs in an 'at work phase "
+     "start' rule, before anyone is placed", "place first"),
+    ("at work phase start: for each other player (place first)", "E212",
+     "'place first' puts the owner before the others in this round's placements: it belongs in an 'at work phase "
+     "start' rule, before anyone is placed", "place first"),
 ]
 
 
