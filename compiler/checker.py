@@ -74,6 +74,8 @@ class Symbols:
         # a round card on round space r carries the tag round_<r> (see runtime Game.mark_round_space)
         self.rounds = int(game.get("rounds", 0))
         self.space_tags |= {f"round_{r}" for r in range(1, self.rounds + 1)}
+        # a space a card marked ('mark an action space') carries the tag marked (runtime primitives/board.py)
+        self.space_tags.add("marked")
         self.cards = {e["id"] for e in src.majors + src.cards if "id" in e}
         self.majors = {e["id"] for e in src.majors if "id" in e}
         self.major_tags = {t for e in src.majors for t in e.get("tags", ())}
@@ -492,6 +494,13 @@ class Checker:
                 self.err("E212", "'move your person …' moves a person already placed, once everyone is: it belongs "
                          "in an 'at work phase end' rule or in a claim resolved then ('claim (…) at work phase end')",
                          v.span)
+        if v.name == "spread_goods":
+            self.good(v.word, v.word_span)
+            for group in v.spaces:
+                self.spaces_ref(group)
+            if v.spaces[0][0][0] in [name for name, _, _ in v.spaces[1]]:
+                self.err("E215", f"'spread …' moves goods from '{v.spaces[0][0][0]}' onto other spaces, not onto "
+                         "itself", v.spaces[0][0][2])
         if v.name == "place_first":
             t = self.trigger
             if t is None or t.kind != "at_phase" or t.phase != "work_phase_start" or self.scheduled \

@@ -387,6 +387,13 @@ class Gen:
             goods = self.goods(v.goods)
             return (f"return P.can_pay_to(g, p, P.start_player_of(g), {goods})",
                     f"return P.pay_to(g, p, P.start_player_of(g), {goods}, c)")
+        if n == "put_on_space":
+            return "return True", f"return P.put_on_space(g, p, {self.goods(v.goods)}, c)"
+        if n == "spread_goods":
+            args = f"{v.word!r}, {v.spaces[0][0][0]!r}, {pyrepr(tuple(name for name, _, _ in v.spaces[1]))}"
+            return f"return P.can_spread_goods(g, {args})", f"return P.spread_goods(g, p, {args})"
+        if n == "mark_space":
+            return "return True", f"return P.mark_space(g, p, {self.card_id!r})"
         if n == "place_first":
             return "return P.can_place_first(g, p)", "return P.place_first(g, p)"
         if n == "place_more":
@@ -671,6 +678,8 @@ def card_table(gen: Gen, unit: Unit) -> dict:
         handler = w.name("rule")
         lines = [f"def {handler}(g, p, c):", f"    # {_where(rule.span)}: {t.kind}"]
         cond = []
+        if t.marked:   # 'after you use the marked space': the space this card marked
+            cond.append(f"P.marked_by(g, p, c, {unit.id!r})")
         if rule.guard is not None:
             cond.append(gen.expr(rule.guard))
         if t.kind in ("after_event", "before_event") and t.event == "gain":

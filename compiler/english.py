@@ -487,6 +487,16 @@ class English:
             return f"give {self.goods(v.goods)} of yours to that player"
         if n == "pay_start_player":
             return f"give {self.goods(v.goods)} of yours to the starting player (nothing when that is you)"
+        if n == "put_on_space":
+            return f"put {self.goods(v.goods)} from the general supply on an action space of your choice"
+        if n == "mark_space":
+            return "mark an action space of your choice with this card's marker (it stays there)"
+        if n == "spread_goods":
+            src = self.space_ref(v.spaces[0][0][0], False)
+            dst = _join([self.space_ref(name, False) for name, _, _ in v.spaces[1]], "and")
+            good = self.good(v.word, 2)
+            return (f"move the {good} lying on {src} onto {dst}, as evenly as possible (the same number on each; "
+                    f"what cannot be shared evenly stays)")
         if n == "place_first":
             return ("place your first person of this round before everyone else (then the placements go on from "
                     "the starting player as usual)")
@@ -620,6 +630,8 @@ class English:
             return "When you build this improvement" if card_kind == "major" else "When you play this card"
         if t.kind in ("after_use", "before_use", "turn_end_use"):
             places = _join(list(dict.fromkeys(w for n, tag, _ in t.spaces for w in self.space_names(n, tag))), "or")
+            if t.marked:
+                places = "the action space you marked with this card"
             verb = "use" if t.actor == "you" else "uses"
             if t.kind == "before_use":
                 return f"Each time before {who} {verb} {places}"
@@ -654,6 +666,8 @@ class English:
         if t.kind in ("after_use", "before_use", "turn_end_use"):
             if not t.spaces:
                 return "place a person on an action space"
+            if t.marked:
+                return "use the action space you marked with this card"
             return "use " + _join(list(dict.fromkeys(w for n, tag, _ in t.spaces for w in self.space_names(n, tag))), "or")
         ev = {
             "build_rooms": "build at least 1 room", "renovate": "renovate",
@@ -854,11 +868,16 @@ class English:
         if m.kind == "capacity_mixed":
             return f"{holder} may hold animals of different kinds together."
         n = self.expr(m.expr)
+        fewer = isinstance(m.expr, N.Neg)   # 'capacity of fences: -1'
+        if fewer:
+            n = self.expr(m.expr.value)
         if word in ("family", "fences", "stables"):
             what = {"family": "people in your family", "fences": "fences", "stables": "stables"}[word]
             if m.kind == "capacity_set":
                 return f"You may have up to {n} {what}."
-            return f"You may have {n} more {what} than the rules allow."
+            return f"You may have {n} {'fewer' if fewer else 'more'} {what} than the rules allow."
+        if fewer:
+            return f"{holder} holds {n} fewer animals" + (" (all of one kind)." if word == "stable" else ".")
         if m.kind == "capacity_set":
             return f"{holder} holds {n} {'animal' if n == '1' else 'animals'}" + (
                 " of one kind." if word == "stable" else ".")

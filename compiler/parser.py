@@ -405,6 +405,10 @@ class _Build(Transformer):
     def after_use(self, meta, children):
         return self._use("after_use", meta, children)
 
+    def after_use_marked(self, meta, children):
+        return N.Trigger("after_use", actor=children[0], spaces=[("marked", True, self.sp(meta))], marked=True,
+                         span=self.sp(meta))
+
     def before_use(self, meta, children):
         return self._use("before_use", meta, children)
 
@@ -584,6 +588,11 @@ class _Build(Transformer):
     def capacity(self, meta, children):
         word, size, span = children[0]
         return N.Modifier("capacity", words=[(word, span)], number=size, expr=children[-1], span=self.sp(meta))
+
+    def capacity_less(self, meta, children):
+        word, size, span = children[0]
+        return N.Modifier("capacity", words=[(word, span)], number=size, expr=N.Neg(children[-1], span=self.sp(meta)),
+                          span=self.sp(meta))
 
     def capacity_set(self, meta, children):
         word, size, span = children[0]
@@ -848,6 +857,21 @@ class _Build(Transformer):
 
     def pay_start_player(self, meta, c):
         return self._verb("pay_start_player", meta, c, goods=c[0])
+
+    # goods and markers on action spaces (docs/language.md 4.4)
+    def put_on_space(self, meta, c):
+        return self._verb("put_on_space", meta, c, goods=c[0])
+
+    def spread_goods(self, meta, c):
+        good, source, *targets = _tokens(c, "NAME")
+        v = self._verb("spread_goods", meta, c, word=good.value)
+        v.word_span = self.s.of_token(good)
+        v.spaces = [[(source.value, False, self.s.of_token(source))],
+                    [(t.value, False, self.s.of_token(t)) for t in targets]]
+        return v
+
+    def mark_space(self, meta, c):
+        return self._verb("mark_space", meta, c)
 
     # placements of the round (docs/language.md 4.4)
     def place_first(self, meta, c):

@@ -113,7 +113,7 @@ _VERB_WORDS = {
     "sow": "sow", "bake": "bake", "build_rooms": "build rooms", "build_stables": "build stables",
     "family_growth": "family growth", "family_growth_without_room": "family growth without room",
     "build_pastures": "build pastures", "build_improvement": "build improvement", "play_minor": "play minor",
-    "take_start_player": "take start player", "newborn_acts": "let newborn act", "take_goods": "take the goods",
+    "take_start_player": "take start player", "mark_space": "mark an action space", "newborn_acts": "let newborn act", "take_goods": "take the goods",
     "play_this_card": "play this card",
 }
 
@@ -205,6 +205,10 @@ def stmt(node) -> str:
         verb, word, whom = {"give_actor": ("give", "to", "actor"), "pay_owner": ("pay", "to", "owner"),
                             "pay_actor": ("pay", "to", "actor"), "take_from_actor": ("take", "from", "actor")}[name]
         return f"{verb} {goods(v.goods)} {word} {whom}"
+    if name == "put_on_space":
+        return f"put {goods(v.goods)} on an action space"
+    if name == "spread_goods":
+        return f"spread the {v.word} of {v.spaces[0][0][0]} over {', '.join(n for n, _, _ in v.spaces[1])}"
     if name == "pay_start_player":
         return f"pay {goods(v.goods)} to start player"
     if name == "place_more":

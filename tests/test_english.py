@@ -159,6 +159,10 @@ at work phase end: gain 1 food
 at feeding start: gain 1 food
 at work phase start if start_player == 0: may pay 1 food to start player to place first
 at work phase start: place 1 more person; place 2 people less; place no people; pay 1 food to start player
+at work phase start: may spread the wood of forest over clay_pit, reed_bank; put 1 food on an action space
+on play: mark an action space
+after you use the marked space: may build fences
+capacity of fences: -1
 may pay 1 wood instead of 2 clay for rooms
 may pay 1 wood instead of all reed for rooms, renovation
 free 3 fences per action

@@ -106,6 +106,12 @@ TEXTS = {
     "first_probe": "At the start of each work phase (before anyone is placed), if another player is the starting "
                    "player: you may pay 1 food to the starting player to place your first person of this round "
                    "before everyone else (then the placements go on from the starting player as usual).",
+    "spread_probe": 'At the start of each work phase (before anyone is placed): you may move the wood lying on '
+                    '"Forest" onto "Clay Pit" and "Reed Bank", as evenly as possible (the same number on each; what '
+                    'cannot be shared evenly stays).',
+    "put_space_probe": "At the start of each work phase (before anyone is placed): put 1 food from the general supply "
+                       "on an action space of your choice.",
+    "marker_probe": "Each time you use the action space you marked with this card: get 1 grain.",
     "last_person_probe": 'Each time you use "Forest", if you have no people at home not placed yet this round: get '
                          '1 food.',
 }
@@ -114,6 +120,10 @@ ALL_LINES = {
     "space_goods_probe": ['Each time you use "Clay Pit": get (the wood lying on "Forest", "Grove" and "Copse" '
                           "together) food.",
                           'Each time you use "Reed Bank", if the food lying on "Fishing" is 0: get 1 reed.'],
+    "marker_probe": ["When you play this card: mark an action space of your choice with this card's marker (it stays "
+                     "there).",
+                     "You may have 2 fewer stables than the rules allow.",
+                     "Each time you use the action space you marked with this card: get 1 grain."],
     "store_probe": ["At the start of each round: put 1 wood from the general supply on this card.",
                     'Each time you use "Forest", if the wood on this card is at least 2: take 2 wood from this card '
                     "into your supply.",
@@ -436,6 +446,11 @@ REFUSED = [
      "occupied() asks about the people on an action space, and at the end of a round nobody is on one", "occupied"),
     ("on play: take the food of fishin", "E205", "unknown action space 'fishin' (did you mean 'fishing'?)", "fishin"),
     ("on play: take the gold of fishing", "E203", "unknown good 'gold'", "gold"),
+    ("at work phase start: spread the wood of forest over clay_pit, forest", "E215",
+     "'spread …' moves goods from 'forest' onto other spaces, not onto itself", "forest"),
+    ("at work phase start: spread the gold of forest over clay_pit", "E203", "unknown good 'gold'", "gold"),
+    ("at work phase start: spread the wood of forest over clay_pits", "E205",
+     "unknown action space 'clay_pits' (did you mean 'clay_pit'?)", "clay_pits"),
     ("at round start: may pay 1 food to start player to place first", "E212",
      "'place first' puts the owner before the others in this round's placements: it belongs in an 'at work phase "
      "start' rule, before anyone is placed", "place first"),

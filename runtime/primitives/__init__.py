@@ -22,6 +22,7 @@ runtime names the verbs are written with), so that generated code and the engine
 - ``players``: Effects run for other players, and goods moved between players.
 - ``on_cards``: Piles, goods and animals on cards, and cards that are action spaces.
 - ``hands``: Hand cards: drawing from the cards not dealt, discarding a hand (docs/language.md 4.10).
+- ``board``: Goods and markers on action spaces (docs/language.md 4.4).
 - ``placements``: Placements of the round: people placed more or less, placing first (docs/language.md 4.4).
 """
 from __future__ import annotations
@@ -81,6 +82,7 @@ from .players import (
 from .on_cards import (
     _store, add_card_capacity, add_card_space, can_move_up_to_card, can_take_from_card, card_space_of, move_to_card,
     move_up_to_card, pile, pile_stack, pile_top, put_on_card, stored_on, take_from_card)
+from .board import can_spread_goods, mark_space, marked_by, put_on_space, spread_goods
 from .placements import (
     can_place_first, people_to_place, place_first, place_less, place_more, start_player_of)
 from .hands import can_discard_hand, can_draw_cards, can_play_from_hand, discard_hand, draw_cards, play_from_hand
