@@ -76,6 +76,8 @@ class Symbols:
         self.space_tags |= {f"round_{r}" for r in range(1, self.rounds + 1)}
         # a space a card marked ('mark an action space') carries the tag marked (runtime primitives/board.py)
         self.space_tags.add("marked")
+        # the round card of the current round carries the tag newest_round (runtime Game.mark_newest)
+        self.space_tags.add("newest_round")
         self.cards = {e["id"] for e in src.majors + src.cards if "id" in e}
         self.majors = {e["id"] for e in src.majors if "id" in e}
         self.major_tags = {t for e in src.majors for t in e.get("tags", ())}

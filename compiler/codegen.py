@@ -392,6 +392,8 @@ class Gen:
         if n == "spread_goods":
             args = f"{v.word!r}, {v.spaces[0][0][0]!r}, {pyrepr(tuple(name for name, _, _ in v.spaces[1]))}"
             return f"return P.can_spread_goods(g, {args})", f"return P.spread_goods(g, p, {args})"
+        if n == "reveal_rounds":
+            return "return P.can_reveal_round_cards(g, p)", "return P.reveal_round_cards(g, p)"
         if n == "mark_space":
             return "return True", f"return P.mark_space(g, p, {self.card_id!r})"
         if n == "place_first":

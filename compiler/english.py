@@ -404,6 +404,10 @@ class English:
         if is_tag:
             if name.startswith("round_") and name[6:].isdigit():
                 return [f"the round card on round space {name[6:]}"]
+            if name == "newest_round":
+                return ["the newest round card (the one of the current round)"]
+            if name == "marked":
+                return ["an action space marked by a card"]
             names = self.space_tags.get(name)
             if names:
                 return [f'"{n}"' for n in names]
@@ -489,6 +493,9 @@ class English:
             return f"give {self.goods(v.goods)} of yours to the starting player (nothing when that is you)"
         if n == "put_on_space":
             return f"put {self.goods(v.goods)} from the general supply on an action space of your choice"
+        if n == "reveal_rounds":
+            return ("turn over the round cards of the remaining rounds: you alone may use them at once, the other "
+                    "players from their rounds on")
         if n == "mark_space":
             return "mark an action space of your choice with this card's marker (it stays there)"
         if n == "spread_goods":

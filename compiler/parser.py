@@ -873,6 +873,9 @@ class _Build(Transformer):
     def mark_space(self, meta, c):
         return self._verb("mark_space", meta, c)
 
+    def reveal_rounds(self, meta, c):
+        return self._verb("reveal_rounds", meta, c)
+
     # placements of the round (docs/language.md 4.4)
     def place_first(self, meta, c):
         return self._verb("place_first", meta, c)

@@ -77,6 +77,7 @@ VERB_EXAMPLES = {
     "put_on_space": "at work phase start: may put 1 food on an action space",
     "spread_goods": "at work phase start: may spread the wood of forest over clay_pit, reed_bank",
     "mark_space": "on play: mark an action space",
+    "reveal_rounds": "at round start if round == 11: reveal the remaining round cards to you",
     "place_first": "at work phase start if not start_player: may pay 1 food to start player to place first",
     "place_more": "on play: schedule action (place 1 more person) on next 1 round",
     "place_less": "at work phase start if round == 14: place 1 person less",

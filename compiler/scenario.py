@@ -388,6 +388,8 @@ def setup_game(sc: LDict, pack, players: int, seed: int = 0):
             if d.id not in game.space_by_id:
                 game.mark_round_space(game._add_space(d), r)
     game.round = rnd
+    if rnd - 1 < len(game.round_order):   # this round's card is the newest
+        game.mark_newest(game.space_by_id[game.round_order[rnd - 1]])
     revealed = given.get("revealed") or LList()
     for j, sid in enumerate(revealed):
         _reveal(game, pack, str(sid), revealed.span_of(j))
@@ -477,13 +479,16 @@ def run_one(sc: LDict, pack, players: int = 2, seed: int = 0, steps=None):
     p1 = game.players[0]
     expect = sc.get("expect") or LDict()
     error = None
+    # 'usable' is about the last turn on a space ('use' or 'P<n> use'); the turns before it must be possible
+    last_use = max((i for i, (kind, _, _) in enumerate(steps) if kind in ("use", "use_by")), default=None)
     try:
-        for kind, arg, span in steps:
+        for step_no, (kind, arg, span) in enumerate(steps):
+            checked = "usable" in expect and step_no == last_use
             if kind == "use":
                 _reveal(game, pack, arg, span)
                 s = game.space_by_id[arg]
                 usable = s.id in game.legal_spaces(p1)
-                if "usable" in expect:
+                if checked:
                     want = bool(expect["usable"])
                     if usable != want:
                         raise ScenarioError(f"'{arg}' is {'usable' if usable else 'not usable'}, expected "
@@ -503,7 +508,15 @@ def run_one(sc: LDict, pack, players: int = 2, seed: int = 0, steps=None):
                     raise ScenarioError(f"there is no P{seat + 1} besides P1 in a {game.nplayers}-player game", span)
                 _reveal(game, pack, sid, span)
                 other, s = game.players[seat], game.space_by_id[sid]
-                if s.id not in game.legal_spaces(other):
+                usable = s.id in game.legal_spaces(other)
+                if checked:
+                    want = bool(expect["usable"])
+                    if usable != want:
+                        raise ScenarioError(f"'{sid}' is {'usable' if usable else 'not usable'} for P{seat + 1}, "
+                                            f"expected {'usable' if want else 'not usable'}", expect.span_of("usable"))
+                    if not usable:
+                        continue
+                elif not usable:
                     raise ScenarioError(f"P{seat + 1} cannot use '{sid}' here (no action on it is possible)", span)
                 other.home = max(0, other.home - 1)
                 game.in_work_phase = True

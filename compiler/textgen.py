@@ -113,7 +113,8 @@ _VERB_WORDS = {
     "sow": "sow", "bake": "bake", "build_rooms": "build rooms", "build_stables": "build stables",
     "family_growth": "family growth", "family_growth_without_room": "family growth without room",
     "build_pastures": "build pastures", "build_improvement": "build improvement", "play_minor": "play minor",
-    "take_start_player": "take start player", "mark_space": "mark an action space", "newborn_acts": "let newborn act", "take_goods": "take the goods",
+    "take_start_player": "take start player", "mark_space": "mark an action space",
+    "reveal_rounds": "reveal the remaining round cards to you", "newborn_acts": "let newborn act", "take_goods": "take the goods",
     "play_this_card": "play this card",
 }
 

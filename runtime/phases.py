@@ -50,6 +50,7 @@ class Phases:
                 self.mark_round_space(s, r)
                 if self.log is not None:
                     self.say(f"new action space: {d.name}")
+            self.mark_newest(self.space_by_id[d.id])
         self.collect_scheduled(r)
         self.check_latches()
         for p in self.turn_order():
@@ -117,7 +118,8 @@ class Phases:
         shared = p.mods.get("use_occupied") if p.mods else None
         taken = self._groups_taken() if self.grouped else None
         always = P.always  # most spaces can always be used: not called
-        if only is None and not shared and not taken:  # the common case, as one comprehension
+        early = self.early_cards
+        if only is None and not shared and not taken and not early:  # the common case, as one comprehension
             return [s.id for s in self.spaces if not s.occupants and (s.can is always or s.can(self, p, None))]
         out = []
         for s in self.spaces:
@@ -125,6 +127,8 @@ class Phases:
                 continue
             if taken and s.group in taken:
                 continue
+            if early and s.early is not None and s.early != p.idx and self.round < s.round_revealed:
+                continue   # a round card revealed early for another player: not before its round
             if s.occupants:
                 if not shared or len(s.occupants) != 1 or s.occupants[0] == p.idx or not self._matches(s, shared):
                     continue

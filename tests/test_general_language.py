@@ -112,6 +112,8 @@ TEXTS = {
     "put_space_probe": "At the start of each work phase (before anyone is placed): put 1 food from the general supply "
                        "on an action space of your choice.",
     "marker_probe": "Each time you use the action space you marked with this card: get 1 grain.",
+    "reveal_probe": "At the start of each round, if in round 12: turn over the round cards of the remaining rounds: "
+                    "you alone may use them at once, the other players from their rounds on.",
     "last_person_probe": 'Each time you use "Forest", if you have no people at home not placed yet this round: get '
                          '1 food.',
 }
@@ -124,6 +126,9 @@ ALL_LINES = {
                      "there).",
                      "You may have 2 fewer stables than the rules allow.",
                      "Each time you use the action space you marked with this card: get 1 grain."],
+    "reveal_probe": ["Each time before you use the newest round card (the one of the current round): get 1 grain.",
+                     "At the start of each round, if in round 12: turn over the round cards of the remaining rounds: "
+                     "you alone may use them at once, the other players from their rounds on."],
     "store_probe": ["At the start of each round: put 1 wood from the general supply on this card.",
                     'Each time you use "Forest", if the wood on this card is at least 2: take 2 wood from this card '
                     "into your supply.",

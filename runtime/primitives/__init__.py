@@ -82,7 +82,8 @@ from .players import (
 from .on_cards import (
     _store, add_card_capacity, add_card_space, can_move_up_to_card, can_take_from_card, card_space_of, move_to_card,
     move_up_to_card, pile, pile_stack, pile_top, put_on_card, stored_on, take_from_card)
-from .board import can_spread_goods, mark_space, marked_by, put_on_space, spread_goods
+from .board import (
+    can_reveal_round_cards, can_spread_goods, mark_space, marked_by, put_on_space, reveal_round_cards, spread_goods)
 from .placements import (
     can_place_first, people_to_place, place_first, place_less, place_more, start_player_of)
 from .hands import can_discard_hand, can_draw_cards, can_play_from_hand, discard_hand, draw_cards, play_from_hand

@@ -57,6 +57,27 @@ def spread_goods(g, p, good, source, targets):
     return True
 
 
+def can_reveal_round_cards(g, p) -> bool:
+    return any(g.round_order[r - 1] not in g.space_by_id
+               for r in range(g.round + 1, min(g.last_round, len(g.round_order)) + 1))
+
+
+def reveal_round_cards(g, p):
+    """The round cards of the rounds after this one are laid on their round spaces now; ``p`` alone may
+    use them at once, the other players from their round on (``Space.early``, runtime/phases.py
+    legal_spaces). Each keeps its round's tag and becomes the newest in its round."""
+    for r in range(g.round + 1, min(g.last_round, len(g.round_order)) + 1):
+        d = g.pack.space_defs[g.round_order[r - 1]]
+        if d.id in g.space_by_id:
+            continue
+        s = g._add_space(d)
+        g.mark_round_space(s, r)
+        s.early = p.idx
+        g.early_cards = True
+        g.say(f"{p.name} turns over the round card of round {r}: {d.name}")
+    return True
+
+
 def mark_space(g, p, card_id):
     """The card's marker goes on an action space of the player's choice (and stays there)."""
     s = g.own_space(_space_choice(g, p, "the action space to mark"))
