@@ -503,6 +503,11 @@ class Checker:
             if v.spaces[0][0][0] in [name for name, _, _ in v.spaces[1]]:
                 self.err("E215", f"'spread …' moves goods from '{v.spaces[0][0][0]}' onto other spaces, not onto "
                          "itself", v.spaces[0][0][2])
+        if v.name == "lodge_people":
+            if self.card_id is None:
+                self.err("E212", "'lodge … on this card' belongs to a card", v.span)
+            if v.number < 1:
+                self.err("E215", "'lodge' needs a number of people from 1 up", v.span)
         if v.name == "place_first":
             t = self.trigger
             if t is None or t.kind != "at_phase" or t.phase != "work_phase_start" or self.scheduled \

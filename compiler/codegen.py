@@ -392,6 +392,8 @@ class Gen:
         if n == "spread_goods":
             args = f"{v.word!r}, {v.spaces[0][0][0]!r}, {pyrepr(tuple(name for name, _, _ in v.spaces[1]))}"
             return f"return P.can_spread_goods(g, {args})", f"return P.spread_goods(g, p, {args})"
+        if n == "lodge_people":
+            return "return True", f"return P.lodge_people(g, p, {int(v.number)}, {self.card_id!r})"
         if n == "reveal_rounds":
             return "return P.can_reveal_round_cards(g, p)", "return P.reveal_round_cards(g, p)"
         if n == "mark_space":
@@ -699,6 +701,9 @@ def card_table(gen: Gen, unit: Unit) -> dict:
         lines.append(f"    return P.fire(g, p, c, {f'{unit.id}:{i}'!r}, {can}, {do}, {_rule_where(rule.span)!r}, "
                      f"{str(d['name'])!r}{limit_args})")
         w.add("\n".join(lines))
+        if t.instead:   # the test whether the rule would replace the verb, without running it (P.could_replace)
+            test = " and ".join([f"({x})" for x in cond] + [f"P.could_fire(g, p, c, {f'{unit.id}:{i}'!r}, {can}{limit_args})"])
+            w.add(f"def {handler}_can(g, p, c):\n    return bool({test})\n\n\n{handler}.can = {handler}_can")
         gen.counted = False
         if any(isinstance(x, N.Call) and x.name == "before" for x in N.walk(rule)):
             snapshots.append("use" if t.kind in ("after_use", "turn_end_use") else t.event)

@@ -493,6 +493,13 @@ class English:
             return f"give {self.goods(v.goods)} of yours to the starting player (nothing when that is you)"
         if n == "put_on_space":
             return f"put {self.goods(v.goods)} from the general supply on an action space of your choice"
+        if n == "lodge_people":
+            k = int(v.number)
+            who = "a person" if k == 1 else f"{k} people"
+            left = "if you have one left" if k == 1 else "as many as you have left"
+            return (f"put {who} of your supply on this card ({left}), to live there for the rest "
+                    f"of the game: placed and fed like a family member, but not part of the family (no room, no "
+                    f"family growth, no points)")
         if n == "reveal_rounds":
             return ("turn over the round cards of the remaining rounds: you alone may use them at once, the other "
                     "players from their rounds on")

@@ -873,6 +873,9 @@ class _Build(Transformer):
     def mark_space(self, meta, c):
         return self._verb("mark_space", meta, c)
 
+    def lodge_people(self, meta, c):
+        return self._verb("lodge_people", meta, c, number=self.n(_tokens(c, "INT")[0]))
+
     def reveal_rounds(self, meta, c):
         return self._verb("reveal_rounds", meta, c)
 

@@ -77,6 +77,7 @@ VERB_EXAMPLES = {
     "put_on_space": "at work phase start: may put 1 food on an action space",
     "spread_goods": "at work phase start: may spread the wood of forest over clay_pit, reed_bank",
     "mark_space": "on play: mark an action space",
+    "lodge_people": "on play: lodge 1 person on this card",
     "reveal_rounds": "at round start if round == 11: reveal the remaining round cards to you",
     "place_first": "at work phase start if not start_player: may pay 1 food to start player to place first",
     "place_more": "on play: schedule action (place 1 more person) on next 1 round",
@@ -132,6 +133,7 @@ VERB_NOTES = {"renovate": "`for <goods>` / `free`: this renovation at that price
 # Verbs that belong to an action space's effect or to a card file: their examples are shown, not checked
 # as rules here (the action spaces and the card examples of the guide check them).
 IN_CONTEXT = {"take_goods": "in an action space's effect", "pile": "in a card's rules", "put_on_card": "in a card's rules",
+              "lodge_people": "in a card's rules",
               "move_to_card": "in a card's rules", "take_from_card": "in a card's rules",
               "card_capacity": "in a card's rules", "card_space": "in a card's rules",
               "counts_as_occupations": "in an occupation's rules", "play_this_card": "in an occupation's rules", "counts_as_major": "in a minor improvement's rules"}

@@ -206,6 +206,8 @@ def stmt(node) -> str:
         verb, word, whom = {"give_actor": ("give", "to", "actor"), "pay_owner": ("pay", "to", "owner"),
                             "pay_actor": ("pay", "to", "actor"), "take_from_actor": ("take", "from", "actor")}[name]
         return f"{verb} {goods(v.goods)} {word} {whom}"
+    if name == "lodge_people":
+        return f"lodge {v.number} {'person' if v.number == 1 else 'people'} on this card"
     if name == "put_on_space":
         return f"put {goods(v.goods)} on an action space"
     if name == "spread_goods":

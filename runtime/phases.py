@@ -299,7 +299,7 @@ class Phases:
         if p.mods and "cost" in p.mods:   # 'cost of feeding', 'cost of newborn feeding' (docs/language.md 4.3)
             adult = _food_price(self, p, ("feeding",), adult)
             baby = _food_price(self, p, ("feeding:newborn", "feeding"), baby)
-        need = adult * (p.people - p.newborns) + baby * p.newborns
+        need = adult * (p.people - p.newborns + P.lodgers(p)) + baby * p.newborns   # people on cards eat too
         group = self.rules.feeding_group
         if group is not None:
             # every `people` of the player's people who used a space tagged `tag` this round eat `food`

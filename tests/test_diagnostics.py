@@ -861,7 +861,7 @@ def test_a_syntax_error_does_not_hide_the_other_lines(root, capsys):
 
 BODY_WORDS = ("'(', 'bake', 'bonus', 'breed', 'build', 'choose', 'claim', 'convert', 'discard', 'draw', 'exchange', 'family', "
               "'fence', 'for', "
-              "'gain', 'give', 'harvest', 'let', 'mark', 'may', 'move', 'pay', 'pile', 'place', 'play', 'plow', 'put', 'renovate', 'return', 'reveal', "
+              "'gain', 'give', 'harvest', 'let', 'lodge', 'mark', 'may', 'move', 'pay', 'pile', 'place', 'play', 'plow', 'put', 'renovate', 'return', 'reveal', "
               "'schedule', 'sow', 'spread', 'take'")
 RULE_WORDS = ("'after', 'allow', 'any', 'at', 'bake', 'before', 'capacity', 'cost', 'end', 'forbid', 'free', 'house', "
               "'ignore', 'in', 'instead', 'may', 'on', 'once', 'score', 'sowing', 'this'")

@@ -161,6 +161,7 @@ at work phase start if start_player == 0: may pay 1 food to start player to plac
 at work phase start: place 1 more person; place 2 people less; place no people; pay 1 food to start player
 at work phase start: may spread the wood of forest over clay_pit, reed_bank; put 1 food on an action space
 on play: mark an action space
+on play: lodge 1 person on this card
 at round start if round == 11: reveal the remaining round cards to you
 before you use #newest_round: gain 1 grain
 after you use the marked space: may build fences

@@ -114,6 +114,9 @@ TEXTS = {
     "marker_probe": "Each time you use the action space you marked with this card: get 1 grain.",
     "reveal_probe": "At the start of each round, if in round 12: turn over the round cards of the remaining rounds: "
                     "you alone may use them at once, the other players from their rounds on.",
+    "lodge_probe": "When you play this card: put 2 people of your supply on this card (as many as you have left), "
+                   "to live there for the rest of the game: placed and fed like a family member, but not part of the "
+                   "family (no room, no family growth, no points).",
     "last_person_probe": 'Each time you use "Forest", if you have no people at home not placed yet this round: get '
                          '1 food.',
 }

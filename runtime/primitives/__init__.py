@@ -36,7 +36,7 @@ from ..payments import (can_afford, can_afford_any, can_pay_with_exchanges, chea
 from ..state import Ctx
 from .. import gamelog
 from ..words import plural
-from ..firing import fire, limit_ok
+from ..firing import could_fire, fire, limit_ok
 
 from .goods_events import (
     _space_in_use, after_event, before_event, can_pay, gain, give_others, NO, pay, replaced, scaled, snapshot, STOP,
@@ -85,5 +85,5 @@ from .on_cards import (
 from .board import (
     can_reveal_round_cards, can_spread_goods, mark_space, marked_by, put_on_space, reveal_round_cards, spread_goods)
 from .placements import (
-    can_place_first, people_to_place, place_first, place_less, place_more, start_player_of)
+    can_place_first, lodge_people, lodgers, people_to_place, place_first, place_less, place_more, start_player_of)
 from .hands import can_discard_hand, can_draw_cards, can_play_from_hand, discard_hand, draw_cards, play_from_hand

@@ -7,6 +7,8 @@ people``). During the work phase the statements change the people still at home 
 """
 from __future__ import annotations
 
+from .. import gamelog
+
 # keys of Player.stats (cleared when the round ends, runtime/phases.py end_round)
 MORE = "placements_more"        # people placed more (visitors) or less this round, set before the work phase
 NONE = "placements_none"        # no placements at all this round
@@ -52,6 +54,25 @@ def place_less(g, p, n):
     else:
         p.stats[MORE] = p.stats.get(MORE, 0) - n
     g.say(f"{p.name} places {n} {'person' if n == 1 else 'people'} less this round")
+    return True
+
+
+def lodgers(p) -> int:
+    """The people living on ``p``'s cards outside the family."""
+    return p.stats.get(LODGERS, 0)
+
+
+def lodge_people(g, p, n: int, card_id):
+    """Up to n people of the player's supply (the family's most, less the family and those already
+    lodged) go to live on the card: placed from now on (this round too) and fed, never family."""
+    from .animals import limit_of
+    free = limit_of(g, p, "family", g.rules.max_people) - p.people - lodgers(p)
+    k = max(0, min(n, free))
+    if k:
+        p.stats[LODGERS] = lodgers(p) + k
+        if g.in_work_phase and not p.stats.get(NONE):
+            p.home += k
+        g.say(f"{p.name} lodges {k} {'person' if k == 1 else 'people'} on {gamelog.source_name(g, card_id)}")
     return True
 
 
