@@ -459,6 +459,8 @@ REFUSED = [
     ("at work phase start: spread the gold of forest over clay_pit", "E203", "unknown good 'gold'", "gold"),
     ("at work phase start: spread the wood of forest over clay_pits", "E205",
      "unknown action space 'clay_pits' (did you mean 'clay_pit'?)", "clay_pits"),
+    ("on play: lodge 0 people on this card", "E215", "'lodge' needs a number of people from 1 up",
+     "lodge 0 people on this card"),
     ("at round start: may pay 1 food to start player to place first", "E212",
      "'place first' puts the owner before the others in this round's placements: it belongs in an 'at work phase "
      "start' rule, before anyone is placed", "place first"),
