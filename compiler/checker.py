@@ -86,6 +86,10 @@ class Symbols:
         # a round card on round space r carries the tag round_<r> (see runtime Game.mark_round_space)
         self.rounds = int(game.get("rounds", 0))
         self.space_tags |= {f"round_{r}" for r in range(1, self.rounds + 1)}
+        # a space a card marked ('mark an action space') carries the tag marked (runtime primitives/board.py)
+        self.space_tags.add("marked")
+        # the round card of the current round carries the tag newest_round (runtime Game.mark_newest)
+        self.space_tags.add("newest_round")
         self.cards = {e["id"] for e in src.majors + src.cards if "id" in e}
         self.majors = {e["id"] for e in src.majors if "id" in e}
         self.major_tags = {t for e in src.majors for t in e.get("tags", ())}
@@ -526,6 +530,24 @@ class Checker:
                 self.err("E212", "'move your person …' moves a person already placed, once everyone is: it belongs "
                          "in an 'at work phase end' rule or in a claim resolved then ('claim (…) at work phase end')",
                          v.span)
+        if v.name == "spread_goods":
+            self.good(v.word, v.word_span)
+            for group in v.spaces:
+                self.spaces_ref(group)
+            if v.spaces[0][0][0] in [name for name, _, _ in v.spaces[1]]:
+                self.err("E215", f"'spread …' moves goods from '{v.spaces[0][0][0]}' onto other spaces, not onto "
+                         "itself", v.spaces[0][0][2])
+        if v.name == "lodge_people":
+            if self.card_id is None:
+                self.err("E212", "'lodge … on this card' belongs to a card", v.span)
+            if v.number < 1:
+                self.err("E215", "'lodge' needs a number of people from 1 up", v.span)
+        if v.name == "place_first":
+            t = self.trigger
+            if t is None or t.kind != "at_phase" or t.phase != "work_phase_start" or self.scheduled \
+                    or self.claim_moment or self.for_other or self.each_player:
+                self.err("E212", "'place first' puts the owner before the others in this round's placements: it "
+                         "belongs in an 'at work phase start' rule, before anyone is placed", v.span)
         if v.rounds is not None:
             self.round_spec(v.rounds)
             if where == "scoring":
@@ -1064,7 +1086,8 @@ GAME_WIDE_QUANTITIES = {"round", "rounds_left", "players", "after_harvest", "har
 # Phases in which every person is at home (runtime/phases.py: the round starts before anyone is placed;
 # the spaces are cleared after the returning-home rules and before the end of the round and the harvest).
 PHASES_WITHOUT_PEOPLE_OUT = {
-    "round_start": "at the start of a round", "end_of_round": "at the end of a round",
+    "round_start": "at the start of a round", "work_phase_start": "at the start of the work phase",
+    "end_of_round": "at the end of a round",
     "harvest_start": "in a harvest", "field_phase_start": "in a harvest", "field_phase": "in a harvest",
     "feeding": "in a harvest", "feeding_start": "in a harvest", "breeding": "in a harvest", "harvest_end": "in a harvest", "scoring": "at scoring",
 }

@@ -316,7 +316,8 @@ class Gen:
             a, b = self.stmt(node.body)
             price = self.goods(node.price)
             if node.recipient is not None:  # the price goes to a player (nothing when that is the payer)
-                whom = "P.owner_of(p, c)" if node.recipient == "owner" else "P.actor_of(p, c)"
+                whom = {"owner": "P.owner_of(p, c)", "actor": "P.actor_of(p, c)",
+                        "start_player": "P.start_player_of(g)"}[node.recipient]
                 ask = f" and P.may(g, p, {label!r})" if node.optional else ""
                 return (f"return P.can_pay_to(g, p, {whom}, {price}) and {self.can_call(a)}",
                         f"price, whom = {price}, {whom}\nif P.can_pay_to(g, p, whom, price) and {a}(g, p, c){ask}:\n"
@@ -395,6 +396,28 @@ class Gen:
             goods = self.goods(v.goods)
             whom = "P.owner_of(p, c)" if n == "pay_owner" else "P.actor_of(p, c)"
             return (f"return P.can_pay_to(g, p, {whom}, {goods})", f"return P.pay_to(g, p, {whom}, {goods}, c)")
+        if n == "pay_start_player":
+            goods = self.goods(v.goods)
+            return (f"return P.can_pay_to(g, p, P.start_player_of(g), {goods})",
+                    f"return P.pay_to(g, p, P.start_player_of(g), {goods}, c)")
+        if n == "put_on_space":
+            return "return True", f"return P.put_on_space(g, p, {self.goods(v.goods)}, c)"
+        if n == "spread_goods":
+            args = f"{v.word!r}, {v.spaces[0][0][0]!r}, {pyrepr(tuple(name for name, _, _ in v.spaces[1]))}"
+            return f"return P.can_spread_goods(g, {args})", f"return P.spread_goods(g, p, {args})"
+        if n == "lodge_people":
+            return "return True", f"return P.lodge_people(g, p, {int(v.number)}, {self.card_id!r})"
+        if n == "reveal_rounds":
+            return "return P.can_reveal_round_cards(g, p)", "return P.reveal_round_cards(g, p)"
+        if n == "mark_space":
+            return "return True", f"return P.mark_space(g, p, {self.card_id!r})"
+        if n == "place_first":
+            return "return P.can_place_first(g, p)", "return P.place_first(g, p)"
+        if n == "place_more":
+            return "return True", f"return P.place_more(g, p, {int(v.number)})"
+        if n == "place_less":
+            k = "None" if v.number is None else int(v.number)
+            return "return True", f"return P.place_less(g, p, {k})"
         if n == "take_from_actor":
             return "return True", f"return P.take_from(g, p, P.actor_of(p, c), {self.goods(v.goods)}, c)"
         if n in ("for_actor", "for_each_other"):
@@ -707,6 +730,8 @@ def card_table(gen: Gen, unit: Unit) -> dict:
         handler = w.name("rule")
         lines = [f"def {handler}(g, p, c):", f"    # {_where(rule.span)}: {t.kind}"]
         cond = []
+        if t.marked:   # 'after you use the marked space': the space this card marked
+            cond.append(f"P.marked_by(g, p, c, {unit.id!r})")
         if rule.guard is not None:
             cond.append(gen.expr(rule.guard))
         if t.kind in ("after_event", "before_event") and t.event == "gain":
@@ -727,6 +752,9 @@ def card_table(gen: Gen, unit: Unit) -> dict:
         lines.append(f"    return P.fire(g, p, c, {rule_id}, {can}, {do}, {_rule_where(rule.span)!r}, "
                      f"{str(d['name'])!r}{limit_args})")
         w.add("\n".join(lines))
+        if t.instead:   # the test whether the rule would replace the verb, without running it (P.could_replace)
+            test = " and ".join([f"({x})" for x in cond] + [f"P.could_fire(g, p, c, {f'{unit.id}:{i}'!r}, {can}{limit_args})"])
+            w.add(f"def {handler}_can(g, p, c):\n    return bool({test})\n\n\n{handler}.can = {handler}_can")
         gen.counted = False
         if any(isinstance(x, N.Call) and x.name == "before" for x in N.walk(rule)):
             snapshots.append("use" if t.kind in ("after_use", "turn_end_use") else t.event)

@@ -41,6 +41,7 @@ _QUANTITY = {
     "bonus_lost": "bonus point lost to cards", "score_negative": "scoring category with negative points",
     "event_size": "(size of what was just built)",
     "hand_occupations": "occupation in your hand", "hand_minors": "minor improvement in your hand",
+    "people_home": "person at home not placed yet this round",
 }
 
 _PLURAL_WORD = {"person": "people", "child": "children", "wild boar": "wild boar", "sheep": "sheep", "cattle": "cattle",
@@ -53,7 +54,8 @@ _PLURAL_WORD = {"person": "people", "child": "children", "wild boar": "wild boar
                 "minor improvement in your hand": "minor improvements in your hand",
                 "bonus point lost to cards": "bonus points lost to cards",
                 "scoring category with negative points": "scoring categories with negative points",
-                "grain (supply and fields)": "grain (supply and fields)"}
+                "grain (supply and fields)": "grain (supply and fields)",
+                "person at home not placed yet this round": "people at home not placed yet this round"}
 
 
 def plural(word: str, n=2) -> str:
@@ -421,6 +423,10 @@ class English:
         if is_tag:
             if name.startswith("round_") and name[6:].isdigit():
                 return [f"the round card on round space {name[6:]}"]
+            if name == "newest_round":
+                return ["the newest round card (the one of the current round)"]
+            if name == "marked":
+                return ["an action space marked by a card"]
             names = self.space_tags.get(name)
             if names:
                 return [f'"{n}"' for n in names]
@@ -445,7 +451,8 @@ class English:
             return f"you may {self.stmt(node.body)}"
         if isinstance(node, N.MayPay):
             may = "you may " if node.optional else ""
-            to = {"owner": "the owner of this card ", "actor": "that player "}.get(node.recipient, "")
+            to = {"owner": "the owner of this card ", "actor": "that player ",
+                  "start_player": "the starting player "}.get(node.recipient, "")
             return f"{may}pay {self.goods(node.price)} {'to ' + to if to else ''}to {self.stmt(node.body)}"
         if isinstance(node, N.Guarded):
             if isinstance(node.body, _COMPOUND):   # the condition first, so that it reads as one for all parts
@@ -524,6 +531,40 @@ class English:
             return f"they give {self.goods(v.goods)} to the owner of this card (nothing when that is them)"
         if n == "pay_actor":
             return f"give {self.goods(v.goods)} of yours to that player"
+        if n == "pay_start_player":
+            return f"give {self.goods(v.goods)} of yours to the starting player (nothing when that is you)"
+        if n == "put_on_space":
+            return f"put {self.goods(v.goods)} from the general supply on an action space of your choice"
+        if n == "lodge_people":
+            k = int(v.number)
+            who = "a person" if k == 1 else f"{k} people"
+            left = "if you have one left" if k == 1 else "as many as you have left"
+            return (f"put {who} of your supply on this card ({left}), to live there for the rest "
+                    f"of the game: placed and fed like a family member, but not part of the family (no room, no "
+                    f"family growth, no points)")
+        if n == "reveal_rounds":
+            return ("turn over the round cards of the remaining rounds: you alone may use them at once, the other "
+                    "players from their rounds on")
+        if n == "mark_space":
+            return "mark an action space of your choice with this card's marker (it stays there)"
+        if n == "spread_goods":
+            src = self.space_ref(v.spaces[0][0][0], False)
+            dst = _join([self.space_ref(name, False) for name, _, _ in v.spaces[1]], "and")
+            good = self.good(v.word, 2)
+            return (f"move the {good} lying on {src} onto {dst}, as evenly as possible (the same number on each; "
+                    f"what cannot be shared evenly stays)")
+        if n == "place_first":
+            return ("place your first person of this round before everyone else (then the placements go on from "
+                    "the starting player as usual)")
+        if n == "place_more":
+            k = int(v.number)
+            return (f"place {k} more {'person' if k == 1 else 'people'} this round, as you would a family member "
+                    "(not fed, not part of the family)")
+        if n == "place_less":
+            if v.number is None:
+                return "place no people this round"
+            k = int(v.number)
+            return f"place {k} {'person' if k == 1 else 'people'} less this round"
         if n == "take_from_actor":
             return f"take {self.goods(v.goods)} from that player (as much of it as they have)"
         if n == "for_actor":
@@ -656,6 +697,8 @@ class English:
             return "When you build this improvement" if card_kind == "major" else "When you play this card"
         if t.kind in ("after_use", "before_use", "turn_end_use"):
             places = _join(list(dict.fromkeys(w for n, tag, _ in t.spaces for w in self.space_names(n, tag))), "or")
+            if t.marked:
+                places = "the action space you marked with this card"
             verb = "use" if t.actor == "you" else "uses"
             if t.kind == "before_use":
                 return f"Each time before {who} {verb} {places}"
@@ -677,6 +720,7 @@ class English:
                 "field_phase": "In the field phase of each harvest", "feeding": "In the feeding phase of each harvest",
                 "feeding_start": "At the start of the feeding phase of each harvest (before anyone feeds)",
                 "work_phase_end": "At the end of each work phase (everyone placed, before returning home)",
+                "work_phase_start": "At the start of each work phase (before anyone is placed)",
                 "breeding": "In the breeding phase of each harvest", "harvest_end": "At the end of each harvest",
                 "scoring": "During scoring", "end_of_round": f"At the end of round {t.round}",
             }[t.phase]
@@ -689,6 +733,8 @@ class English:
         if t.kind in ("after_use", "before_use", "turn_end_use"):
             if not t.spaces:
                 return "place a person on an action space"
+            if t.marked:
+                return "use the action space you marked with this card"
             return "use " + _join(list(dict.fromkeys(w for n, tag, _ in t.spaces for w in self.space_names(n, tag))), "or")
         ev = {
             "build_rooms": "build at least 1 room", "renovate": "renovate",
@@ -947,12 +993,17 @@ class English:
         if m.kind == "capacity_mixed":
             return f"{who} may hold animals of different kinds together{own}."
         n = self.expr(m.expr)
+        fewer = isinstance(m.expr, N.Neg)   # 'capacity of fences: -1'
+        if fewer:
+            n = self.expr(m.expr.value)
         if word in ("family", "fences", "stables"):
             what = {"family": "people in your family", "fences": "fences", "stables": "stables"}[word]
             if m.kind == "capacity_set":
                 return f"You may have up to {n} {what}."
-            return f"You may have {n} more {what} than the rules allow."
+            return f"You may have {n} {'fewer' if fewer else 'more'} {what} than the rules allow."
         one_kind = any(w_ in ("stable", "one_stable") for w_, _ in m.words)
+        if fewer:
+            return f"{who} holds {n} fewer animals" + (" (all of one kind)" if one_kind else "") + f"{own}."
         if m.kind == "capacity_set":
             return f"{who} holds {n} {'animal' if n == '1' else 'animals'}" + (
                 " of one kind" if one_kind else "") + f"{own}."
@@ -1030,7 +1081,8 @@ def _their(text: str) -> str:
 # does not end with a harvest", never "no harvest rounds"): the phrase and its negation.
 _FLAGS = {"after_harvest": ("it is the round right after a harvest", "it is not the round right after a harvest"),
           "harvest_round": ("this round ends with a harvest", "this round does not end with a harvest"),
-          "is_owner": ("they own this card", "they do not own this card")}
+          "is_owner": ("they own this card", "they do not own this card"),
+          "start_player": ("you are the starting player", "another player is the starting player")}
 # Quantities of the game rather than things a player has ('you have …' does not fit them).
 _NOT_OWNED = ("round", "rounds_left", "players", "event_size", "is_owner", *_FLAGS)
 _OPS = {">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, "==": lambda a, b: a == b,

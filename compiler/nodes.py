@@ -231,6 +231,7 @@ class Trigger(Node):
     round: int | None = None
     cond: Node | None = None  # for 'once'
     instead: bool = False     # 'instead of <actor> <event>': a before_event whose body replaces the verb
+    marked: bool = False      # 'after … use the marked space': the space this card marked (tag 'marked')
 
 
 @dataclass

@@ -413,6 +413,10 @@ class _Build(Transformer):
     def after_use(self, meta, children):
         return self._use("after_use", meta, children)
 
+    def after_use_marked(self, meta, children):
+        return N.Trigger("after_use", actor=children[0], spaces=[("marked", True, self.sp(meta))], marked=True,
+                         span=self.sp(meta))
+
     def before_use(self, meta, children):
         return self._use("before_use", meta, children)
 
@@ -511,6 +515,7 @@ class _Build(Transformer):
     ph_feeding = _ph("feeding")
     ph_feeding_start = _ph("feeding_start")
     ph_work_phase_end = _ph("work_phase_end")
+    ph_work_phase_start = _ph("work_phase_start")
     ph_breeding = _ph("breeding")
     ph_harvest_end = _ph("harvest_end")
     ph_scoring = _ph("scoring")
@@ -629,6 +634,11 @@ class _Build(Transformer):
         kind = _tokens(children[2:], "NAME")
         mod = self._capacity_mod("capacity", names, self.sp(meta), expr=expr)
         mod.animal = (kind[0].value, self.s.of_token(kind[0])) if kind else None
+        return mod
+
+    def capacity_less(self, meta, children):   # 'capacity of fences: -1'
+        mod = self._capacity_mod("capacity", children[0], self.sp(meta), expr=N.Neg(children[1], span=self.sp(meta)))
+        mod.animal = None
         return mod
 
     def capacity_set(self, meta, children):
@@ -800,6 +810,9 @@ class _Build(Transformer):
     def pay_actor_to(self, meta, children):
         return N.MayPay(children[0], children[1], optional=False, recipient="actor", span=self.sp(meta))
 
+    def pay_start_player_to(self, meta, children):
+        return N.MayPay(children[0], children[1], optional=False, recipient="start_player", span=self.sp(meta))
+
     def may(self, meta, children):
         body = children[0]
         if isinstance(body, N.MayPay) and not body.optional:  # may pay X to a: an optional purchase
@@ -955,6 +968,43 @@ class _Build(Transformer):
 
     def pay_actor(self, meta, c):
         return self._verb("pay_actor", meta, c, goods=c[0])
+
+    def pay_start_player(self, meta, c):
+        return self._verb("pay_start_player", meta, c, goods=c[0])
+
+    # goods and markers on action spaces (docs/language.md 4.4)
+    def put_on_space(self, meta, c):
+        return self._verb("put_on_space", meta, c, goods=c[0])
+
+    def spread_goods(self, meta, c):
+        good, source, *targets = _tokens(c, "NAME")
+        v = self._verb("spread_goods", meta, c, word=good.value)
+        v.word_span = self.s.of_token(good)
+        v.spaces = [[(source.value, False, self.s.of_token(source))],
+                    [(t.value, False, self.s.of_token(t)) for t in targets]]
+        return v
+
+    def mark_space(self, meta, c):
+        return self._verb("mark_space", meta, c)
+
+    def lodge_people(self, meta, c):
+        return self._verb("lodge_people", meta, c, number=self.n(_tokens(c, "INT")[0]))
+
+    def reveal_rounds(self, meta, c):
+        return self._verb("reveal_rounds", meta, c)
+
+    # placements of the round (docs/language.md 4.4)
+    def place_first(self, meta, c):
+        return self._verb("place_first", meta, c)
+
+    def place_more(self, meta, c):
+        return self._verb("place_more", meta, c, number=self.n(_tokens(c, "INT")[0]))
+
+    def place_less(self, meta, c):
+        return self._verb("place_less", meta, c, number=self.n(_tokens(c, "INT")[0]))
+
+    def place_none(self, meta, c):
+        return self._verb("place_less", meta, c)
 
     def take_from_actor(self, meta, c):
         return self._verb("take_from_actor", meta, c, goods=c[0])

@@ -35,7 +35,7 @@ from runtime import primitives as P
 from runtime.agents import RandomAgent, ScriptError, ScriptedAgent
 from runtime.engine import Game, IllegalDecision
 from runtime.farm import grid, iter_bits, popcount
-from runtime import history
+from runtime import gamelog, history
 from runtime.firing import RuleLoop
 from .farmfile import KEYS as FARM_KEYS, apply_farm
 from runtime.labels import label_of
@@ -57,7 +57,7 @@ EXPECT_KEYS = _props("scenarios", "[]", "expect")
 EXPECT_PLAYER_KEYS = _props("scenarios", "[]", "expect", "player")
 SCORE_KEYS = _props("scenarios", "[]", "expect", "score")
 # The steps of 'do' (docs/scenarios.md, "Steps"): the words of each, '<space>' standing for a space id.
-STEPS = ("use <space>", "P<n> use <space>", "place", "harvest", "feed", "breed", "next round", "score")
+STEPS = ("use <space>", "P<n> use <space>", "place", "work phase", "harvest", "feed", "breed", "next round", "score")
 
 
 @dataclass
@@ -335,6 +335,8 @@ def _steps(sc: LDict, report: Report) -> list:
                 steps.append(("use_by", (int(words[0][1:]) - 1, words[2]), span))
             elif words == ["next", "round"]:
                 steps.append(("next_round", None, span))
+            elif words == ["work", "phase"]:
+                steps.append(("work_phase", None, span))
             elif len(words) == 1 and words[0] in STEPS:
                 steps.append((words[0], None, span))
             else:
@@ -389,6 +391,8 @@ def setup_game(sc: LDict, pack, players: int, seed: int = 0):
             if d.id not in game.space_by_id:
                 game.mark_round_space(game._add_space(d), r)
     game.round = rnd
+    if rnd - 1 < len(game.round_order):   # this round's card is the newest
+        game.mark_newest(game.space_by_id[game.round_order[rnd - 1]])
     revealed = given.get("revealed") or LList()
     for j, sid in enumerate(revealed):
         _reveal(game, pack, str(sid), revealed.span_of(j))
@@ -404,7 +408,7 @@ def setup_game(sc: LDict, pack, players: int, seed: int = 0):
         if pdata is not None:
             _apply_player(game, game.players[i], pdata)
     for i, p in enumerate(game.players):
-        p.home = p.people - p.newborns
+        p.home = P.people_to_place(game, p)
     occupants = given.get("occupants") or {}
     for sid, who in occupants.items():
         _reveal(game, pack, sid, occupants.key_span(sid))
@@ -478,13 +482,16 @@ def run_one(sc: LDict, pack, players: int = 2, seed: int = 0, steps=None):
     p1 = game.players[0]
     expect = sc.get("expect") or LDict()
     error = None
+    # 'usable' is about the last turn on a space ('use' or 'P<n> use'); the turns before it must be possible
+    last_use = max((i for i, (kind, _, _) in enumerate(steps) if kind in ("use", "use_by")), default=None)
     try:
-        for kind, arg, span in steps:
+        for step_no, (kind, arg, span) in enumerate(steps):
+            checked = "usable" in expect and step_no == last_use
             if kind == "use":
                 _reveal(game, pack, arg, span)
                 s = game.space_by_id[arg]
                 usable = s.id in game.legal_spaces(p1)
-                if "usable" in expect:
+                if checked:
                     want = bool(expect["usable"])
                     if usable != want:
                         raise ScenarioError(f"'{arg}' is {'usable' if usable else 'not usable'}, expected "
@@ -504,7 +511,15 @@ def run_one(sc: LDict, pack, players: int = 2, seed: int = 0, steps=None):
                     raise ScenarioError(f"there is no P{seat + 1} besides P1 in a {game.nplayers}-player game", span)
                 _reveal(game, pack, sid, span)
                 other, s = game.players[seat], game.space_by_id[sid]
-                if s.id not in game.legal_spaces(other):
+                usable = s.id in game.legal_spaces(other)
+                if checked:
+                    want = bool(expect["usable"])
+                    if usable != want:
+                        raise ScenarioError(f"'{sid}' is {'usable' if usable else 'not usable'} for P{seat + 1}, "
+                                            f"expected {'usable' if want else 'not usable'}", expect.span_of("usable"))
+                    if not usable:
+                        continue
+                elif not usable:
                     raise ScenarioError(f"P{seat + 1} cannot use '{sid}' here (no action on it is possible)", span)
                 other.home = max(0, other.home - 1)
                 game.in_work_phase, game.phase = True, "work_phase"
@@ -516,6 +531,8 @@ def run_one(sc: LDict, pack, players: int = 2, seed: int = 0, steps=None):
                 p1.home = max(1, p1.home)
                 game.place(p1)
                 game.in_work_phase, game.phase = False, None
+            elif kind == "work_phase":   # every player places all their people, in turn order
+                game.work_phase()
             elif kind == "harvest":
                 game.harvest()
             elif kind == "feed":
@@ -531,7 +548,7 @@ def run_one(sc: LDict, pack, players: int = 2, seed: int = 0, steps=None):
                 game.end_round()
                 game.start_round()
                 for p in game.players:
-                    p.home = p.people - p.newborns
+                    p.home = P.people_to_place(game, p)
             elif kind == "score":
                 game.finish()
     except (ScriptError, IllegalDecision, RuleLoop) as exc:
@@ -577,6 +594,26 @@ def _check_expect(game, agent, expect: LDict):
         want = {g: int(n) for g, n in (goods or {}).items() if n}
         if got != want:
             _fail(f"goods on '{sid}'", got or "nothing", want or "nothing", spaces.span_of(sid))
+    if "placements" in expect:   # the people placed, in order, read from the game log ("P2 → Fishing")
+        labels = {gamelog.space_label(game, s): s.id for s in game.spaces}
+        got = []
+        for line in game.log or ():
+            if line.startswith("  P") and " → " in line:
+                who, _, label = line.strip().partition(" → ")
+                label = label.split(" (takes ")[0]
+                got.append(f"{who} {labels.get(label, label)}")
+        want = [" ".join(str(x).split()) for x in expect["placements"]]
+        if got != want:
+            _fail("people placed, in order", got or "nobody", want or "nobody", expect.span_of("placements"))
+    occupants = expect.get("occupants") or {}
+    for sid, who in occupants.items():
+        s = game.space_by_id.get(sid)
+        if s is None:
+            raise ScenarioError(f"'{sid}' is not on the board", occupants.key_span(sid))
+        got = [game.players[i].name for i in s.occupants]
+        want = [game.players[_player_number(w, game.nplayers)].name for w in (who or [])]
+        if got != want:
+            _fail(f"people on '{sid}'", got or "nobody", want or "nobody", occupants.span_of(sid))
     options = expect.get("options") or {}
     for kind, labels in options.items():
         seen = [shown for k, shown in agent.seen if k == kind]
@@ -638,6 +675,7 @@ def _check_player(game, p, d: LDict):
         "fences": lambda: popcount(p.fences),
         "people": lambda: p.people,
         "newborns": lambda: p.newborns,
+        "placed": lambda: sum(s.occupants.count(p.idx) for s in game.spaces),
         "begging": lambda: p.begging,
         "bonus": lambda: p.bonus,
         "majors": lambda: sorted(p.majors),

@@ -113,7 +113,8 @@ _VERB_WORDS = {
     "sow": "sow", "bake": "bake", "build_rooms": "build rooms", "build_stables": "build stables",
     "family_growth": "family growth", "family_growth_without_room": "family growth without room",
     "build_pastures": "build pastures", "build_improvement": "build improvement", "play_minor": "play minor",
-    "take_start_player": "take start player", "newborn_acts": "let newborn act", "take_goods": "take the goods",
+    "take_start_player": "take start player", "mark_space": "mark an action space",
+    "reveal_rounds": "reveal the remaining round cards to you", "newborn_acts": "let newborn act", "take_goods": "take the goods",
     "play_this_card": "play this card", "harvest_fields": "harvest fields", "skip_harvest": "skip the next harvest",
 }
 
@@ -151,7 +152,7 @@ def stmt(node) -> str:
     if isinstance(node, N.May):
         return f"may {stmt(node.body)}"
     if isinstance(node, N.MayPay):
-        to = f"to {node.recipient} " if node.recipient else ""
+        to = f"to {node.recipient.replace('_', ' ')} " if node.recipient else ""
         return f"{'may ' if node.optional else ''}pay {goods(node.price)} {to}to {stmt(node.body)}"
     if isinstance(node, N.Guarded):
         return f"{stmt(node.body)} if {expr(node.cond)}"
@@ -224,6 +225,20 @@ def stmt(node) -> str:
         verb, word, whom = {"give_actor": ("give", "to", "actor"), "pay_owner": ("pay", "to", "owner"),
                             "pay_actor": ("pay", "to", "actor"), "take_from_actor": ("take", "from", "actor")}[name]
         return f"{verb} {goods(v.goods)} {word} {whom}"
+    if name == "lodge_people":
+        return f"lodge {v.number} {'person' if v.number == 1 else 'people'} on this card"
+    if name == "put_on_space":
+        return f"put {goods(v.goods)} on an action space"
+    if name == "spread_goods":
+        return f"spread the {v.word} of {v.spaces[0][0][0]} over {', '.join(n for n, _, _ in v.spaces[1])}"
+    if name == "pay_start_player":
+        return f"pay {goods(v.goods)} to start player"
+    if name == "place_more":
+        return f"place {v.number} more {'person' if v.number == 1 else 'people'}"
+    if name == "place_less":
+        if v.number is None:
+            return "place no people"
+        return f"place {v.number} {'person' if v.number == 1 else 'people'} less"
     if name in ("put_on_card", "move_to_card", "take_from_card"):
         verb, word = {"put_on_card": ("put", "on"), "move_to_card": ("move", "to"),
                       "take_from_card": ("take", "from")}[name]

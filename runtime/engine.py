@@ -61,6 +61,7 @@ class Game(Decisions, CardsInPlay, Phases):
         self.spaces: list[Space] = []
         self.space_by_id: dict[str, Space] = {}
         self.grouped = False        # some space on the board belongs to a group (one person a round)
+        self.early_cards = False    # some round card on the board was revealed early for one player only
         self.schedule: dict[int, list] = {}
         self.listeners: dict[str, list] = {}
         self.counters: dict[str, list] = {}  # event key -> history counters kept on it (runtime/history.py)
@@ -272,6 +273,18 @@ class Game(Decisions, CardsInPlay, Phases):
         (so that a card can refer to "the action on round space 1")."""
         space.round_revealed = r
         space.tags = tuple(space.tags) + (f"round_{r}",)
+
+    NEWEST = "newest_round"
+
+    def mark_newest(self, space):
+        """The round card of the current round is the newest: it alone carries the tag ``newest_round``
+        (a card revealed early is not the newest before its round)."""
+        for s in self.spaces:
+            if self.NEWEST in s.tags and s.id != space.id:
+                self.own_space(s).tags = tuple(t for t in s.tags if t != self.NEWEST)
+        if self.NEWEST not in space.tags:
+            space = self.own_space(space)
+            space.tags = tuple(space.tags) + (self.NEWEST,)
 
     def _add_space(self, d):
         s = Space(d, self.nplayers)

@@ -54,6 +54,13 @@ def limit_ok(g, p, rule_id: str, period: str, times: int) -> bool:
     return limit_count(g, p, rule_id, period) < times
 
 
+def could_fire(g, p, c, rule_id, can, period=None, times=0) -> bool:
+    """Whether ``fire`` would fire the rule now (its limit not reached, its body possible), without firing."""
+    if period is not None and limit_count(g, p, rule_id, period) >= times:
+        return False
+    return bool(can(g, p, c))
+
+
 def fire(g, p, c, rule_id, can, do, where, name, period=None, times=0):
     """Fire a rule of a card: None if it cannot apply now (limit reached, nothing possible), True when it
     did something, False when its body was declined. ``rule_id`` is '<card id>:<rule index>'."""

@@ -50,6 +50,7 @@ class Phases:
                 self.mark_round_space(s, r)
                 if self.log is not None:
                     self.say(f"new action space: {d.name}")
+            self.mark_newest(self.space_by_id[d.id])
         self.collect_scheduled(r)
         self.check_latches()
         for p in self.turn_order():
@@ -65,6 +66,8 @@ class Phases:
         for p in self.players:
             p.newborns = 0
             p.stats["building_gained"] = 0
+            for key in P.placements.ROUND_KEYS:
+                p.stats.pop(key, None)
             if "group_meal" in p.stats:
                 p.stats["group_meal"] = 0
 
@@ -94,8 +97,14 @@ class Phases:
         self.phase = "work_phase"
         order = self.turn_order()
         for p in self.players:
-            p.home = p.people - p.newborns
+            p.home = P.people_to_place(self, p)
             p.stats["building_gained"] = 0
+        if "phase:work_phase_start" in self.listeners:   # before anyone is placed
+            for p in order:
+                self.emit("phase:work_phase_start", p)
+            for p in order:   # a player who places first this round places one person before the others
+                if p.stats.get(P.placements.FIRST) == self.round and p.home > 0:
+                    self.place(p)
         reverse = self.rules.reverse_passes
         turn = 0
         while True:
@@ -114,8 +123,8 @@ class Phases:
         shared = p.mods.get("use_occupied") if p.mods else None
         taken = self._groups_taken() if self.grouped else None
         always = P.always  # most spaces can always be used: not called
-        fees = self.space_fees
-        if only is None and not shared and not taken and not fees:  # the common case, as one comprehension
+        fees, early = self.space_fees, self.early_cards
+        if only is None and not shared and not taken and not fees and not early:  # the common case, as one comprehension
             return [s.id for s in self.spaces if not s.occupants and (s.can is always or s.can(self, p, None))]
         out = []
         for s in self.spaces:
@@ -123,6 +132,8 @@ class Phases:
                 continue
             if taken and s.group in taken:
                 continue
+            if early and s.early is not None and s.early != p.idx and self.round < s.round_revealed:
+                continue   # a round card revealed early for another player: not before its round
             if s.occupants:
                 if not shared or len(s.occupants) != 1 or s.occupants[0] == p.idx or not self._matches(s, shared):
                     continue
@@ -297,7 +308,7 @@ class Phases:
         per_person, per_newborn = self.rules.feeding
         adult = sum(k for g, k in per_person(self, p) if g == "food")
         baby = sum(k for g, k in per_newborn(self, p) if g == "food")
-        grown = p.people - p.newborns
+        grown = p.people - p.newborns + P.lodgers(p)   # people lodged on cards eat too
         if p.mods and "cost" in p.mods:   # 'cost of feeding', 'cost of newborn feeding' (docs/language.md 4.3)
             base = adult
             adult = _food_price(self, p, ("feeding",), base)

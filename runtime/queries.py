@@ -225,6 +225,20 @@ def harvest_round(g, p):
     return 1 if g.round in g.rules.harvest_rounds else 0
 
 
+def people_home(g, p):
+    """people at home not placed yet in this work phase (0 once the last one is placed); outside the work
+    phase, the people the player places in a round"""
+    if g.in_work_phase:
+        return p.home
+    from .primitives.placements import people_to_place
+    return people_to_place(g, p)
+
+
+def start_player(g, p):
+    """1 when the player holds the starting player token, else 0"""
+    return 1 if g.start_player == p.idx else 0
+
+
 def house_level(g, p):
     """0 for the first house material, 1 for the next, …"""
     return g.rules.materials.index(p.house)
@@ -235,7 +249,7 @@ QUANTITIES = {f.__name__: f for f in (
     vegetable_fields, empty_fields, planted_fields, grain_total, vegetable_total, pastures, pasture_spaces,
     pasture_tiles, stables, fenced_stables, unfenced_stables, fences, unused_spaces, animals, building_resources, begging,
     card_points, bonus_points, bonus_lost, score_negative, round, rounds_left, players, rooms_built, house_level, building_gained,
-    after_harvest, harvest_round, hand_occupations, hand_minors,
+    after_harvest, harvest_round, hand_occupations, hand_minors, people_home, start_player,
 )}
 
 # Quantities read from the event a rule reacts to (generated code passes the context).

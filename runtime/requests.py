@@ -13,7 +13,7 @@ from .labels import label_of
 KINDS = ("place", "any_time", "may", "next", "choose", "pay", "room", "stable", "plow", "fence",
          "pasture_tile", "move_stable", "renovate", "sow", "bake", "feed", "keep_animals", "breed", "major",
          "minor", "improvement", "occupation", "return", "move_crop", "round_card", "draft", "redraw", "swap", "draw",
-         "display", "partner_goods", "amount")
+         "display", "partner_goods", "amount", "space")
 
 
 def norm(option):

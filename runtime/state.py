@@ -146,7 +146,7 @@ class Space:
     belongs to a state copy and its original at once and is read-only (see Game.copy_state)."""
 
     __slots__ = ("id", "name", "defn", "goods", "occupants", "use", "can", "accumulate", "tags", "stage",
-                 "round_revealed", "takes_goods", "group", "shared")
+                 "round_revealed", "takes_goods", "group", "shared", "early")
 
     def __init__(self, defn, nplayers: int):
         self.id = defn.id
@@ -164,13 +164,14 @@ class Space:
         self.takes_goods = defn.takes_goods
         self.group = defn.group
         self.shared = False
+        self.early = None   # a round card revealed early for one seat only: that seat (others wait for its round)
 
     def clone(self) -> "Space":
         """An independent, writable copy (every slot assigned by name, as in Player.clone)."""
         s = Space.__new__(Space)
         s.id, s.name, s.defn, s.use, s.can, s.accumulate = self.id, self.name, self.defn, self.use, self.can, self.accumulate
         s.tags, s.stage, s.round_revealed, s.takes_goods = self.tags, self.stage, self.round_revealed, self.takes_goods
-        s.group = self.group
+        s.group, s.early = self.group, self.early
         s.goods = dict(self.goods)
         s.occupants = list(self.occupants)
         s.shared = False

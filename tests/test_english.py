@@ -157,6 +157,15 @@ cost of newborn feeding: -1 food
 after you build fences (the next time): gain 1 boar
 at work phase end: gain 1 food
 at feeding start: gain 1 food
+at work phase start if start_player == 0: may pay 1 food to start player to place first
+at work phase start: place 1 more person; place 2 people less; place no people; pay 1 food to start player
+at work phase start: may spread the wood of forest over clay_pit, reed_bank; put 1 food on an action space
+on play: mark an action space
+on play: lodge 1 person on this card
+at round start if round == 11: reveal the remaining round cards to you
+before you use #newest_round: gain 1 grain
+after you use the marked space: may build fences
+capacity of fences: -1
 may pay 1 wood instead of 2 clay for rooms
 may pay 1 wood instead of all reed for rooms, renovation
 free 3 fences per action

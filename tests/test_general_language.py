@@ -126,6 +126,26 @@ TEXTS = {
                            "person on an action space this round is at least 3.",
     "since_probe": 'Each time you use "Fishing", if the number of times you use "Fishing" this game is at least 2 '
                    'and the number of times you use "Fishing" since you played this card is 1: get 1 wood.',
+    "guest_probe": "At the start of each work phase (before anyone is placed): place 1 more person this round, as "
+                   "you would a family member (not fed, not part of the family).",
+    "blocker_probe": "At the start of each work phase (before anyone is placed), if in round 2: each other player: "
+                     "place 1 person less this round and you place no people this round if you have at least 5 food.",
+    "first_probe": "At the start of each work phase (before anyone is placed), if another player is the starting "
+                   "player: you may pay 1 food to the starting player to place your first person of this round "
+                   "before everyone else (then the placements go on from the starting player as usual).",
+    "spread_probe": 'At the start of each work phase (before anyone is placed): you may move the wood lying on '
+                    '"Forest" onto "Clay Pit" and "Reed Bank", as evenly as possible (the same number on each; what '
+                    'cannot be shared evenly stays).',
+    "put_space_probe": "At the start of each work phase (before anyone is placed): put 1 food from the general supply "
+                       "on an action space of your choice.",
+    "marker_probe": "Each time you use the action space you marked with this card: get 1 grain.",
+    "reveal_probe": "At the start of each round, if in round 12: turn over the round cards of the remaining rounds: "
+                    "you alone may use them at once, the other players from their rounds on.",
+    "lodge_probe": "When you play this card: put 2 people of your supply on this card (as many as you have left), "
+                   "to live there for the rest of the game: placed and fed like a family member, but not part of the "
+                   "family (no room, no family growth, no points).",
+    "last_person_probe": 'Each time you use "Forest", if you have no people at home not placed yet this round: get '
+                         '1 food.',
 }
 # Every line of a probe whose other lines matter too (TEXTS holds the last line of each card).
 ALL_LINES = {
@@ -136,6 +156,13 @@ ALL_LINES = {
     "space_goods_probe": ['Each time you use "Clay Pit": get (the wood lying on "Forest", "Grove" and "Copse" '
                           "together) food.",
                           'Each time you use "Reed Bank", if the food lying on "Fishing" is 0: get 1 reed.'],
+    "marker_probe": ["When you play this card: mark an action space of your choice with this card's marker (it stays "
+                     "there).",
+                     "You may have 2 fewer stables than the rules allow.",
+                     "Each time you use the action space you marked with this card: get 1 grain."],
+    "reveal_probe": ["Each time before you use the newest round card (the one of the current round): get 1 grain.",
+                     "At the start of each round, if in round 12: turn over the round cards of the remaining rounds: "
+                     "you alone may use them at once, the other players from their rounds on."],
     "store_probe": ["At the start of each round: put 1 wood from the general supply on this card.",
                     'Each time you use "Forest", if the wood on this card is at least 2: take 2 wood from this card '
                     "into your supply.",
@@ -546,6 +573,19 @@ REFUSED = [
      "field' for one)", "1"),
     ("this card is 2 fields for cattle", "E203", "'cattle' is not a good a field may hold; fields hold grain, "
      "vegetable, wood, clay, reed, stone", "cattle"),
+    ("at work phase start: spread the wood of forest over clay_pit, forest", "E215",
+     "'spread …' moves goods from 'forest' onto other spaces, not onto itself", "forest"),
+    ("at work phase start: spread the gold of forest over clay_pit", "E203", "unknown good 'gold'", "gold"),
+    ("at work phase start: spread the wood of forest over clay_pits", "E205",
+     "unknown action space 'clay_pits' (did you mean 'clay_pit'?)", "clay_pits"),
+    ("on play: lodge 0 people on this card", "E215", "'lodge' needs a number of people from 1 up",
+     "lodge 0 people on this card"),
+    ("at round start: may pay 1 food to start player to place first", "E212",
+     "'place first' puts the owner before the others in this round's placements: it belongs in an 'at work phase "
+     "start' rule, before anyone is placed", "place first"),
+    ("at work phase start: for each other player (place first)", "E212",
+     "'place first' puts the owner before the others in this round's placements: it belongs in an 'at work phase "
+     "start' rule, before anyone is placed", "place first"),
 ]
 
 

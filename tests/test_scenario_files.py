@@ -38,7 +38,7 @@ CASES = {
     "do_past_last_round": ('scenarios:\n  - name: x\n    given: {round: 13}\n    do: [next round, next round]\n',
         ["4:22: error[E157]: 'next round' would start round 15; the game ends after round 14"]),
     "do_unknown_step": ('scenarios:\n  - name: x\n    do: [jump]\n',
-        ["3:10: error[E160]: unknown step 'jump' (the steps: use <space>, P<n> use <space>, place, harvest, feed, breed, next round, score)"]),
+        ["3:10: error[E160]: unknown step 'jump' (the steps: use <space>, P<n> use <space>, place, work phase, harvest, feed, breed, next round, score)"]),
     "expect_card_unknown": ('scenarios:\n  - name: x\n    use: forest\n    expect: {player: {minors: [no_such_card]}}\n',
         ["4:32: error[E161]: unknown card 'no_such_card'"]),
     "expect_error_number": ('scenarios:\n  - name: x\n    use: forest\n    expect: {error: 5}\n',

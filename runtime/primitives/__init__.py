@@ -22,6 +22,8 @@ runtime names the verbs are written with), so that generated code and the engine
 - ``players``: Effects run for other players, and goods moved between players.
 - ``on_cards``: Piles, goods and animals on cards, and cards that are action spaces.
 - ``hands``: Hand cards: drawing from the cards not dealt, discarding a hand (docs/language.md 4.10).
+- ``board``: Goods and markers on action spaces (docs/language.md 4.4).
+- ``placements``: Placements of the round: people placed more or less, placing first (docs/language.md 4.4).
 """
 from __future__ import annotations
 
@@ -34,7 +36,7 @@ from ..payments import (can_afford, can_afford_any, can_pay_with_exchanges, chea
 from ..state import Ctx
 from .. import gamelog
 from ..words import plural
-from ..firing import fire, limit_ok
+from ..firing import could_fire, fire, limit_ok
 
 from .goods_events import (
     _space_in_use, after_event, before_event, can_pay, gain, give_others, NO, pay, replaced, scaled, snapshot, STOP,
@@ -84,4 +86,8 @@ from .on_cards import (
     _store, add_card_capacity, add_card_space, can_move_up_to_card, can_take_from_card, card_space_of, move_to_card,
     move_up_to_card, pile, pile_stack, pile_top, put_on_card, stored_on, take_from_card, can_draw_from_card,
     draw_from_card)
+from .board import (
+    can_reveal_round_cards, can_spread_goods, mark_space, marked_by, put_on_space, reveal_round_cards, spread_goods)
+from .placements import (
+    can_place_first, lodge_people, lodgers, people_to_place, place_first, place_less, place_more, start_player_of)
 from .hands import can_discard_hand, can_draw_cards, can_play_from_hand, discard_hand, draw_cards, play_from_hand

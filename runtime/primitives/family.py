@@ -5,21 +5,32 @@ from __future__ import annotations
 # ====================================================================== family
 
 
+def _room(p) -> bool:
+    return p.room_count + p.card_rooms > p.people
+
+
 def can_family_growth(g, p, ctx=None):
-    return p.people < limit_of(g, p, "family", g.rules.max_people) and p.room_count + p.card_rooms > p.people
+    """A child needs a person of the supply and a free room, or an 'instead of' rule that needs no room
+    (docs/language.md 4.1.3: offered when only the room is missing)."""
+    if not can_family_growth_without_room(g, p):
+        return False
+    return _room(p) or bool(g.listeners.get("instead:family_growth") and could_replace(g, p, "family_growth", ctx))
 
 
 def can_family_growth_without_room(g, p, ctx=None):
-    return p.people < limit_of(g, p, "family", g.rules.max_people)
+    # the people living on cards outside the family came from the same supply
+    return p.people + p.stats.get("lodgers", 0) < limit_of(g, p, "family", g.rules.max_people)
 
 
 def family_growth(g, p, ctx=None, need_room=True):
-    if need_room and not can_family_growth(g, p):
+    if need_room and not can_family_growth(g, p, ctx):
         return False
     if not can_family_growth_without_room(g, p):
         return False
     if g.listeners.get("instead:family_growth") and replaced(g, p, "family_growth", ctx):
         return True
+    if need_room and not _room(p):   # an 'instead of' rule was expected to make room unneeded, and did not
+        return False
     before = snapshot(g, p, "family_growth")
     before_event(g, p, "family_growth")
     p.people += 1
@@ -76,5 +87,5 @@ def newborn_acts(g, p, ctx=None):
 
 
 # the verbs of the other modules called above (imported last: some of them import this one)
-from .goods_events import after_event, before_event, gain, replaced, snapshot
+from .goods_events import after_event, before_event, could_replace, gain, replaced, snapshot
 from .animals import limit_of

@@ -80,6 +80,22 @@ def replaced(g, p, event, ctx=None) -> bool:
     return False
 
 
+def could_replace(g, p, event, ctx=None) -> bool:
+    """Whether an 'instead of' rule of the event would replace it now (its guard holds, its limit is not
+    reached and its body is possible), without running it: rules compiled with a test (``handler.can``)."""
+    hooks = g.listeners.get("instead:" + event)
+    if not hooks or event in g.replacing:
+        return False
+    c = Ctx(actor=p, space=getattr(ctx, "space", None))
+    for owner, handler, who in hooks:
+        if (who == "you") != (owner == p.idx) and who != "any":
+            continue
+        test = getattr(handler, "can", None)
+        if test is not None and test(g, g.players[owner], c):
+            return True
+    return False
+
+
 def snapshot(g, p, event):
     """A copy of the actor before the verb, only when a rule in play reads ``before(…)`` of this event."""
     return p.clone() if event in g.snapshots else None
