@@ -248,10 +248,16 @@ def test_remembered_answers_are_the_fresh_answers_through_whole_games(original, 
         return got
 
     monkeypatch.setattr(PM, "_can_make", compared)
-    for players, seeds in ((2, range(30, 50)), (4, range(50, 55))):
+    def met():
+        return counts["asked"] >= 1000 and counts["remembered"] >= 500
+
+    # how often a game asks depends on the cards the decks deal: the games go on until the cases are met
+    for players, seeds in ((4, range(50, 55)), (2, range(30, 130))):
         for seed in seeds:
+            if players == 2 and met():
+                break
             Game(original, players, seed=seed, agents=[RandomAgent(f"{seed}:{i}") for i in range(players)]).play()
-    assert counts["asked"] >= 1000 and counts["remembered"] >= 500, counts
+    assert met(), counts
 
 
 def test_the_weights_are_asked_only_for_exchanges_in_a_cycle(original):
