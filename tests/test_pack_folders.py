@@ -40,7 +40,7 @@ def test_validate_a_card_of_a_modders_folder(mod, capsys):
 def test_validate_a_folder_of_packs_checks_only_its_own(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     assert cli.main(["validate", "tests/packs"]) == 0
-    assert capsys.readouterr().out == "ok: designer-cd, designer-cd2, lang-probes, limit-probes, original-probes valid\n"
+    assert capsys.readouterr().out == "ok: designer-c3, designer-cd, designer-cd2, lang-probes, limit-probes, original-probes valid\n"
 
 
 def test_cards_show_with_packs(mod, capsys):
