@@ -224,6 +224,9 @@ class Game(Decisions, CardsInPlay, Phases):
             given_setup.add_goods(self)
         self._deal()
         history.register_dealt(self)
+        # what is drawn in play (a bag on a card, a card chosen at random) comes from a generator of its own:
+        # the set-up's shuffles take more or fewer numbers as the decks grow, and would move every later draw
+        self.rng = random.Random(f"agricola:{self.seed}:play")
 
     def dealable(self, kind: str) -> list:
         """The hand cards of ``kind`` ('occupations' or 'minors') this game deals from, sorted by id: the
