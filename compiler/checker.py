@@ -38,7 +38,7 @@ MIXED_TARGETS = {"pasture", "pasture_with_stable", "pasture_of_size", "pasture_w
 # the names whose places may hold more of one kind of animal ('capacity of pasture: +2 sheep')
 KIND_TARGETS = MIXED_TARGETS | {"animal_card"}
 # the modifiers that may hold only while a condition does ('<modifier> while <condition>', docs/language.md 4.3)
-WHILE_MODIFIERS = {"cost_delta", "capacity", "sowing_more", "breeding_more", "as_minor"}
+WHILE_MODIFIERS = {"cost_delta", "capacity", "sowing_more", "breeding_more", "as_minor", "card_room", "allow", "forbid"}
 RULE_SWITCHES = {"allow": {"renovate_skip"}, "forbid": {"renovation"}}
 ARG_KINDS = {"space", "card", "number", "player_value", "goods", "space_or_tag", "category", "source"}
 # what reads the scoring table itself (docs/language.md 4.11): refused inside the table's own points
@@ -833,7 +833,15 @@ class Checker:
                     for it in (goods.items if goods is not None else []):
                         if isinstance(it, N.GoodsItem) and isinstance(it.amount, N.Num) and it.amount.value < 1:
                             self.err("E215", "an exchange needs amounts from 1 up", it.amount.span)
-                if ex.at_most is not None and ex.at_most < 1:
+                if isinstance(ex.at_most, N.Node):   # '(at most (<expr>) times)': worked out when looked at
+                    self.expr(ex.at_most)
+                    if rule.kind == "bake":
+                        self.err("E300", "a bake rate takes a plain number of times (missing feature: '(at most "
+                                 "(<expression>) times)' on a bake rate)", ex.at_most.span)
+                    elif self.card_id is None:
+                        self.err("E212", "'(at most (<expression>) times)' is worked out for the owner of a card: it "
+                                 "belongs to a card's exchange", ex.at_most.span)
+                elif ex.at_most is not None and ex.at_most < 1:
                     self.err("E215", "'at most' needs a number of times from 1 up", ex.span)
                 if ex.get is not None:
                     self.goods(ex.get, constant=True, what="exchange amounts")
@@ -851,9 +859,9 @@ class Checker:
             if cond is not None:
                 self.expr(cond)
                 if rule.modifier.kind not in WHILE_MODIFIERS:
-                    self.err("E300", f"'while' holds only a change of a price or capacity, a sowing, a breeding or a "
-                             f"major that "
-                             f"is a minor for you (missing feature: 'while' on {rule.modifier.kind.replace('_', ' ')})",
+                    self.err("E300", f"'while' holds only a change of a price or capacity, a sowing, a breeding, a "
+                             f"major that is a minor for you, a card that houses people or a rule switch (allow, "
+                             f"forbid) (missing feature: 'while' on {rule.modifier.kind.replace('_', ' ')})",
                              cond.span)
                 elif rule.modifier.kind == "capacity" and any(
                         w in ("family", "fences", "stables") for w, _ in rule.modifier.words):

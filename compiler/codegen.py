@@ -690,7 +690,12 @@ def card_table(gen: Gen, unit: Unit) -> dict:
                 else:
                     if guard is not None:
                         guards.append((len(exchanges), Code(guard)))
-                    exchanges.append((give, get, rule.window, ex.at_most))
+                    at_most = ex.at_most
+                    if isinstance(at_most, N.Node):   # worked out for the owner when the exchanges are looked at
+                        fn = w.name("exchange_times")
+                        w.add(f"def {fn}(g, p, c=None):\n    # {_where(ex.span)}\n    return {gen.expr(at_most)}")
+                        at_most = Code(fn)
+                    exchanges.append((give, get, rule.window, at_most))
             continue
         if rule.kind == "modifier":
             kind = rule.modifier.kind
@@ -887,7 +892,12 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
         w.add(f"def {fn}(g, p, c=None):\n    return {gen.expr(m.expr)}")
         body.append(f"p.mods['house_capacity'] = {fn}")
     elif m.kind == "card_room":
-        body.append(f"p.card_rooms += {int(m.number)}")
+        if when is not None:   # (people, condition): housed only while it holds (primitives.card_rooms)
+            fn = w.name("card_room_while")
+            w.add(f"def {fn}(g, p, c=None):\n    return bool({when})")
+            body.append(f"p.mods.setdefault('card_rooms_while', []).append(({int(m.number)}, {fn}))")
+        else:
+            body.append(f"p.card_rooms += {int(m.number)}")
     elif m.kind == "as_minor":
         name_, is_tag, _ = m.words[0]
         key = ("#" if is_tag else "") + name_
@@ -911,10 +921,14 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
         body.append("p.mods['feed_last'] = True")
     elif m.kind == "harvest_from_supply":   # runtime primitives.harvest_fields: the field keeps its crop
         body.append(f"p.mods.setdefault('harvest_from_supply', []).append({m.words[0][0]!r})")
-    elif m.kind == "allow":
-        body.append(f"p.mods[{m.words[0][0]!r}] = True")
-    elif m.kind == "forbid":
-        body.append(f"p.mods['forbid_' + {m.words[0][0]!r}] = True")
+    elif m.kind in ("allow", "forbid"):
+        key = m.words[0][0] if m.kind == "allow" else "forbid_" + m.words[0][0]
+        if when is not None:   # a switch on only while its condition holds: a list of conditions (primitives.switch_on)
+            fn = w.name(m.kind + "_while")
+            w.add(f"def {fn}(g, p, c=None):\n    return bool({when})")
+            body.append(f"if p.mods.get({key!r}) is not True: p.mods.setdefault({key!r}, []).append({fn})")
+        else:
+            body.append(f"p.mods[{key!r}] = True")
     else:
         raise ValueError(f"no code for modifier {m.kind}")
     w.add(f"def {name}(g, p, card):\n    # {_where(m.span)}\n" + "\n".join("    " + b for b in body))

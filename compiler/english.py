@@ -32,7 +32,7 @@ _QUANTITY = {
     "vegetable_total": "vegetable (supply and fields)", "pastures": "pasture",
     "pasture_spaces": "farmyard space in pastures", "pasture_tiles": "pasture tile", "stables": "stable",
     "fenced_stables": "fenced stable",
-    "unfenced_stables": "unfenced stable", "fences": "fence", "unused_spaces": "unused farmyard space",
+    "unfenced_stables": "unfenced stable", "empty_stables": "empty unfenced stable", "fences": "fence", "unused_spaces": "unused farmyard space",
     "animals": "animal", "building_resources": "building resource", "begging": "begging card",
     "card_points": "card point", "bonus_points": "bonus point", "round": "round number",
     "rounds_left": "complete round left to play", "players": "player", "rooms_built": "room built onto your house",
@@ -799,7 +799,13 @@ class English:
             for ex in rule.exchanges:
                 out = "the top good of this card's pile" if ex.get is None else self.goods(ex.get)
                 text = f"{self.goods(ex.give)} → {out}"
-                if ex.at_most:
+                if isinstance(ex.at_most, N.Node):   # '(at most (<expr>) times)', worked out when it is used
+                    q = ex.at_most
+                    if isinstance(q, N.Quantity) and q.name in _QUANTITY:
+                        text += f" (at most once for each {_QUANTITY[q.name]} you have then)"
+                    else:
+                        text += f" (at most as many times as {self.expr(q)})"
+                elif ex.at_most:
                     text += f" (at most {_times(ex.at_most)})"
                 parts.append(text)
             head = {"any_time": "At any time, you may exchange", "harvest": "In each harvest, you may exchange",

@@ -537,9 +537,14 @@ class _Build(Transformer):
     def win_work_phase(self, meta, children):
         return "work_phase"
 
+    def at_most_expr(self, meta, children):
+        return ("at_most_expr", children[0])
+
     def exchange(self, meta, children):
         goods = _nodes(children, N.Goods)
         at_most = next((c for c in children if isinstance(c, int) and not isinstance(c, Token)), None)
+        if at_most is None:   # '(at most (<expr>) times)': worked out when the exchange is looked at
+            at_most = next((c[1] for c in children if isinstance(c, tuple) and c[:1] == ("at_most_expr",)), None)
         return N.Exchange(goods[0], goods[1], at_most, span=self.sp(meta))
 
     def exchange_pile(self, meta, children):

@@ -96,6 +96,9 @@ def heuristic(game, player) -> float:
     value += (player.people - rules.start_people) * w["person"] * left
     if player.people < rules.max_people:
         free = player.room_count + player.card_rooms - player.people
+        if player.mods.get("card_rooms_while"):   # people housed on cards while a condition holds
+            from .primitives import card_rooms
+            free = player.room_count + card_rooms(game, player) - player.people
         if free > 0:
             value += min(free, rules.max_people - player.people) * (w["free_room"] + w["free_room_round"] * left)
         price = {}

@@ -61,12 +61,16 @@ class CardsInPlay:
         time if has(#oven): …') only while the guard holds (docs/language.md 1.6)."""
         guards = p.mods.get("exchange_guards") if p.mods else None
         if not guards:
-            return self._base_exchanges + p.exchanges
-        closed = frozenset(key for key, cond in guards if not cond(self, p))
-        if closed != p.mods.get("exchanges_closed", frozenset()):
-            p.mods["exchanges_closed"] = closed
-            p.producible = None   # the goods the exchanges make changed (payments._index)
-        return self._base_exchanges + [e for e in p.exchanges if e[5] not in closed]
+            out = self._base_exchanges + p.exchanges
+        else:
+            closed = frozenset(key for key, cond in guards if not cond(self, p))
+            if closed != p.mods.get("exchanges_closed", frozenset()):
+                p.mods["exchanges_closed"] = closed
+                p.producible = None   # the goods the exchanges make changed (payments._index)
+            out = self._base_exchanges + [e for e in p.exchanges if e[5] not in closed]
+        if p.mods and p.mods.get("exchange_counts"):   # '(at most (<expr>) times)': worked out now
+            out = [e if not callable(e[3]) else e[:3] + (max(0, e[3](self, p)),) + e[4:] for e in out]
+        return out
 
     def acquire_card(self, p, card):
         """Put a card's lasting effects into play for ``p`` and run its on-play effects."""
@@ -99,6 +103,8 @@ class CardsInPlay:
         for i, (give, get, window, at_most) in enumerate(card.exchanges):
             key = f"x:{card.id}:{len(p.exchanges)}"
             p.exchanges.append((give, get, window, at_most, card.id, key))
+            if callable(at_most):
+                p.mods["exchange_counts"] = True
             if guards and i in guards:
                 p.mods.setdefault("exchange_guards", []).append((key, guards[i]))
         for give, get, at_most in card.bake:

@@ -143,6 +143,25 @@ def unfenced_stables(g, p):
     return popcount(p.stables & ~p.pasture_mask())
 
 
+def empty_stables(g, p):
+    """unfenced stables left empty when the animals are kept so as to leave the most of them empty"""
+    loose = p.stables & ~p.pasture_mask()
+    n = popcount(loose)
+    if not n:
+        return 0
+    from .primitives.animals import animals_fit
+    cells = [i for i in range(loose.bit_length()) if loose >> i & 1]
+    stables = p.stables
+    try:
+        for k in range(n, 0, -1):   # stables are alike: empty the last k and see whether the animals fit
+            p.stables = stables & ~sum(1 << i for i in cells[n - k:])
+            if animals_fit(g, p):
+                return k
+    finally:
+        p.stables = stables
+    return 0
+
+
 def fences(g, p):
     """fences built"""
     return popcount(p.fences)
@@ -247,7 +266,7 @@ def house_level(g, p):
 QUANTITIES = {f.__name__: f for f in (
     rooms, people, newborns, occupations, minors, majors, improvements, fields, all_fields, grain_fields,
     vegetable_fields, empty_fields, planted_fields, grain_total, vegetable_total, pastures, pasture_spaces,
-    pasture_tiles, stables, fenced_stables, unfenced_stables, fences, unused_spaces, animals, building_resources, begging,
+    pasture_tiles, stables, fenced_stables, unfenced_stables, empty_stables, fences, unused_spaces, animals, building_resources, begging,
     card_points, bonus_points, bonus_lost, score_negative, round, rounds_left, players, rooms_built, house_level, building_gained,
     after_harvest, harvest_round, hand_occupations, hand_minors, people_home, start_player,
 )}
@@ -325,7 +344,7 @@ ALIASES = {
     "minor": "minors", "major": "majors", "improvement": "improvements", "field": "fields",
     "grain_field": "grain_fields", "vegetable_field": "vegetable_fields", "empty_field": "empty_fields",
     "pasture": "pastures", "stable": "stables", "fenced_stable": "fenced_stables",
-    "unfenced_stable": "unfenced_stables", "fence": "fences", "unused_space": "unused_spaces",
+    "unfenced_stable": "unfenced_stables", "empty_stable": "empty_stables", "fence": "fences", "unused_space": "unused_spaces",
     "animal": "animals", "begging_card": "begging", "complete_round_left": "rounds_left",
     "round_left": "rounds_left", "building_resource": "building_resources", "vegetables": "vegetable",
 }

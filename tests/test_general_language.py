@@ -55,6 +55,10 @@ TEXTS = {
                          "field tiles times 2 (counted then); you get them at the start of those rounds.",
     "space_goods_probe": 'Each time you use "Reed Bank", if the food lying on "Fishing" is 0: get 1 reed.',
     "mixed_pasture_probe": "Each of your pastures may hold animals of different kinds together.",
+    "while_room_probe": "While you have at least 3 rooms: this card houses 1 person (it is not a room).",
+    "while_switch_probe": "While you have at least 3 rooms: you may renovate straight from wood to stone.",
+    "empty_stables_probe": "In the feeding phase, you may exchange: 1 grain → 5 food (at most once for each empty "
+                           "unfenced stable you have then).",
     "stable_capacity_probe": "Each of your unfenced stables holds 2 more animals (all of one kind).",
     "stable_set_probe": "Each of your unfenced stables holds 2 animals of one kind.",
     "small_pasture_probe": "Each of your pastures with a stable holds 2 more animals.",
@@ -445,8 +449,11 @@ REFUSED = [
     ("capacity of this card: 0 animals", "E215", "a card that holds animals needs a number from 1 up", "0"),
     ("any time if event_size > 1: sheep -> 2 food", "E212", "'event_size' is the size of what an event made: it can "
      "only be used in a rule that reacts to one ('after you build rooms if event_size >= 2: …')", "event_size"),
-    ("allow renovate_skip while rooms >= 3", "E300", "'while' holds only a change of a price or capacity, a sowing, "
-     "a breeding or a major that is a minor for you (missing feature: 'while' on allow)", "rooms >= 3"),
+    ("free 3 fences per action while rooms >= 3", "E300", "'while' holds only a change of a price or capacity, a "
+     "sowing, a breeding, a major that is a minor for you, a card that houses people or a rule switch (allow, "
+     "forbid) (missing feature: 'while' on free per action)", "rooms >= 3"),
+    ("bake: grain -> 5 food (at most (rooms) times)", "E300", "a bake rate takes a plain number of times (missing "
+     "feature: '(at most (<expression>) times)' on a bake rate)", "rooms"),
     ("capacity of family: +1 while rooms >= 3", "E300", "'while' changes the capacities of places for animals only "
      "(missing feature: 'while' on the most people, fences or stables)", "rooms >= 3"),
     ("cost of room: +1 building", "E300", "building resources of the player's choice only lower a price, by a plain "

@@ -40,7 +40,7 @@ from ..firing import could_fire, fire, limit_ok
 
 from .goods_events import (
     _space_in_use, after_event, before_event, can_pay, gain, give_others, NO, pay, replaced, scaled, snapshot, STOP,
-    via_cards, YES)
+    switch_on, via_cards, YES)
 from .choices import and_or, choose, may, optional, then
 from .rooms import (
     _blocked_for_tiles, _RENOVATION_PRICES, _tiles_of_farm, build_room, build_rooms, can_build_room, can_build_rooms,
@@ -65,7 +65,7 @@ from .animals import (
     best_food_exchange, best_food_rate, breed, breeding_blocked, capacity_of, housing, limit_of, roomy_pasture_count,
     settle_animals)
 from .family import (
-    can_family_growth, can_family_growth_without_room, can_take_goods, family_growth, family_growth_without_room,
+    can_family_growth, can_family_growth_without_room, card_rooms, can_take_goods, family_growth, family_growth_without_room,
     newborn_acts, take_goods, take_start_player)
 from .exchanges import (
     _bake_rates, announce_conversions, bake, can_bake, converted, exchange, exchange_ready, exchanges_make,

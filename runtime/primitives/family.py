@@ -5,8 +5,18 @@ from __future__ import annotations
 # ====================================================================== family
 
 
-def _room(p) -> bool:
-    return p.room_count + p.card_rooms > p.people
+def card_rooms(g, p) -> int:
+    """People housed on ``p``'s cards now: for good, and while a condition holds (``this card houses 1
+    person while rooms >= 4``, docs/language.md 4.3)."""
+    n = p.card_rooms
+    for k, fn in p.mods.get("card_rooms_while", ()):
+        if fn(g, p):
+            n += k
+    return n
+
+
+def _room(g, p) -> bool:
+    return p.room_count + card_rooms(g, p) > p.people
 
 
 def can_family_growth(g, p, ctx=None):
@@ -14,7 +24,7 @@ def can_family_growth(g, p, ctx=None):
     (docs/language.md 4.1.3: offered when only the room is missing)."""
     if not can_family_growth_without_room(g, p):
         return False
-    return _room(p) or bool(g.listeners.get("instead:family_growth") and could_replace(g, p, "family_growth", ctx))
+    return _room(g, p) or bool(g.listeners.get("instead:family_growth") and could_replace(g, p, "family_growth", ctx))
 
 
 def can_family_growth_without_room(g, p, ctx=None):
@@ -29,7 +39,7 @@ def family_growth(g, p, ctx=None, need_room=True):
         return False
     if g.listeners.get("instead:family_growth") and replaced(g, p, "family_growth", ctx):
         return True
-    if need_room and not _room(p):   # an 'instead of' rule was expected to make room unneeded, and did not
+    if need_room and not _room(g, p):   # an 'instead of' rule was expected to make room unneeded, and did not
         return False
     before = snapshot(g, p, "family_growth")
     before_event(g, p, "family_growth")

@@ -155,6 +155,15 @@ def give_others(g, p, items, ctx=None):
     return True
 
 
+def switch_on(g, p, key) -> bool:
+    """A rule switch of ``p`` (``allow …``, ``forbid …``): True when a card turned it on for good, or a list
+    of conditions of which one holds now (``allow renovate_skip while …``, docs/language.md 4.3)."""
+    v = p.mods.get(key)
+    if v is None or v is True or v is False:
+        return bool(v)
+    return any(fn(g, p) for fn in v)
+
+
 def scaled(items, factor):
     return tuple((good, n * factor) for good, n in items)
 

@@ -172,9 +172,9 @@ def renovation_targets(g, p, skip=False):
     a card's price, docs/language.md 4.13)."""
     mats = g.rules.materials
     level = mats.index(p.house)
-    if level + 1 >= len(mats) or p.mods.get("forbid_renovation"):
+    if level + 1 >= len(mats) or switch_on(g, p, "forbid_renovation"):
         return ()
-    if skip or p.mods.get("renovate_skip"):
+    if skip or switch_on(g, p, "renovate_skip"):
         return mats[level + 1:]
     return (mats[level + 1],)
 
@@ -236,4 +236,4 @@ def renovate(g, p, ctx=None, target=None, cost=None):
 
 
 # the verbs of the other modules called above (imported last: some of them import this one)
-from .goods_events import after_event, before_event, replaced, scaled, snapshot, STOP
+from .goods_events import after_event, before_event, replaced, scaled, snapshot, STOP, switch_on
