@@ -305,6 +305,9 @@ class Checker:
             elif kind in ("card", "source"):
                 if node.name == "occupations_after":
                     self.occupation_arg(node, arg)
+                elif node.name == "round_played" and not isinstance(arg, N.Quantity):
+                    self.err("E206", "round_played() needs a card id or 'this' (the round one card was played in)",
+                             arg.span)
                 elif isinstance(arg, N.TagRef):
                     if not self.sym.knows("card_tags", arg.name):
                         self.err("E205", f"unknown card tag '#{arg.name}'"

@@ -663,6 +663,8 @@ def card_table(gen: Gen, unit: Unit) -> dict:
         w.add(f"def {fname}(g, p):\n    return {gen.goods(cost)}")
         entry["cost"] = ()
         entry["cost_fn"] = Code(fname)
+    if any(isinstance(n, N.Call) and n.name == "round_played" for n in N.walk(list(d["rules"]) + [d["requires"]])):
+        entry["round_played"] = True   # the game records the round each card is played in (Q.round_played)
     if d.get("cost_ways"):   # alternative prices: every way, the first being 'cost' (docs/language.md 4.3)
         entry["cost_ways"] = tuple(const_goods(way) for way in d["cost_ways"])
     if d["requires"] is not None:

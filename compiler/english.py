@@ -234,7 +234,9 @@ class English:
                 "rank": lambda: f"your place in {args[0]} (1 for the most)",
                 "event_goods": lambda: f"the {_GROUP_WORDS.get(node.args[0].name) or self.good(node.args[0].name, 2)} it brought",
                 "event_card": lambda: f"the card is {args[0]}",
-                "event_paid": lambda: f"the {_GROUP_WORDS.get(node.args[0].name) or self.good(node.args[0].name, 2)} it took",
+                "event_paid": lambda: f"the {_GROUP_WORDS.get(node.args[0].name) or self.good(node.args[0].name, 2)} "
+                                      + ("paid for it" if self.event in ("build_major", "play_minor", "build_improvement",
+                                                                         "play_occupation") else "it took"),
                 "event_via": lambda: ("an action space gave it" if self.event == "gain" else _VIA_WORDS["space"])
                 if isinstance(node.args[0], N.Quantity) and node.args[0].name == "space"
                 else _VIA_WORDS.get(node.args[0].name) if isinstance(node.args[0], N.Quantity)
@@ -262,6 +264,7 @@ class English:
                 "others_max": lambda: f"the most {inner[0]} of any other player",
                 "stored": lambda: f"the {_GROUP_WORDS.get(node.args[0].name) or self.good(node.args[0].name, 2)} on this card",
                 "occupations_after": lambda: f"the occupations you played after {args[0]}",
+                "round_played": lambda: f"the round in which you played {args[0]}",
                 "roomy_pastures": lambda: f"your pastures holding an animal with room for {args[0]} more",
                 "score": lambda: f"your points for {self.category(node.args[0].name)}",
             }

@@ -79,6 +79,7 @@ class Game(Decisions, CardsInPlay, Phases):
         self.accept_optional = False     # 'may' effects are taken without asking (a choice needs them)
         self.replacing = frozenset()     # events whose 'instead of' rule is running (primitives.replaced)
         self.occupation_fee = None       # the fee of the occupation action being replaced (play occupation at random)
+        self.last_paid = ()              # the last price paid (payments.pay_one_of): a card's price for event_paid
         self.decisions = 0
         self.turn_no = self.action_no = self.harvest_no = 0  # periods of rule limits (runtime/firing.py)
         self.record = []            # every decision taken: (player index, kind, option)

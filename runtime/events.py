@@ -74,6 +74,8 @@ class CardsInPlay:
 
     def acquire_card(self, p, card):
         """Put a card's lasting effects into play for ``p`` and run its on-play effects."""
+        if self.pack.records_rounds:   # round_played(…): the round the card came into play
+            p.card_state.setdefault("played_round", {})[card.id] = self.round
         self.install_card(p, card)
         if card.modifiers and not P.animals_fit(self, p):
             P.settle_animals(self, p)   # a card that lowers a capacity ('capacity of house = 0'): some must go

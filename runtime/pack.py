@@ -109,6 +109,7 @@ class CardDef:
         self.latches = tuple(d.get("latches", ()))
         self.actions = tuple(d.get("actions", ()))
         self.passing = d.get("passing", False)
+        self.round_played = d.get("round_played", False)  # a rule of it reads round_played(…)
         self.deck = d.get("deck")
         self.number = d.get("number")
         self.players = d.get("players")
@@ -216,6 +217,8 @@ class Pack:
         self.all_cards.update(self.cards)
         # the cards that read history counters (runtime/history.py): a pack without any skips their set-up
         self.counting_cards = frozenset(cid for cid, c in self.all_cards.items() if c.counters or c.hand_listeners)
+        # whether the game records the round each card is played in (a card reads round_played(…))
+        self.records_rounds = any(c.round_played for c in self.all_cards.values())
         # the decks players may choose to deal from: those game.yaml names and those of the hand cards
         self.decks = tuple(sorted(set(self.rules.decks) | {str(c.deck) for c in self.cards.values() if c.deck}))
         self.space_defs = {s.id: s for s in self.spaces + self.round_cards}

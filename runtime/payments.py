@@ -470,6 +470,7 @@ def pay_one_of(g, p, options) -> bool:
     paid = P.can_pay(p, cost)
     if paid:
         P.pay(g, p, cost)
+        g.last_paid = cost   # the price paid, for the payload of the event it paid for (event_paid)
     if path:
         P.settle_animals(g, p)
         if g.converted:

@@ -308,10 +308,14 @@ EVENTS = {
     "sow": {"what": "fields are sown", "size": "fields sown", "goods": "the crops sown (one per field)"},
     "bake": {"what": "bread is baked", "size": "grain baked", "goods": "the food made"},
     "family_growth": {"what": "a child is born", "size": "children born (one a growth)"},
-    "build_major": {"what": "a major improvement is built", "card": "the major built"},
-    "play_minor": {"what": "a minor improvement is played", "card": "the minor played"},
-    "build_improvement": {"what": "a major or minor improvement is built", "card": "the improvement"},
-    "play_occupation": {"what": "an occupation is played", "card": "the occupation played"},
+    "build_major": {"what": "a major improvement is built", "card": "the major built",
+                    "paid": "its price as paid"},
+    "play_minor": {"what": "a minor improvement is played", "card": "the minor played",
+                   "paid": "its price as paid"},
+    "build_improvement": {"what": "a major or minor improvement is built", "card": "the improvement",
+                          "paid": "its price as paid"},
+    "play_occupation": {"what": "an occupation is played", "card": "the occupation played",
+                        "paid": "its price as paid (the action's fee included)"},
     "take_start_player": {"what": "the start player token is taken"},
     "convert": {"what": "goods are converted by an exchange (cooking, a card's rate), also inside a payment",
                 "goods": "the goods made", "paid": "the goods given up", "via": "the card of the exchange"},
@@ -589,6 +593,11 @@ def occupations_after(g, p, card_id):
     return len(occ) - occ.index(card_id) - 1 if card_id in occ else 0
 
 
+def round_played(g, p, card_id):
+    """the round in which the player played the card (0 while it is not in play)"""
+    return p.card_state.get("played_round", {}).get(card_id, 0)
+
+
 # The card counts where prerequisites and scoring read them (docs/language.md 4.8): an occupation that
 # 'counts as N occupations' is N there, a minor that 'counts as a major improvement too' is also a major.
 # The compiler writes these for 'occupations', 'majors' and 'occupations_after(this)' in a card's
@@ -688,6 +697,7 @@ FUNCTIONS = {
     "event_via": (event_via, ("source",)),
     "event_space": (event_space, ("space_or_tag",)),
     "occupations_after": (occupations_after, ("card",)),
+    "round_played": (round_played, ("card",)),
     "score": (score, ("category",)),
     "stored": (stored, ("goods",)),
     "drawn": (drawn, ("goods",)),

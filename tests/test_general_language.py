@@ -57,6 +57,9 @@ TEXTS = {
     "mixed_pasture_probe": "Each of your pastures may hold animals of different kinds together.",
     "while_room_probe": "While you have at least 3 rooms: this card houses 1 person (it is not a room).",
     "while_switch_probe": "While you have at least 3 rooms: you may renovate straight from wood to stone.",
+    "round_played_probe": 'Each time you use "Forest", if the round in which you played "Round Played Probe" is the '
+                          "round number: get 1 food.",
+    "paid_occupation_probe": "Each time you play a minor improvement: get (the building resources paid for it) food.",
     "empty_stables_probe": "In the feeding phase, you may exchange: 1 grain → 5 food (at most once for each empty "
                            "unfenced stable you have then).",
     "stable_capacity_probe": "Each of your unfenced stables holds 2 more animals (all of one kind).",
@@ -452,6 +455,8 @@ REFUSED = [
     ("free 3 fences per action while rooms >= 3", "E300", "'while' holds only a change of a price or capacity, a "
      "sowing, a breeding, a major that is a minor for you, a card that houses people or a rule switch (allow, "
      "forbid) (missing feature: 'while' on free per action)", "rooms >= 3"),
+    ("at scoring if round_played(#oven) >= 1: bonus 1", "E206", "round_played() needs a card id or 'this' (the "
+     "round one card was played in)", "#oven"),
     ("bake: grain -> 5 food (at most (rooms) times)", "E300", "a bake rate takes a plain number of times (missing "
      "feature: '(at most (<expression>) times)' on a bake rate)", "rooms"),
     ("capacity of family: +1 while rooms >= 3", "E300", "'while' changes the capacities of places for animals only "

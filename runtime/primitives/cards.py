@@ -244,14 +244,16 @@ def _take_major(g, p, pick):
     else:
         cid = pick
         card = g.card(cid)
+        g.last_paid = ()
         pay_one_of(g, p, card_cost_options(g, p, card))
         if g.log is not None:
             g.say(f"{p.name} builds {card.name}")
+    paid = () if "<" in pick else g.last_paid   # the price (event_paid); an upgrade returned a card instead
     g.major_supply.remove(cid)
     p.majors.append(cid)
     g.acquire_card(p, card)
-    after_event(g, p, "build_major", card=card, before=before)
-    after_event(g, p, "build_improvement", card=card, before=before)
+    after_event(g, p, "build_major", card=card, before=before, paid=paid)
+    after_event(g, p, "build_improvement", card=card, before=before, paid=paid)
 
 
 def play_minor(g, p, ctx=None):
@@ -270,8 +272,10 @@ def _play_minor(g, p, cid):
     before = p.clone() if ("play_minor" in g.snapshots or "build_improvement" in g.snapshots) else None
     before_event(g, p, "play_minor", card)
     before_event(g, p, "build_improvement", card)
+    g.last_paid = ()
     if not pay_one_of(g, p, card_cost_options(g, p, card)):
         return False
+    paid = g.last_paid   # the price (event_paid)
     if card.kind == "major":   # a major that is a minor for the player comes from the supply
         g.major_supply.remove(cid)
     else:
@@ -295,8 +299,8 @@ def _play_minor(g, p, cid):
     else:
         p.minors.append(cid)
         g.acquire_card(p, card)
-    after_event(g, p, "play_minor", card=card, before=before)
-    after_event(g, p, "build_improvement", card=card, before=before)
+    after_event(g, p, "play_minor", card=card, before=before, paid=paid)
+    after_event(g, p, "build_improvement", card=card, before=before, paid=paid)
     if g.rules.draw_after_play:
         from ..pregame import draw_after_play
         draw_after_play(g, p)
@@ -476,15 +480,17 @@ def _play_occupation(g, p, cid, fee, beg=False):
     before = snapshot(g, p, "play_occupation")
     before_event(g, p, "play_occupation", card)
     g.accept_optional = accept
+    g.last_paid = ()
     if not (_pay_or_beg(g, p, card, fee) if beg else pay_one_of(g, p, occupation_cost_options(g, p, card, fee))):
         g.say(f"{p.name} cannot pay for {card.name}")
         return False
+    paid = g.last_paid   # the price, the action's fee included (event_paid)
     p.hand_occupations.remove(cid)
     p.occupations.append(cid)
     if g.log is not None:
         g.say(f"{p.name} plays occupation {card.name}")
     g.acquire_card(p, card)
-    after_event(g, p, "play_occupation", card=card, before=before)
+    after_event(g, p, "play_occupation", card=card, before=before, paid=paid)
     if g.rules.draw_after_play:
         from ..pregame import draw_after_play
         draw_after_play(g, p)
