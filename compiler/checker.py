@@ -40,7 +40,7 @@ KIND_TARGETS = MIXED_TARGETS | {"animal_card"}
 # the modifiers that may hold only while a condition does ('<modifier> while <condition>', docs/language.md 4.3)
 WHILE_MODIFIERS = {"cost_delta", "capacity", "sowing_more", "breeding_more", "as_minor", "card_room", "allow", "forbid"}
 RULE_SWITCHES = {"allow": {"renovate_skip"}, "forbid": {"renovation"}}
-ARG_KINDS = {"space", "card", "number", "player_value", "goods", "space_or_tag", "category", "source"}
+ARG_KINDS = {"space", "card", "number", "player_value", "goods", "space_or_tag", "category", "source", "animal"}
 # what reads the scoring table itself (docs/language.md 4.11): refused inside the table's own points
 SCORE_READERS = {"score", "score_negative"}
 MAX_WORK = 10_000   # steps one rule may take when it runs once (docs/limits.md)
@@ -346,6 +346,9 @@ class Checker:
                 elif arg.name not in self.sym.goods and arg.name not in Q.GOOD_GROUPS:
                     self.err("E203", f"unknown good '{arg.name}'"
                              f"{did_you_mean(arg.name, list(self.sym.goods) + list(Q.GOOD_GROUPS))}", arg.span)
+            elif kind == "animal":
+                if not isinstance(arg, N.Quantity) or arg.name not in self.sym.animals:
+                    self.err("E203", f"{node.name}() needs one kind of animal: {', '.join(self.sym.animals)}", arg.span)
             elif kind == "category":
                 self.category(arg.name if isinstance(arg, N.Quantity) else None, arg.span,
                               f"{node.name}() needs the id of a scoring category")
@@ -533,6 +536,8 @@ class Checker:
                 self.err("E212", "'move your person …' moves a person already placed, once everyone is: it belongs "
                          "in an 'at work phase end' rule or in a claim resolved then ('claim (…) at work phase end')",
                          v.span)
+        if v.name == "put_on_named_space":
+            self.spaces_ref(v.spaces[0])
         if v.name == "spread_goods":
             self.good(v.word, v.word_span)
             for group in v.spaces:
@@ -986,7 +991,9 @@ class Checker:
             if word not in ("animal", "animals") and word not in self.sym.animals:
                 self.err("E203", f"'{word}' is not an animal{did_you_mean(word, self.sym.animals)}; a card holds "
                          "'animals' (any, mixed) or one kind ('capacity of this card: 3 sheep')", span)
-            if m.number is None and word in ("animal", "animals"):
+            if m.expr is not None:   # 'capacity of this card: (<expr>) cattle': worked out when looked at
+                self.expr(m.expr)
+            elif m.number is None and word in ("animal", "animals"):
                 self.err("E215", "a card holds any number of one kind of animal only ('capacity of this card: any "
                          "boar'); animals of any kinds need a number", getattr(m, "number_span", m.span))
             elif m.number is not None and m.number < 1:

@@ -164,7 +164,7 @@ class Gen:
             fn, kinds = RQ.FUNCTIONS[node.name]
             args = []
             for a, kind in zip(node.args, kinds):
-                if kind in ("space", "card", "space_or_tag", "category", "source", "phase"):
+                if kind in ("space", "card", "space_or_tag", "category", "source", "phase", "animal"):
                     args.append(repr(a.name))
                 elif kind == "player_value":
                     if isinstance(a, N.Quantity) and a.name in RQ.QUANTITIES:
@@ -402,6 +402,10 @@ class Gen:
                     f"return P.pay_to(g, p, P.start_player_of(g), {goods}, c)")
         if n == "put_on_space":
             return "return True", f"return P.put_on_space(g, p, {self.goods(v.goods)}, c)"
+        if n == "put_on_named_space":   # possible while the space is on the board
+            sid = v.spaces[0][0][0]
+            return (f"return P.can_put_on_named_space(g, {sid!r})",
+                    f"return P.put_on_named_space(g, p, {sid!r}, {self.goods(v.goods)}, c)")
         if n == "spread_goods":
             args = f"{v.word!r}, {v.spaces[0][0][0]!r}, {pyrepr(tuple(name for name, _, _ in v.spaces[1]))}"
             return f"return P.can_spread_goods(g, {args})", f"return P.spread_goods(g, p, {args})"
@@ -878,6 +882,12 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
             w.add(f"def {fn}(g, p, c=None):\n    return {n} if {when} else 0")
             n = fn
         body.append(f"p.mods.setdefault('breeding', []).append(({m.words[0][0]!r}, {n}))")
+    elif m.kind == "card_capacity" and m.expr is not None:   # a capacity worked out when housing is
+        kind = m.words[0][0]
+        only = None if kind in ("animal", "animals") else kind
+        fn = w.name("card_capacity")
+        w.add(f"def {fn}(g, p, c=None):\n    return {gen.expr(m.expr)}")
+        body.append(f"P.add_card_capacity_fn(g, p, card.id, {fn}, {only!r})")
     elif m.kind == "card_capacity":
         kind = m.words[0][0]
         only = None if kind in ("animal", "animals") else kind

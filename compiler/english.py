@@ -265,6 +265,7 @@ class English:
                 "stored": lambda: f"the {_GROUP_WORDS.get(node.args[0].name) or self.good(node.args[0].name, 2)} on this card",
                 "occupations_after": lambda: f"the occupations you played after {args[0]}",
                 "round_played": lambda: f"the round in which you played {args[0]}",
+                "room_for": lambda: f"you have room for one more {self.good(node.args[0].name, 1)}",
                 "roomy_pastures": lambda: f"your pastures holding an animal with room for {args[0]} more",
                 "score": lambda: f"your points for {self.category(node.args[0].name)}",
             }
@@ -538,6 +539,9 @@ class English:
             return f"give {self.goods(v.goods)} of yours to the starting player (nothing when that is you)"
         if n == "put_on_space":
             return f"put {self.goods(v.goods)} from the general supply on an action space of your choice"
+        if n == "put_on_named_space":
+            return (f"put {self.goods(v.goods)} from the general supply on {self.space_ref(v.spaces[0][0][0], False)} "
+                    f"(whoever uses it next takes them)")
         if n == "lodge_people":
             k = int(v.number)
             who = "a person" if k == 1 else f"{k} people"
@@ -901,6 +905,14 @@ class English:
             young = "young" if word == "animals" else self.good(word, n)
             return (f"Each time your {what} breed, {n} more {young} {'is' if n == 1 else 'are'} born "
                     f"(each as long as there is room for it).")
+        if m.kind == "card_capacity" and m.expr is not None:
+            kind = m.words[0][0]
+            what = "animals of any kinds, mixed" if kind in ("animal", "animals") else self.good(kind, 2)
+            if isinstance(m.expr, N.Quantity) and m.expr.name in _QUANTITY:
+                count = f"1 {self.good(kind, 1) if kind not in ('animal', 'animals') else 'animal'} for each " \
+                        f"{_QUANTITY[m.expr.name]} you have"
+                return f"This card holds {count}; they are your animals like those on your farm."
+            return f"This card holds as many {what} as {self.expr(m.expr)}; they are your animals like those on your farm."
         if m.kind == "card_capacity":
             kind = m.words[0][0]
             what = (f"{m.number} {'animal' if m.number == 1 else 'animals'} of any kinds, mixed"

@@ -691,6 +691,14 @@ class _Build(Transformer):
         mod.number_span = self.s.of_token(n)
         return mod
 
+    def card_capacity_expr(self, meta, children):
+        expr = next(c for c in children if isinstance(c, N.Node))
+        name = _tokens(children, "NAME")[-1]
+        mod = N.Modifier("card_capacity", number=None, words=[(name.value, self.s.of_token(name))],
+                         span=self.sp(meta))
+        mod.expr = expr
+        return mod
+
     def card_capacity_any(self, meta, children):
         name = _tokens(children, "NAME")[0]
         mod = N.Modifier("card_capacity", number=None, words=[(name.value, self.s.of_token(name))],
@@ -980,6 +988,12 @@ class _Build(Transformer):
     # goods and markers on action spaces (docs/language.md 4.4)
     def put_on_space(self, meta, c):
         return self._verb("put_on_space", meta, c, goods=c[0])
+
+    def put_on_named_space(self, meta, c):
+        name = _tokens(c, "NAME")[-1]
+        v = self._verb("put_on_named_space", meta, c, goods=c[0])
+        v.spaces = [[(name.value, False, self.s.of_token(name))]]
+        return v
 
     def spread_goods(self, meta, c):
         good, source, *targets = _tokens(c, "NAME")

@@ -77,6 +77,7 @@ VERB_EXAMPLES = {
     "take_from_actor": "after another player uses clay_pit: take 1 clay from actor",
     "pay_start_player": "at work phase start if not start_player: pay 1 food to start player",
     "put_on_space": "at work phase start: may put 1 food on an action space",
+    "put_on_named_space": "after another player uses fishing: claim (put 2 food on fishing) at returning home",
     "spread_goods": "at work phase start: may spread the wood of forest over clay_pit, reed_bank",
     "mark_space": "on play: mark an action space",
     "lodge_people": "on play: lodge 1 person on this card",
@@ -154,10 +155,12 @@ IN_CONTEXT = {"take_goods": "in an action space's effect", "pile": "in a card's 
               "card_capacity": "in a card's rules", "card_capacity_any": "in a card's rules: any number of one kind", "card_space": "in a card's rules",
               "counts_as_occupations": "in an occupation's rules", "play_this_card": "in an occupation's rules", "counts_as_major": "in a minor improvement's rules"}
 # Functions about the card whose rule it is ('this', the goods on it): only in a card's rules.
-CARD_RULES_ONLY = {"occupations_after", "stored", "drawn"}
+CARD_RULES_ONLY = {"occupations_after", "stored", "drawn", "round_played"}
 # Examples of functions whose generic example would not fit.
 FUNCTION_EXAMPLES = {
     "occupations_after": "at scoring: bonus occupations_after(this)",  # 'this': in a card's rules
+    "round_played": "at scoring if round_played(this) <= 11 and rooms > people: bonus 4",
+    "room_for": "on play: may gain 1 sheep if room_for(sheep)",
     "owner": "on play: for each player (gain 1 food if rooms < owner(rooms))",
     "event_goods": "after you use forest if event_goods(wood) >= 4: gain 1 food",
     "event_card": "after you play minor if event_card(#oven): gain 1 food",
@@ -179,7 +182,8 @@ HISTORY_EXAMPLES = {
     "first": "after another player uses #reed_accumulation if first(use #reed_accumulation, round): gain 1 food",
 }
 _ARG_SAMPLES = {"space": "fishing", "card": "#oven", "number": "2", "player_value": "rooms", "goods": "wood",
-                "space_or_tag": "#wood_accumulation", "category": "fields", "source": "#oven", "phase": "feeding"}
+                "space_or_tag": "#wood_accumulation", "category": "fields", "source": "#oven", "phase": "feeding",
+                "animal": "sheep"}
 
 
 def _alternatives(rule: str) -> list[tuple[str, str]]:

@@ -229,6 +229,8 @@ def stmt(node) -> str:
         return f"lodge {v.number} {'person' if v.number == 1 else 'people'} on this card"
     if name == "put_on_space":
         return f"put {goods(v.goods)} on an action space"
+    if name == "put_on_named_space":
+        return f"put {goods(v.goods)} on {v.spaces[0][0][0]}"
     if name == "spread_goods":
         return f"spread the {v.word} of {v.spaces[0][0][0]} over {', '.join(n for n, _, _ in v.spaces[1])}"
     if name == "pay_start_player":

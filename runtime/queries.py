@@ -593,6 +593,14 @@ def occupations_after(g, p, card_id):
     return len(occ) - occ.index(card_id) - 1 if card_id in occ else 0
 
 
+def room_for(g, p, animal):
+    """1 when one more animal of that kind would fit on the farm with the animals the player has"""
+    from .primitives.animals import animal_counts, animals_fit
+    counts = list(animal_counts(g, p))
+    counts[g.rules.animals.index(animal)] += 1
+    return int(animals_fit(g, p, tuple(counts)))
+
+
 def round_played(g, p, card_id):
     """the round in which the player played the card (0 while it is not in play)"""
     return p.card_state.get("played_round", {}).get(card_id, 0)
@@ -698,6 +706,7 @@ FUNCTIONS = {
     "event_space": (event_space, ("space_or_tag",)),
     "occupations_after": (occupations_after, ("card",)),
     "round_played": (round_played, ("card",)),
+    "room_for": (room_for, ("animal",)),
     "score": (score, ("category",)),
     "stored": (stored, ("goods",)),
     "drawn": (drawn, ("goods",)),

@@ -129,6 +129,9 @@ def _on_cards(game, p) -> dict:
         out.setdefault(cid, {})["holds"] = [{"animals": None if n >= ANY_NUMBER else n,
                                              "kind": None if only < 0 else animals[only]}
                                             for n, only in places]
+    for cid, fn, only in p.mods.get("card_capacity_fn", ()):   # worked out now
+        out.setdefault(cid, {}).setdefault("holds", []).append(
+            {"animals": max(0, fn(game, p)), "kind": None if only < 0 else animals[only]})
     return dict(sorted(out.items()))
 
 

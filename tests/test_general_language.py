@@ -60,6 +60,12 @@ TEXTS = {
     "round_played_probe": 'Each time you use "Forest", if the round in which you played "Round Played Probe" is the '
                           "round number: get 1 food.",
     "paid_occupation_probe": "Each time you play a minor improvement: get (the building resources paid for it) food.",
+    "put_named_probe": 'When you play this card: put 1 wood from the general supply on "Clay Pit" (whoever uses it '
+                       "next takes them).",
+    "computed_card_probe": "This card holds 1 cattle for each pasture you have; they are your animals like those on "
+                           "your farm.",
+    "room_for_probe": "When you play this card: you may choose one: get 1 sheep if you have room for one more sheep or "
+                      "pay 2 food to get 1 cattle if you have room for one more cattle.",
     "empty_stables_probe": "In the feeding phase, you may exchange: 1 grain → 5 food (at most once for each empty "
                            "unfenced stable you have then).",
     "stable_capacity_probe": "Each of your unfenced stables holds 2 more animals (all of one kind).",
@@ -457,6 +463,8 @@ REFUSED = [
      "forbid) (missing feature: 'while' on free per action)", "rooms >= 3"),
     ("at scoring if round_played(#oven) >= 1: bonus 1", "E206", "round_played() needs a card id or 'this' (the "
      "round one card was played in)", "#oven"),
+    ("on play: gain 1 food if room_for(grain)", "E203", "room_for() needs one kind of animal: sheep, boar, cattle",
+     "grain"),
     ("bake: grain -> 5 food (at most (rooms) times)", "E300", "a bake rate takes a plain number of times (missing "
      "feature: '(at most (<expression>) times)' on a bake rate)", "rooms"),
     ("capacity of family: +1 while rooms >= 3", "E300", "'while' changes the capacities of places for animals only "

@@ -83,11 +83,12 @@ from .players import (
     _for, actor_of, can_pay_space_fees, can_pay_to, for_actor, for_each_other, for_each_player, give_to, owner_of,
     pay_space_fees, pay_to, take_from)
 from .on_cards import (
-    _store, add_card_capacity, add_card_space, can_move_up_to_card, can_take_from_card, card_space_of, move_to_card,
+    _store, add_card_capacity, add_card_capacity_fn, add_card_space, can_move_up_to_card, can_take_from_card, card_space_of, move_to_card,
     move_up_to_card, pile, pile_stack, pile_top, put_on_card, stored_on, take_from_card, can_draw_from_card,
     draw_from_card)
 from .board import (
-    can_reveal_round_cards, can_spread_goods, mark_space, marked_by, put_on_space, reveal_round_cards, spread_goods)
+    can_put_on_named_space, can_reveal_round_cards, can_spread_goods, mark_space, marked_by, put_on_named_space,
+    put_on_space, reveal_round_cards, spread_goods)
 from .placements import (
     can_place_first, lodge_people, lodgers, people_to_place, place_first, place_less, place_more, start_player_of)
 from .hands import can_discard_hand, can_draw_cards, can_play_from_hand, discard_hand, draw_cards, play_from_hand

@@ -81,11 +81,17 @@ def _card_places(g, p, caps, mods=None) -> int:
     container of that kind; the places for any kind are returned, one animal of any kind each. ``mods``:
     the capacity modifiers, of which those of 'animal card' change each place."""
     held = p.card_state.get("card_capacity")
-    if not held:
+    computed = p.mods.get("card_capacity_fn") if p.mods else None
+    if not held and not computed:
         return 0
+    places_of = list(held.values()) if held else []
+    if computed:   # capacities worked out now ('capacity of this card: (pastures) cattle')
+        places_of.append(tuple((max(0, fn(g, p)), only) for _, fn, only in computed))
     anyone = 0
-    for places in held.values():
+    for places in places_of:
         for cap, only in places:
+            if cap <= 0:
+                continue
             more = None
             if mods:
                 cap = capacity_of(g, p, mods, _CARD, cap)[0]

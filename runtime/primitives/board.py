@@ -29,6 +29,26 @@ def put_on_space(g, p, items, ctx=None):
     return True
 
 
+def can_put_on_named_space(g, space_id) -> bool:
+    """Goods can be put on a named action space while it is on the board."""
+    return space_id in g.space_by_id
+
+
+def put_on_named_space(g, p, space_id, items, ctx=None):
+    """Goods from the general supply onto the named action space (on the board): whoever uses it next takes
+    them with its action (docs/language.md 4.4)."""
+    if space_id not in g.space_by_id:
+        return False
+    items = tuple((good, n) for good, n in items if n > 0)
+    if not items:
+        return True
+    s = g.own_space(g.space_by_id[space_id])
+    for good, n in items:
+        s.goods[good] = s.goods.get(good, 0) + n
+    g.say(f"{p.name} puts {gamelog.goods(g, items)} on {gamelog.space_label(g, s)}")
+    return True
+
+
 def _on_board(g, ids):
     return [g.space_by_id[i] for i in ids if i in g.space_by_id]
 

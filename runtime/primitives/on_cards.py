@@ -167,5 +167,12 @@ def add_card_capacity(g, p, card_id, n, only):
     held[card_id] = tuple((count, k) for k, count in sorted(places.items()))
 
 
+def add_card_capacity_fn(g, p, card_id, fn, only):
+    """The card holds as many animals as ``fn`` gives, worked out whenever the animals are kept (docs/language.md
+    4.5: 'capacity of this card: (pastures) cattle'): of the kind ``only`` (None: any kinds, mixed)."""
+    kind = -1 if only is None else g.rules.animals.index(only)
+    p.mods.setdefault("card_capacity_fn", []).append((card_id, fn, kind))
+
+
 # the verbs of the other modules called above (imported last: some of them import this one)
 from .goods_events import can_pay, gain
