@@ -374,6 +374,9 @@ class Gen:
             "harvest_fields": ("P.can_harvest_fields(g, p, c)", "P.harvest_fields(g, p, c)"),
             "skip_harvest": ("True", "P.skip_harvest(g, p, c)"),
         }
+        if n == "build_stables" and (v.price is not None or v.free):   # a price for each stable
+            cost = self._cost_arg(v)
+            return f"return P.can_build_stables(g, p, c, {cost})", f"return P.build_stables(g, p, c, {cost})"
         if n in simple:
             can, do = simple[n]
             return f"return {can}", f"return {do}"

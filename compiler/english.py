@@ -511,6 +511,9 @@ class English:
             if v.goods_out is not None:
                 text += f"; that player gets {self.goods(v.goods_out)} from the general supply"
             return text
+        if n == "build_stables" and (v.price is not None or v.free):
+            return (f"build stables, each for {self.goods(v.price)}" if v.price is not None
+                    else "build stables, each at no cost")
         if n in simple:
             return simple[n]
         if n == "build_major":

@@ -917,7 +917,7 @@ class _Build(Transformer):
         return v
 
     def build_stables(self, meta, c):
-        return self._verb("build_stables", meta, c)
+        return self._priced("build_stables", meta, c)
 
     def build_stable(self, meta, c):
         return self._priced("build_stable", meta, c)

@@ -59,7 +59,7 @@ VERB_EXAMPLES = {
     "exchange_now": "on play: exchange 1 wood -> 2 food", "plow": "on play: plow 2 fields",
     "plow_up_to": "on play: plow up to (all_sum(cards(#oven))) fields", "sow": "on play: sow 1 field",
     "bake": "on play: bake", "build_rooms": "on play: build rooms", "build_room": "on play: build room for 2 wood, 1 reed",
-    "renovate": "on play: renovate to clay", "build_stables": "on play: build stables",
+    "renovate": "on play: renovate to clay", "build_stables": "any time action (once per round): build stables for 1 wood, 1 food",
     "build_stable": "on play: build stable free", "build_fences": "on play: build fences free",
     "fence_spaces": "on play: fence 2 spaces free", "family_growth": "on play: family growth",
     "family_growth_free": "on play: family growth without room", "build_major": "on play: build major",

@@ -174,6 +174,8 @@ def stmt(node) -> str:
     if name == "take_from_field":
         return (f"take {goods(v.goods)} from a field of another player"
                 + (f" and give them {goods(v.goods_out)}" if v.goods_out is not None else ""))
+    if name == "build_stables" and (v.price is not None or v.free):
+        return "build stables" + _price(v)
     if name in _VERB_WORDS:
         return _VERB_WORDS[name]
     if name == "build_major":

@@ -66,6 +66,7 @@ TEXTS = {
                            "your farm.",
     "room_for_probe": "When you play this card: you may choose one: get 1 sheep if you have room for one more sheep or "
                       "pay 2 food to get 1 cattle if you have room for one more cattle.",
+    "stables_price_probe": "At any time, you may build stables, each for 1 wood and 1 food.",
     "empty_stables_probe": "In the feeding phase, you may exchange: 1 grain → 5 food (at most once for each empty "
                            "unfenced stable you have then).",
     "stable_capacity_probe": "Each of your unfenced stables holds 2 more animals (all of one kind).",

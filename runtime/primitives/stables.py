@@ -147,21 +147,24 @@ def partner_stable_cells(g, p) -> tuple:
     return q, cells
 
 
-def can_build_stables(g, p, ctx=None):
-    """Whether the 'build stables' action can build one (on the own farm or, in team play, the partner's)."""
+def can_build_stables(g, p, ctx=None, cost=None):
+    """Whether the 'build stables' action can build one (on the own farm or, in team play, the partner's);
+    ``cost``: the price of each stable a card gives ('build stables for 1 wood, 1 food'), own farm only."""
+    if cost is not None:
+        return can_build_stable(g, p, ctx, cost)
     return can_build_stable(g, p) or partner_stable_cells(g, p)[0] is not None
 
 
-def build_stables(g, p, ctx=None):
+def build_stables(g, p, ctx=None, cost=None):
     built = acts = 0   # stables on the own farm (the event's count); every stable built, the partner's too
     if g.listeners.get("instead:build_stables") and replaced(g, p, "build_stables", ctx):
         return True
     before = snapshot(g, p, "build_stables")
-    if can_build_stable(g, p):
+    if can_build_stable(g, p, ctx, cost):
         before_event(g, p, "build_stables")
     while True:
-        mine = can_build_stable(g, p)
-        q, theirs = partner_stable_cells(g, p)
+        mine = can_build_stable(g, p, ctx, cost)
+        q, theirs = partner_stable_cells(g, p) if cost is None else (None, 0)
         if not mine and not theirs:
             break
         opts = (list(iter_bits(stable_cells(g, p))) if mine else []) + [(PARTNER, c) for c in iter_bits(theirs)]
@@ -178,7 +181,7 @@ def build_stables(g, p, ctx=None):
                 g.say(f"{p.name} builds {q.name} a stable at {q.grid.name(cell[1])}")
             settle_animals(g, q)   # (a stable only adds room; settling keeps the animals' placement true)
             continue
-        pay_one_of(g, p, stable_options(g, p))
+        pay_one_of(g, p, stable_options(g, p, cost))
         _put_stable(g, p, cell)
         built += 1
     if built:
