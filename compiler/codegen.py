@@ -487,7 +487,7 @@ class Gen:
             return (f"return P.can_renovate(g, p, c, {target}, {cost})",
                     f"return P.renovate(g, p, c, {target}, {cost})")
         if n == "play_occupation":
-            fee = self.goods(v.price) if v.price is not None else "()"
+            fee = self.goods(v.price) if v.price is not None else "P.FREE" if v.free else "()"
             return (f"return P.can_play_occupation(g, p, c, {fee})",
                     f"return P.play_occupation(g, p, c, {fee})")
         if n == "schedule":

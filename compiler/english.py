@@ -448,7 +448,7 @@ class English:
             return _join(parts, "and")
         if isinstance(node, N.Then):
             first, *rest = node.items
-            return self.stmt(first) + "".join(f", then you may {self.stmt(x)}" for x in rest)
+            return self.stmt(first) + "".join(f", then you may {_no_may(self.stmt(x))}" for x in rest)
         if isinstance(node, N.AndOr):
             return _join(_with_subjects(node.items, [self.stmt(x) for x in node.items]), "and/or")
         if isinstance(node, N.May):
@@ -582,7 +582,7 @@ class English:
         if n == "for_each_other":
             return f"each other player: {_their(self.stmt(v.body))}"
         if n == "return_to_space":
-            return f"put {self.goods(v.goods)} back on that action space"
+            return f"put {self.goods(v.goods)} from your supply on that action space"
         if n == "plow" and v.expr is not None:
             if isinstance(v.expr, N.Num):
                 return f"plow up to {v.expr.value} fields (as many as you choose, at least 1)"
@@ -600,7 +600,8 @@ class English:
         if n == "renovate":
             return "renovate your house" + (f" to {v.word}" if v.word else "") + price
         if n == "play_occupation":
-            return "play an occupation" + (f", paying {self.goods(v.price)}" if v.price is not None else "")
+            return "play an occupation" + (f", paying {self.goods(v.price)}" if v.price is not None
+                                           else " at no cost (not even a cost printed on it)" if v.free else "")
         if n == "schedule":
             return f"place {self.goods(v.goods)} on {self.rounds(v.rounds)}; you get them at the start of those rounds"
         if n == "schedule_action":
@@ -1230,6 +1231,11 @@ def _third_person(phrase: str) -> str:
 
 def _article(words: str) -> str:
     return "an" if words[:1] in "aeiou" else "a"
+
+
+def _no_may(text: str) -> str:
+    """A statement after 'then you may', without a 'you may' of its own ('a then may b')."""
+    return text[len("you may "):] if text.startswith("you may ") else text
 
 
 def _times(n: int) -> str:

@@ -232,6 +232,8 @@ at scoring: bonus done_since(use fishing or #wood_accumulation, this) + gained(b
 after you harvest if event_via(this) and event_size >= 2 and during(feeding) == 0: gain (event_goods(grain)) food
 feed last
 harvest vegetable from the supply
+capacity of this card: (pastures) cattle
+at returning home: put 1 food on fishing
 this card is 3 fields for wood
 sowing of grain next to rooms: +2
 after you sow if event_size == 1: add 2 to each sown field
@@ -327,7 +329,8 @@ def test_quantities_functions_and_phrases_have_words(checked_packs):
             assert bad_text(text) is None, (name, text)
     samples = {"space": N.Quantity("fishing"), "card": N.TagRef("fireplace"), "number": N.Num(2),
                "player_value": N.Quantity("rooms"), "goods": N.Quantity("clay"), "space_or_tag": N.TagRef("lessons"),
-               "category": N.Quantity("fields"), "source": N.TagRef("fireplace"), "phase": N.Quantity("feeding")}
+               "category": N.Quantity("fields"), "source": N.TagRef("fireplace"), "phase": N.Quantity("feeding"),
+               "animal": N.Quantity("sheep")}
     for fname, (_fn, kinds) in Q.FUNCTIONS.items():
         text = eng.expr(N.Call(fname, [samples[k] for k in kinds]))
         assert bad_text(text) is None and f"{fname}(" not in text, (fname, text)

@@ -67,6 +67,8 @@ TEXTS = {
     "room_for_probe": "When you play this card: you may choose one: get 1 sheep if you have room for one more sheep or "
                       "pay 2 food to get 1 cattle if you have room for one more cattle.",
     "stables_price_probe": "At any time, you may build stables, each for 1 wood and 1 food.",
+    "text_probe": "At any time (once per game), you may play an occupation at no cost (not even a cost printed on "
+                  "it).",
     "empty_stables_probe": "In the feeding phase, you may exchange: 1 grain → 5 food (at most once for each empty "
                            "unfenced stable you have then).",
     "stable_capacity_probe": "Each of your unfenced stables holds 2 more animals (all of one kind).",
@@ -163,6 +165,11 @@ TEXTS = {
 }
 # Every line of a probe whose other lines matter too (TEXTS holds the last line of each card).
 ALL_LINES = {
+    # the generated-text bugs the designer test round 3 found: 'then may', 'play occupation free', 'return … to the space'
+    "text_probe": ["When you play this card: get 2 food, then you may play an occupation.",
+                   'Each time you use "Forest": you may put 4 wood from your supply on that action space, then you may '
+                   "get 2 food.",
+                   "At any time (once per game), you may play an occupation at no cost (not even a cost printed on it)."],
     # an occupation has no cost line, so its first rule is the header's second line (not compared)
     "via_kind_probe": ["Each time you plow, if it was done by an occupation: get 1 wood.",
                        'Each time you use "Day Laborer": plow 1 field.',

@@ -322,9 +322,18 @@ def build_improvement(g, p, ctx=None):
     return True
 
 
+class _Free(tuple):
+    """The fee of 'play occupation free': nothing at all is paid, not even a cost printed on the card."""
+
+
+FREE = _Free()
+
+
 def fee_and_cost(fee, cost):
     """The space's fee and a card's own cost as one price, each good once (2 food and 4 food: 6 food), so
     that testing and paying it see the whole amount of a good."""
+    if isinstance(fee, _Free):
+        return ()
     if not cost:
         return tuple(fee)
     if not fee:
@@ -337,6 +346,8 @@ def fee_and_cost(fee, cost):
 
 def occupation_cost_options(g, p, card, fee=()):
     """The ways to pay for playing ``card``: the space's fee and the card's own cost, as cards change them."""
+    if isinstance(fee, _Free):
+        return ((),)
     return cost_options(g, p, card.price_names, fee_and_cost(fee, card.cost))
 
 
@@ -400,7 +411,8 @@ def can_play_occupation(g, p, ctx=None, fee=()):
     mods = p.mods
     modified = has_price_mods(g, p)
     goods = p.goods
-    fee = tuple(fee)
+    if not isinstance(fee, _Free):
+        fee = tuple(fee)
     rest = []
     for cid in p.hand_occupations:
         card = cards[cid]
