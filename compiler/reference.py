@@ -128,6 +128,7 @@ MODIFIER_EXAMPLES = {
     "capacity_set": "capacity of stable = 3", "capacity_mixed": "capacity of pasture with stable: mixed",
     "house_holds": "house holds rooms animals", "card_field": "this card is a field for vegetable",
     "card_room": "this card houses 1 person", "card_capacity": "capacity of this card: 2 animals", "card_capacity_any": "capacity of this card: any boar",
+    "card_capacity_expr": "capacity of this card: (pastures) cattle",
     "sowing_more": "sowing of vegetable: +1", "breeding_more": "breeding of sheep: +1",
     "card_space": "this card is an action space for any player: pay 2 food to owner to take the goods",
     "as_minor": "well is a minor for you", "counts_as_tag": "this card counts as #oven",
@@ -152,7 +153,8 @@ IN_CONTEXT = {"take_goods": "in an action space's effect", "pile": "in a card's 
               "move_to_card": "in a card's rules", "take_from_card": "in a card's rules",
               "draw_from_card": "in a card's rules",
               "fence_new_stable": "designed, not built: refused by validate (E300)",
-              "card_capacity": "in a card's rules", "card_capacity_any": "in a card's rules: any number of one kind", "card_space": "in a card's rules",
+              "card_capacity": "in a card's rules", "card_capacity_any": "in a card's rules: any number of one kind",
+              "card_capacity_expr": "in a card's rules: as many as the expression gives, worked out when animals are kept", "card_space": "in a card's rules",
               "counts_as_occupations": "in an occupation's rules", "play_this_card": "in an occupation's rules", "counts_as_major": "in a minor improvement's rules"}
 # Functions about the card whose rule it is ('this', the goods on it): only in a card's rules.
 CARD_RULES_ONLY = {"occupations_after", "stored", "drawn", "round_played"}

@@ -376,7 +376,7 @@ def test_effect_misspelled_keyword_lists_expected(root, capsys):
     edit(root, "revised/majors.yaml", "    in harvest: clay -> 2 food (at most once)\n",
          "    in harvest: clay -> 2 food (at most onse)\n")
     check(root, capsys, "revised", block(
-        "rules/revised/majors.yaml:83:41: error[E202]: unexpected 'onse'; expected 'once', 'twice', a number",
+        "rules/revised/majors.yaml:83:41: error[E202]: unexpected 'onse'; expected '(', 'once', 'twice', a number",
         "      in harvest: clay -> 2 food (at most onse)",
         "                                          ^^^^",
     ))
@@ -617,7 +617,7 @@ def test_three_mistakes_in_one_file_all_reported_sorted(root, capsys):
                     "                  ^",
                 ),
                 block(
-                    "rules/revised/majors.yaml:93:41: error[E202]: unexpected 'onse'; expected 'once', 'twice', a number",
+                    "rules/revised/majors.yaml:93:41: error[E202]: unexpected 'onse'; expected '(', 'once', 'twice', a number",
                     "      in harvest: reed -> 3 food (at most onse)",
                     "                                          ^^^^",
                 ))
