@@ -739,6 +739,20 @@ class English:
             return f"Once {self.cond(t.cond)} (only once)"
         return PLACEHOLDER
 
+    def named_card_event(self, rule: N.Rule):
+        """For a rule on playing or building a card whose guard is exactly event_card(<card or #tag>): the
+        event's words and the words naming the card ('build a major improvement' -> 'build "Joinery"'), for
+        the head to say; else None."""
+        t, guard = rule.trigger, rule.guard
+        guard = guard.value if isinstance(guard, N.Truthy) else guard
+        verb = _CARD_EVENT_VERBS.get(t.event) if t.kind in ("after_event", "before_event") else None
+        if verb is None or not (isinstance(guard, N.Call) and guard.name == "event_card" and len(guard.args) == 1):
+            return None
+        ev, named = self.event_phrase(t), f"{verb} {self.arg(guard.args[0])}"
+        if t.actor != "you" and not t.instead:
+            ev, named = _third_person(ev), _third_person(named)
+        return ev, named
+
     def event_phrase(self, t: N.Trigger) -> str:
         """What a player does in an event, said of 'you': 'renovate to clay', 'use "Forest"'."""
         if t.kind in ("after_use", "before_use", "turn_end_use"):
@@ -785,7 +799,10 @@ class English:
     def _rule(self, rule: N.Rule, card_kind: str) -> str:
         if rule.kind == "triggered":
             head = self.trigger(rule.trigger, card_kind)
-            if rule.guard is not None:
+            named = self.named_card_event(rule)
+            if named is not None:   # 'Each time you build "Joinery"', not '…, if the card is "Joinery"'
+                head = head.replace(*named)
+            elif rule.guard is not None:
                 head += f", if {self.cond(rule.guard)}"
             if rule.limit is not None and rule.limit.period == "next":
                 head = ("The next time " + head[len("Each time "):] if head.startswith("Each time ")
@@ -1086,6 +1103,11 @@ _EVENT_UNIT = {"build_rooms": "room", "build_stables": "stable", "plow": "field"
 
 
 # event_via(<kind>): what made the event, when it is no one card (docs/language.md 4.1.1)
+# the verb of an event that plays or builds one card, said with the card's name when the rule's guard names
+# it (event_card): 'Each time you play "Card Name"'
+_CARD_EVENT_VERBS = {"build_major": "build", "build_improvement": "build", "play_minor": "play",
+                     "play_occupation": "play"}
+
 _VIA_WORDS = {"space": "an action space's own action did it",
               "occupation": "it was done by an occupation", "minor": "it was done by a minor improvement",
               "major": "it was done by a major improvement", "improvement": "it was done by an improvement",

@@ -28,8 +28,7 @@ TEXTS = {
     "sow_goods_probe": "Each time you sow: get (the vegetables it brought) food.",
     "second_stable_probe": "Each time you build stables, if you had at most 1 stable just before it and you have at "
                            "least 2 stables: get 1 cattle.",
-    "card_probe": 'Each time any player (you included) plays a minor improvement, if the card is "Card Probe": '
-                  "get 1 food.",
+    "card_probe": 'Each time any player (you included) plays "Card Probe": get 1 food.',
     "space_probe": 'Each time you get wood, if it happened on "Forest", "Grove" or "Copse": get 1 food.',
     "toll_probe": 'Each time another player uses "Forest": that player may act: they may pay 1 food to the owner '
                   "of this card to get 1 clay.",
@@ -104,8 +103,7 @@ TEXTS = {
     "minor_ovens_probe": 'For you, "Clay Oven" and "Stone Oven" are minor improvements (not majors): you play them '
                          "with a minor improvement action and pay for them as for one.",
     "counts_as_probe": 'This card counts as a card tagged oven (like "Clay Oven" and "Stone Oven").',
-    "has_oven_probe": 'Each time you play a minor improvement, if the card is "Clay Oven", "Stone Oven" or '
-                      '"Counts As Probe": get 1 grain.',
+    "has_oven_probe": 'Each time you play "Clay Oven", "Stone Oven" or "Counts As Probe": get 1 grain.',
     "clay_oven_price_probe": 'For "Clay Oven", you pay only 2 clay and 1 stone.',
     "feeding_probe": "For feeding each person, you pay 1 food less.",
     "newborn_feeding_probe": "For feeding each newborn, you pay 1 food less.",

@@ -20,8 +20,8 @@ def mod(tmp_path, monkeypatch):
     (tmp_path / "rules" / "mine" / "game.yaml").write_text(
         "extends: revised\nid: mine\nname: Mine\ndescription: A modder's pack.\n")
     (tmp_path / "cards" / "mine" / "X").mkdir(parents=True)
-    (tmp_path / "cards" / "mine" / "X" / "hay_rake.yaml").write_text(
-        "id: hay_rake\nname: Hay Rake\nkind: minor\ndeck: X\ncost: 1 wood\npoints: 1\n"
+    (tmp_path / "cards" / "mine" / "X" / "hay_tedder.yaml").write_text(
+        "id: hay_tedder\nname: Hay Tedder\nkind: minor\ndeck: X\ncost: 1 wood\npoints: 1\n"
         "effects: |\n  after you use #wood_accumulation: gain 1 reed\n")
     return tmp_path
 
@@ -33,7 +33,7 @@ def test_validate_a_test_pack_that_extends_a_built_in_pack(capsys, monkeypatch):
 
 
 def test_validate_a_card_of_a_modders_folder(mod, capsys):
-    assert cli.main(["validate", str(mod / "cards" / "mine" / "X" / "hay_rake.yaml")]) == 0
+    assert cli.main(["validate", str(mod / "cards" / "mine" / "X" / "hay_tedder.yaml")]) == 0
     assert capsys.readouterr().out == "ok: mine valid\n"
 
 
@@ -44,9 +44,9 @@ def test_validate_a_folder_of_packs_checks_only_its_own(capsys, monkeypatch):
 
 
 def test_cards_show_with_packs(mod, capsys):
-    assert cli.main(["cards", "show", "hay_rake", "--pack", "mine", "--packs", str(mod)]) == 0
+    assert cli.main(["cards", "show", "hay_tedder", "--pack", "mine", "--packs", str(mod)]) == 0
     assert capsys.readouterr().out == (
-        "Hay Rake (minor improvement, deck X)\nCost: 1 wood · Points: 1\n"
+        "Hay Tedder (minor improvement, deck X)\nCost: 1 wood · Points: 1\n"
         'Each time you use "Forest", "Grove" or "Copse": get 1 reed.\n\n')
 
 
