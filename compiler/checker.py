@@ -463,6 +463,19 @@ class Checker:
         if isinstance(node, N.May):
             self.body(node.body, where)
             return
+        if isinstance(node, N.MayPay) and node.recipient == "each_other":   # docs/language.md 4.2
+            if self.for_other or self.each_player:
+                self.err("E212", "'pay … to each other player to …' is the owner's payment to the other players: "
+                         "it cannot be inside 'for actor (…)', 'for each other player (…)' or 'for each player (…)'",
+                         node.span)
+            if not (isinstance(node.body, N.Verb) and node.body.name == "gain"):
+                self.err("E212", "'pay … to each other player to …' takes 'gain <goods>' after 'to' (the goods "
+                         "gained come first and may pay the other players)", node.body.span)
+            self.for_other += 1   # the amounts are worked out for each other player; owner(…) is the payer's
+            self.goods(node.price)
+            self.for_other -= 1
+            self.body(node.body, where)
+            return
         if isinstance(node, N.MayPay):
             self.goods(node.price)
             if node.recipient == "owner" and not (self.for_other or self.each_player):

@@ -315,6 +315,16 @@ class Gen:
         if isinstance(node, N.MayPay):
             a, b = self.stmt(node.body)
             price = self.goods(node.price)
+            if node.recipient == "each_other":   # each other player, the amounts worked out for each (4.2)
+                fn = self.w.name("owed")
+                self.w.add(f"def {fn}(g, p, c):\n    return {price}")
+                body = node.body   # a gain comes first, and its goods may pay (the checker allows only a gain)
+                credit = self.goods(body.goods) if isinstance(body, N.Verb) and body.name == "gain" else "()"
+                test = f"P.can_pay_others(g, p, c, {fn}, {credit})"
+                ask = f" and P.may(g, p, {label!r})" if node.optional else ""
+                return (f"return {test} and {self.can_call(a)}",
+                        f"if {test} and {a}(g, p, c){ask}:\n    {b}(g, p, c)\n    P.pay_others(g, p, c, {fn})\n"
+                        f"    return True\nreturn False")
             if node.recipient is not None:  # the price goes to a player (nothing when that is the payer)
                 whom = {"owner": "P.owner_of(p, c)", "actor": "P.actor_of(p, c)",
                         "start_player": "P.start_player_of(g)"}[node.recipient]

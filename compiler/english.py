@@ -453,6 +453,12 @@ class English:
             return _join(_with_subjects(node.items, [self.stmt(x) for x in node.items]), "and/or")
         if isinstance(node, N.May):
             return f"you may {self.stmt(node.body)}"
+        if isinstance(node, N.MayPay) and node.recipient == "each_other":   # amounts for each player (4.2)
+            may = "you may " if node.optional else ""
+            return (f"{may}get {self.goods(node.body.goods)}, then pay each other player "
+                    f"{_their(self.goods(node.price))}; only when you can pay them all"
+                    if isinstance(node.body, N.Verb) and node.body.name == "gain" else
+                    f"{may}pay each other player {_their(self.goods(node.price))} to {self.stmt(node.body)}")
         if isinstance(node, N.MayPay):
             may = "you may " if node.optional else ""
             to = {"owner": "the owner of this card ", "actor": "that player ",

@@ -177,7 +177,8 @@ class MayPay(Node):
     price: Goods
     body: Node
     optional: bool = True
-    recipient: str | None = None     # 'owner' or 'actor': the price goes to that player, not the supply
+    recipient: str | None = None     # 'owner', 'actor', 'start_player': the price goes to that player, not
+    # the supply; 'each_other': to every other player, the amounts worked out for each (docs/language.md 4.2)
 
 
 @dataclass

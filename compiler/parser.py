@@ -826,6 +826,9 @@ class _Build(Transformer):
     def pay_start_player_to(self, meta, children):
         return N.MayPay(children[0], children[1], optional=False, recipient="start_player", span=self.sp(meta))
 
+    def pay_others_to(self, meta, children):
+        return N.MayPay(children[0], children[1], optional=False, recipient="each_other", span=self.sp(meta))
+
     def may(self, meta, children):
         body = children[0]
         if isinstance(body, N.MayPay) and not body.optional:  # may pay X to a: an optional purchase

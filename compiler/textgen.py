@@ -152,7 +152,7 @@ def stmt(node) -> str:
     if isinstance(node, N.May):
         return f"may {stmt(node.body)}"
     if isinstance(node, N.MayPay):
-        to = f"to {node.recipient.replace('_', ' ')} " if node.recipient else ""
+        to = f"to {_RECIPIENT_WORDS.get(node.recipient, node.recipient.replace('_', ' '))} " if node.recipient else ""
         return f"{'may ' if node.optional else ''}pay {goods(node.price)} {to}to {stmt(node.body)}"
     if isinstance(node, N.Guarded):
         return f"{stmt(node.body)} if {expr(node.cond)}"
@@ -262,3 +262,7 @@ def stmt(node) -> str:
             return " or ".join(("#" if tag else "") + n for n, tag, _ in group)
         return f"move your person from {refs(v.spaces[0])} to {refs(v.spaces[1])}"
     return name.replace("_", " ")
+
+
+# the players a price goes to, as the effect text says them ('pay 1 food to each other player to …')
+_RECIPIENT_WORDS = {"each_other": "each other player"}

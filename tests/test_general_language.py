@@ -29,6 +29,8 @@ TEXTS = {
     "second_stable_probe": "Each time you build stables, if you had at most 1 stable just before it and you have at "
                            "least 2 stables: get 1 cattle.",
     "card_probe": 'Each time any player (you included) plays "Card Probe": get 1 food.',
+    "pay_others_probe": 'Each time you use "Clay Pit": get 2 clay, then pay each other player 1 wood and (the card '
+                        "owner's rooms minus their rooms) grain; only when you can pay them all.",
     "space_probe": 'Each time you get wood, if it happened on "Forest", "Grove" or "Copse": get 1 food.',
     "toll_probe": 'Each time another player uses "Forest": that player may act: they may pay 1 food to the owner '
                   "of this card to get 1 clay.",
@@ -205,6 +207,11 @@ ALL_LINES = {
                     "While you have at most 2 field tiles: for rooms, you pay 1 reed less.",
                     'While you do not live in a wood house: for you, "Joinery" is a minor improvement (not a major): '
                     "you play it with a minor improvement action and pay for it as for one."],
+    "pay_others_probe": ['Each time you use "Fishing", if it brought at least 1 food: you may get (the food it '
+                         'brought) food, then pay each other player (the number of their cards that are "Clay Oven", '
+                         '"Stone Oven" or "Counts As Probe") food; only when you can pay them all.',
+                         'Each time you use "Clay Pit": get 2 clay, then pay each other player 1 wood and (the card '
+                         "owner's rooms minus their rooms) grain; only when you can pay them all."],
     "keep_probe": ['Each time you use "Grain Seeds": move 1 grain from your supply onto this card.',
                    "During scoring: get bonus points equal to the grain on this card times 2."],
 }
@@ -606,6 +613,14 @@ REFUSED = [
      "unknown action space 'clay_pits' (did you mean 'clay_pit'?)", "clay_pits"),
     ("on play: lodge 0 people on this card", "E215", "'lodge' needs a number of people from 1 up",
      "lodge 0 people on this card"),
+    # goods paid to each other player, an amount for each (docs/language.md 4.2)
+    ("after you use forest: for each other player (pay 1 food to each other player to gain 1 wood)", "E212",
+     "'pay … to each other player to …' is the owner's payment to the other players: it cannot be inside 'for "
+     "actor (…)', 'for each other player (…)' or 'for each player (…)'",
+     "pay 1 food to each other player to gain 1 wood"),
+    ("after you use forest: may pay 1 food to each other player to build room", "E212",
+     "'pay … to each other player to …' takes 'gain <goods>' after 'to' (the goods gained come first and may pay "
+     "the other players)", "build room"),
     ("at round start: may pay 1 food to start player to place first", "E212",
      "'place first' puts the owner before the others in this round's placements: it belongs in an 'at work phase "
      "start' rule, before anyone is placed", "place first"),

@@ -80,7 +80,8 @@ from .scheduling import (
     always, bonus, convert_bonus, never, return_to_space, rounds_listed, rounds_next, rounds_offsets,
     rounds_remaining, schedule, schedule_action, ScheduledAction)
 from .players import (
-    _for, actor_of, can_pay_space_fees, can_pay_to, for_actor, for_each_other, for_each_player, give_to, owner_of,
+    _for, actor_of, can_pay_others, can_pay_space_fees, can_pay_to, for_actor, for_each_other, for_each_player,
+    give_to, owed_to_others, owner_of, pay_others,
     pay_space_fees, pay_to, take_from)
 from .on_cards import (
     _store, add_card_capacity, add_card_capacity_fn, add_card_space, can_move_up_to_card, can_take_from_card, card_space_of, move_to_card,

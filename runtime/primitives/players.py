@@ -70,6 +70,42 @@ def pay_to(g, p, whom, items, ctx=None):
     return True
 
 
+def owed_to_others(g, p, ctx, price):
+    """What ``p`` owes each other player for a price worked out for that player ('pay … to each other player
+    to …', docs/language.md 4.2): (player, goods) in seat order after ``p``; a player owed nothing is left
+    out. ``price(g, other, c)`` gives the goods, with ``p`` as the card's owner in ``c``."""
+    c = _for(ctx, p)
+    n = g.nplayers
+    owed = []
+    for i in range(1, n):
+        other = g.players[(p.idx + i) % n]
+        goods = tuple((good, k) for good, k in price(g, other, c) if k > 0)
+        if goods:
+            owed.append((other, goods))
+    return owed
+
+
+def can_pay_others(g, p, ctx, price, credit=()) -> bool:
+    """Whether ``p`` can pay every other player what it is owed, counting ``credit``: goods ``p`` gets
+    first (the gain the payment buys), which may pay part of it."""
+    total = {}
+    for _other, goods in owed_to_others(g, p, ctx, price):
+        for good, k in goods:
+            total[good] = total.get(good, 0) + k
+    for good, k in credit:
+        if good in total:
+            total[good] -= k
+    return can_afford(g, p, tuple((good, k) for good, k in total.items() if k > 0))
+
+
+def pay_others(g, p, ctx, price):
+    """``p`` pays every other player the goods worked out for that player."""
+    ok = True
+    for other, goods in owed_to_others(g, p, ctx, price):
+        ok = pay_to(g, p, other, goods, ctx) and ok
+    return ok
+
+
 def take_from(g, p, whom, items, ctx=None):
     """Goods from another player to ``p``: as much of each as they have."""
     if whom is p:
