@@ -657,6 +657,24 @@ class Checker:
                 self.err("E215", "plow needs a number of fields from 1 to 15", v.span)
         elif v.name == "plow" and not 1 <= (v.number or 0) <= 15:
             self.err("E215", "plow needs a number of fields from 1 to 15", v.span)
+        if v.name == "spend_up_to":   # 'spend up to N <good> on (<exchanges>)' (docs/language.md 4.12 UPN)
+            self.expr(v.expr)
+            if isinstance(v.expr, N.Num) and v.expr.value < 1:
+                self.err("E215", f"'spend up to …' needs a number of {v.word} from 1 up", v.expr.span)
+            known = self.good(v.word, v.span)
+            for ex in v.exchanges:
+                self.goods(ex.give, constant=True, what="exchange amounts")
+                self.goods(ex.get, constant=True, what="exchange amounts")
+                for goods in (ex.give, ex.get):
+                    for it in goods.items:
+                        if isinstance(it, N.GoodsItem) and isinstance(it.amount, N.Num) and it.amount.value < 1:
+                            self.err("E215", "an exchange needs amounts from 1 up", it.amount.span)
+                others = [it.good for it in ex.give.items if isinstance(it, N.GoodsItem) and it.good != v.word]
+                if known and others:
+                    self.err("E212", f"'spend up to … {v.word} on (…)' buys with {v.word} alone: an exchange there "
+                             f"gives only {v.word}, not '{others[0]}'", ex.give.span)
+                if ex.at_most is not None and ex.at_most < 1:
+                    self.err("E215", "'at most' needs a number of times from 1 up", ex.span)
         if v.name == "fence_spaces" and not 1 <= (v.number or 0) <= 15:
             self.err("E215", "fence needs a number of spaces from 1 to 15", v.span)
 

@@ -462,6 +462,11 @@ class Gen:
             given = const_goods(v.goods_out) if v.goods_out is not None else ()
             return (f"return P.can_take_from_field(g, p, c, {good!r}, {int(k)})",
                     f"return P.take_from_field(g, p, c, {good!r}, {int(k)}, {pyrepr(given)})")
+        if n == "spend_up_to":   # the exchanges, while the good given stays within the limit (4.12 UPN)
+            table = pyrepr(tuple((const_goods(ex.give), const_goods(ex.get), ex.at_most,
+                                  f"{textgen.goods(ex.give)} -> {textgen.goods(ex.get)}") for ex in v.exchanges))
+            args = f"{self.expr(v.expr)}, {v.word!r}, {table}"
+            return f"return P.can_spend_up_to(g, p, {args})", f"return P.spend_up_to(g, p, c, {args})"
         if n == "plow" and v.expr is not None:   # up to N fields: the player may stop after each (4.12 UPN)
             most = self.expr(v.expr)
             return (f"return P.can_plow(g, p, c) and {most} >= 1",

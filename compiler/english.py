@@ -589,6 +589,11 @@ class English:
             return f"each other player: {_their(self.stmt(v.body))}"
         if n == "return_to_space":
             return f"put {self.goods(v.goods)} from your supply on that action space"
+        if n == "spend_up_to":   # docs/language.md 4.12 UPN
+            limit = str(v.expr.value) if isinstance(v.expr, N.Num) else f"({self.expr(v.expr)})"
+            rates = "; ".join(f"{self.goods(ex.give)} → {self.goods(ex.get)}"
+                              + (f" (at most {_times(ex.at_most)})" if ex.at_most else "") for ex in v.exchanges)
+            return f"spend up to {limit} {self.good(v.word, 2)} (as much of it as you like) on: {rates}"
         if n == "plow" and v.expr is not None:
             if isinstance(v.expr, N.Num):
                 return f"plow up to {v.expr.value} fields (as many as you choose, at least 1)"

@@ -210,6 +210,7 @@ class Verb(Node):
     body: Node | None = None         # schedule action (...), for each player (...), claim (...)
     spaces: list | None = None       # move your person from <spaces> to <spaces>: [from, to], each [(name, is_tag, span)]
     fewer: int = 0                   # sow grain with 1 fewer: the amount on each field lowered
+    exchanges: list | None = None    # spend up to N <good> on (<exchange>; …): the exchanges (N.Exchange)
 
 
 @dataclass

@@ -863,6 +863,12 @@ class _Build(Transformer):
         expr = N.Num(self.n(ints[0]), span=self.s.of_token(ints[0])) if ints else _nodes(c)[0]
         return self._verb("plow", meta, c, number=None, expr=expr)   # up to expr fields (4.12 UPN)
 
+    def spend_up_to(self, meta, c):
+        ints = _tokens(c, "INT")   # the limit; the good; the exchanges (docs/language.md 4.12 UPN)
+        limit = N.Num(self.n(ints[0]), span=self.s.of_token(ints[0])) if ints else _nodes(c)[0]
+        word = _tokens(c, "NAME")[0]
+        return self._verb("spend_up_to", meta, c, expr=limit, word=str(word), exchanges=_nodes(c, N.Exchange))
+
     def sow(self, meta, c):
         ints = _tokens(c, "INT")   # 'sow 1 field': a sowing of at most that many fields
         v = self._verb("sow", meta, c, number=self.n(ints[0]) if ints else None)

@@ -57,7 +57,8 @@ EVENT_EXAMPLES = {
 VERB_EXAMPLES = {
     "gain": "on play: gain 1 wood per room", "pay": "at harvest start: pay 1 food",
     "exchange_now": "on play: exchange 1 wood -> 2 food", "plow": "on play: plow 2 fields",
-    "plow_up_to": "on play: plow up to (all_sum(cards(#oven))) fields", "sow": "on play: sow 1 field",
+    "plow_up_to": "on play: plow up to (all_sum(cards(#oven))) fields",
+    "spend_up_to": "after you use fishing: spend up to (event_goods(food)) food on (2 food -> 1 sheep; 3 food -> 1 cattle)", "sow": "on play: sow 1 field",
     "bake": "on play: bake", "build_rooms": "on play: build rooms", "build_room": "on play: build room for 2 wood, 1 reed",
     "renovate": "on play: renovate to clay", "build_stables": "any time action (once per round): build stables for 1 wood, 1 food",
     "build_stable": "on play: build stable free", "build_fences": "on play: build fences free",
@@ -145,7 +146,9 @@ MODIFIER_EXAMPLES = {
 VERB_NOTES = {"renovate": "`for <goods>` / `free`: this renovation at that price (4.13); with `to <material>` "
                            "from any earlier material",
               "build_fences": "`free` or nothing: `for <goods>` is refused (E212), the fences cost what the rules "
-                              "say; `fence <n> spaces for <goods>` pays a price instead"}
+                              "say; `fence <n> spaces for <goods>` pays a price instead",
+              "spend_up_to": "the exchanges, in any mix and as often as the player likes, while the good given "
+                             "stays within N (only that good is given; 4.12 UPN)"}
 # Verbs that belong to an action space's effect or to a card file: their examples are shown, not checked
 # as rules here (the action spaces and the card examples of the guide check them).
 IN_CONTEXT = {"take_goods": "in an action space's effect", "pile": "in a card's rules", "put_on_card": "in a card's rules",

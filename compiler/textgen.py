@@ -184,6 +184,12 @@ def stmt(node) -> str:
         return f"{name} {goods(v.goods)}"
     if name == "exchange":
         return f"exchange {goods(v.goods)} -> {goods(v.goods_out)}"
+    if name == "spend_up_to":
+        inner = expr(v.expr)
+        limit = inner if isinstance(v.expr, N.Num) else f"({inner})"
+        exchanges = "; ".join(f"{goods(ex.give)} -> {goods(ex.get)}"
+                              + (f" (at most {_times_words(ex.at_most)})" if ex.at_most else "") for ex in v.exchanges)
+        return f"spend up to {limit} {v.word} on ({exchanges})"
     if name == "plow" and v.expr is not None:
         inner = expr(v.expr)
         return f"plow up to {inner if isinstance(v.expr, N.Num) else '(' + inner + ')'} fields"
@@ -266,3 +272,7 @@ def stmt(node) -> str:
 
 # the players a price goes to, as the effect text says them ('pay 1 food to each other player to …')
 _RECIPIENT_WORDS = {"each_other": "each other player"}
+
+
+def _times_words(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")

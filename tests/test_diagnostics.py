@@ -875,7 +875,7 @@ def test_a_syntax_error_does_not_hide_the_other_lines(root, capsys):
 BODY_WORDS = ("'(', 'add', 'bake', 'bonus', 'breed', 'build', 'choose', 'claim', 'convert', 'discard', 'draw', 'exchange', 'family', "
               "'fence', 'for', "
               "'gain', 'give', 'harvest', 'let', 'lodge', 'mark', 'may', 'move', 'pay', 'pile', 'place', 'play', 'plow', "
-              "'put', 'renovate', 'return', 'reveal', 'schedule', 'skip', 'sow', 'spread', 'take'")
+              "'put', 'renovate', 'return', 'reveal', 'schedule', 'skip', 'sow', 'spend', 'spread', 'take'")
 RULE_WORDS = ("'after', 'allow', 'any', 'at', 'bake', 'before', 'breeding', 'capacity', 'cost', 'end', 'feed', 'forbid', "
               "'free', 'harvest', 'house', 'ignore', 'in', 'instead', 'may', 'on', 'once', 'others', 'score', 'sowing', "
               "'this'")

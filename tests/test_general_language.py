@@ -29,6 +29,8 @@ TEXTS = {
     "second_stable_probe": "Each time you build stables, if you had at most 1 stable just before it and you have at "
                            "least 2 stables: get 1 cattle.",
     "card_probe": 'Each time any player (you included) plays "Card Probe": get 1 food.',
+    "spend_probe": 'Each time you use "Clay Pit": spend up to 3 clay (as much of it as you like) on: 1 clay → 1 stone '
+                   "(at most once); 1 clay → 1 reed.",
     "pay_others_probe": 'Each time you use "Clay Pit": get 2 clay, then pay each other player 1 wood and (the card '
                         "owner's rooms minus their rooms) grain; only when you can pay them all.",
     "space_probe": 'Each time you get wood, if it happened on "Forest", "Grove" or "Copse": get 1 food.',
@@ -613,6 +615,11 @@ REFUSED = [
      "unknown action space 'clay_pits' (did you mean 'clay_pit'?)", "clay_pits"),
     ("on play: lodge 0 people on this card", "E215", "'lodge' needs a number of people from 1 up",
      "lodge 0 people on this card"),
+    # purchases up to a budget (docs/language.md 4.12 UPN)
+    ("after you use forest: spend up to 2 food on (1 wood -> 1 sheep)", "E212",
+     "'spend up to … food on (…)' buys with food alone: an exchange there gives only food, not 'wood'", "1 wood"),
+    ("after you use forest: spend up to 0 food on (2 food -> 1 sheep)", "E215",
+     "'spend up to …' needs a number of food from 1 up", "0"),
     # goods paid to each other player, an amount for each (docs/language.md 4.2)
     ("after you use forest: for each other player (pay 1 food to each other player to gain 1 wood)", "E212",
      "'pay … to each other player to …' is the owner's payment to the other players: it cannot be inside 'for "

@@ -41,7 +41,7 @@ from ..firing import could_fire, fire, limit_ok
 from .goods_events import (
     _space_in_use, after_event, before_event, can_pay, gain, give_others, NO, pay, replaced, scaled, snapshot, STOP,
     switch_on, via_cards, YES)
-from .choices import and_or, choose, may, optional, then
+from .choices import and_or, can_spend_up_to, choose, may, optional, spend_up_to, then
 from .rooms import (
     _blocked_for_tiles, _RENOVATION_PRICES, _tiles_of_farm, build_room, build_rooms, can_build_room, can_build_rooms,
     can_renovate, PARTNER, partner_for, partner_room_cells, partner_room_options, renovate, renovation_options,

@@ -55,5 +55,41 @@ def optional(g, p, ctx, can, do, label):
     return False
 
 
+def _spendable(p, left, good, table, used):
+    """The exchanges of a 'spend up to' the player can use now: the good they give fits in what is ``left`` of
+    the limit, the player holds what they give, and their own cap is not reached."""
+    return [i for i, (give, _get, most, _label) in enumerate(table)
+            if (most is None or used[i] < most) and sum(n for k, n in give if k == good) <= left
+            and all(p.goods[k] >= n for k, n in give)]
+
+
+def can_spend_up_to(g, p, limit, good, table) -> bool:
+    return bool(_spendable(p, int(limit), good, table, [0] * len(table)))
+
+
+def spend_up_to(g, p, ctx, limit, good, table):
+    """'spend up to N <good> on (<exchanges>)' (docs/language.md 4.12 UPN): the player uses the exchanges one
+    at a time, in any mix and as often as they like, while the <good> they have given stays within N; they
+    may stop at any time (request ``next``). Each exchange's goods come from the general supply (animals
+    must then fit on the farm, as with any gain)."""
+    left, used, did = int(limit), [0] * len(table), False
+    while True:
+        opts = _spendable(p, left, good, table, used)
+        if not opts:
+            break
+        opts.append(STOP)
+        pick = g.decide(p, "next", opts, labels=[table[i][3] if i != STOP else STOP for i in opts])
+        if pick == STOP:
+            break
+        give, get, _most, _label = table[pick]
+        pay_cost(g, p, give)
+        gain(g, p, get, ctx)
+        left -= sum(n for k, n in give if k == good)
+        used[pick] += 1
+        did = True
+    return did
+
+
 # the verbs of the other modules called above (imported last: some of them import this one)
-from .goods_events import NO, STOP, YES
+from ..payments import pay_cost
+from .goods_events import NO, STOP, YES, gain
