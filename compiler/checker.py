@@ -612,9 +612,13 @@ class Checker:
                          "the card are the owner's", v.span)
         if v.name == "move_crop" and v.number != 1:
             self.err("E215", "'move … crop to an empty field' moves 1 crop ('move 1 crop to an empty field')", v.span)
-        if v.name == "fence_new_stable":
-            self.err("E300", "'fence the stable just built' needs the place of the stable the event built (missing "
-                     "feature: the space of the stable just built as the place of a verb)", v.span)
+        if v.name == "fence_new_stable":   # the stables an event built: in a rule that reacts to building them
+            t = self.trigger
+            if t is None or t.kind != "after_event" or t.event != "build_stables" or t.actor != "you" \
+                    or self.scheduled \
+                    or self.claim_moment or self.for_other or self.each_player:
+                self.err("E212", "'fence the stable just built' fences the space of a stable an event built: it "
+                         "belongs in an 'after you build stables' rule", v.span)
         if v.name == "play_occupation_random" and not (self.trigger is not None and self.trigger.instead
                                                        and self.trigger.event == "play_occupation"):
             self.err("E300", "'play occupation chosen at random' plays a hand card at the price of the occupation "

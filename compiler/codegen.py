@@ -462,6 +462,8 @@ class Gen:
             given = const_goods(v.goods_out) if v.goods_out is not None else ()
             return (f"return P.can_take_from_field(g, p, c, {good!r}, {int(k)})",
                     f"return P.take_from_field(g, p, c, {good!r}, {int(k)}, {pyrepr(given)})")
+        if n == "fence_new_stable":   # the space of a stable the event built (docs/language.md 4.10)
+            return "return P.can_fence_new_stable(g, p, c)", "return P.fence_new_stable(g, p, c)"
         if n == "spend_up_to":   # the exchanges, while the good given stays within the limit (4.12 UPN)
             table = pyrepr(tuple((const_goods(ex.give), const_goods(ex.get), ex.at_most,
                                   f"{textgen.goods(ex.give)} -> {textgen.goods(ex.get)}") for ex in v.exchanges))

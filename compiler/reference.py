@@ -147,6 +147,8 @@ VERB_NOTES = {"renovate": "`for <goods>` / `free`: this renovation at that price
                            "from any earlier material",
               "build_fences": "`free` or nothing: `for <goods>` is refused (E212), the fences cost what the rules "
                               "say; `fence <n> spaces for <goods>` pays a price instead",
+              "fence_new_stable": "in an 'after you build stables' rule: the space of a stable it built becomes a "
+                                  "pasture of its own, the fences free (a fencing action: 'build fences' fires)",
               "spend_up_to": "the exchanges, in any mix and as often as the player likes, while the good given "
                              "stays within N (only that good is given; 4.12 UPN)"}
 # Verbs that belong to an action space's effect or to a card file: their examples are shown, not checked
@@ -155,7 +157,6 @@ IN_CONTEXT = {"take_goods": "in an action space's effect", "pile": "in a card's 
               "lodge_people": "in a card's rules",
               "move_to_card": "in a card's rules", "take_from_card": "in a card's rules",
               "draw_from_card": "in a card's rules",
-              "fence_new_stable": "designed, not built: refused by validate (E300)",
               "card_capacity": "in a card's rules", "card_capacity_any": "in a card's rules: any number of one kind",
               "card_capacity_expr": "in a card's rules: as many as the expression gives, worked out when animals are kept", "card_space": "in a card's rules",
               "counts_as_occupations": "in an occupation's rules", "play_this_card": "in an occupation's rules", "counts_as_major": "in a minor improvement's rules"}

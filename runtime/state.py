@@ -191,10 +191,11 @@ class Ctx:
     only when a rule in play reads it) and ``owner`` (the card's owner, while a body runs for another
     player), ``paid`` (goods it took from the actor) and ``via`` (the card it was made with)."""
 
-    __slots__ = ("space", "card", "actor", "event", "data", "goods", "before", "owner", "paid", "via", "fields")
+    __slots__ = ("space", "card", "actor", "event", "data", "goods", "before", "owner", "paid", "via", "fields",
+                 "cells")
 
     def __init__(self, space=None, card=None, actor=None, event=None, data=None, goods=None, before=None,
-                 owner=None, paid=None, via=None, fields=None):
+                 owner=None, paid=None, via=None, fields=None, cells=0):
         self.space = space
         self.card = card
         self.actor = actor
@@ -206,6 +207,7 @@ class Ctx:
         self.paid = paid    # goods the event took from the actor (given up in a conversion)
         self.via = via      # the card the event was made with (the exchange's card)
         self.fields = fields  # the fields (keys of Player.fields) a sowing sowed
+        self.cells = cells    # the farmyard spaces the event built on, a bit mask (the new stables)
 
     def leave(self, items) -> bool:
         """Goods left on the space just used ('return … to the space') are no longer goods the use brought:

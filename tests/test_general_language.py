@@ -29,6 +29,7 @@ TEXTS = {
     "second_stable_probe": "Each time you build stables, if you had at most 1 stable just before it and you have at "
                            "least 2 stables: get 1 cattle.",
     "card_probe": 'Each time any player (you included) plays "Card Probe": get 1 food.',
+    "new_stable_probe": 'Each time you use "Day Laborer": build 1 stable for 1 wood.',
     "spend_probe": 'Each time you use "Clay Pit": spend up to 3 clay (as much of it as you like) on: 1 clay → 1 stone '
                    "(at most once); 1 clay → 1 reed.",
     "pay_others_probe": 'Each time you use "Clay Pit": get 2 clay, then pay each other player 1 wood and (the card '
@@ -214,6 +215,9 @@ ALL_LINES = {
                          '"Stone Oven" or "Counts As Probe") food; only when you can pay them all.',
                          'Each time you use "Clay Pit": get 2 clay, then pay each other player 1 wood and (the card '
                          "owner's rooms minus their rooms) grain; only when you can pay them all."],
+    "new_stable_probe": ["Each time you build stables: you may fence the farmyard space of the stable just built as a "
+                         "pasture of its own.",
+                         'Each time you use "Day Laborer": build 1 stable for 1 wood.'],
     "keep_probe": ['Each time you use "Grain Seeds": move 1 grain from your supply onto this card.',
                    "During scoring: get bonus points equal to the grain on this card times 2."],
 }
@@ -568,9 +572,12 @@ REFUSED = [
     ("any player action: pay 1 food to owner to gain 1 wood", "E300",
      "'any player action' is an ability every player may use, designed and not built (missing feature: abilities "
      "for any player, docs/language.md 4.9)", "any player action: pay 1 food to owner to gain 1 wood"),
-    ("after you build stables: may pay 1 food to fence the stable just built", "E300",
-     "'fence the stable just built' needs the place of the stable the event built (missing feature: the space of "
-     "the stable just built as the place of a verb)", "fence the stable just built"),
+    ("after you plow: may pay 1 food to fence the stable just built", "E212",
+     "'fence the stable just built' fences the space of a stable an event built: it belongs in an 'after you build "
+     "stables' rule", "fence the stable just built"),
+    ("after another player builds stables: fence the stable just built", "E212",
+     "'fence the stable just built' fences the space of a stable an event built: it belongs in an 'after you build "
+     "stables' rule", "fence the stable just built"),
     ("at round start: draw 0 from this card", "E215", "'draw … from this card' needs a number of goods from 1 up",
      "draw 0 from this card"),
     # what made an event (docs/language.md 4.1.1)

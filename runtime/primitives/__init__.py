@@ -58,7 +58,7 @@ from .fences import (
     _add_pasture, _apply_fence_step, _apply_partner_fence_step, _apply_unfinished_fence, _fence_budget,
     _fence_payments, _fence_price_options, _fences_from_supply, _fences_with_exchanges, _groups, _made_for,
     _offer_stable_move, _pay_fences, build_fences, build_pastures, can_build_fences, can_build_pastures,
-    can_fence_for_partner, can_fence_spaces, fence_price_per, fence_spaces, fencing_steps, partner_fence_prices,
+    can_fence_for_partner, can_fence_new_stable, can_fence_spaces, fence_new_stable, fence_price_per, fence_spaces, fencing_steps, partner_fence_prices,
     partner_fence_steps, pasture_tile_options, tile_cost_options, unfinished_fence_steps)
 from .animals import (
     _card_places, _housing_with_capacities, _PASTURE, _PASTURE_WITH_STABLE, animal_counts, animals_fit,

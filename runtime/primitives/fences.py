@@ -263,6 +263,35 @@ def fence_spaces(g, p, ctx=None, n=1, free=True):
     return True
 
 
+def _new_stable_steps(g, p, ctx):
+    """The fencing steps that fence the space of a stable the event built as a pasture of its own, by the
+    rules of fencing (a new pasture next to the fenced ones where the pack asks it, enough fences left)."""
+    cells = ctx.cells if ctx is not None else 0
+    if not cells:
+        return []
+    budget = _fence_budget(g, p, fence_price_per(g, p), True)
+    return [o for o in fencing_steps(g, p, budget) if not o[2] and o[1] & cells == o[1] and popcount(o[1]) == 1]
+
+
+def can_fence_new_stable(g, p, ctx=None) -> bool:
+    return bool(_new_stable_steps(g, p, ctx))
+
+
+def fence_new_stable(g, p, ctx=None):
+    """'fence the stable just built' (docs/language.md 4.10): the space of a stable the event built becomes
+    a pasture of one space, its fences free; a fencing action of its own (its 'build fences' event fires)."""
+    opts = _new_stable_steps(g, p, ctx)
+    if not opts:
+        return False
+    before = snapshot(g, p, "build_fences")
+    before_event(g, p, "build_fences")
+    pick = opts[0] if len(opts) == 1 else g.decide(p, "fence", opts)
+    _apply_fence_step(g, p, pick, fence_price_per(g, p), True)
+    after_event(g, p, "build_fences", 1, before=before)
+    settle_animals(g, p)
+    return True
+
+
 # ====================================================================== pasture tiles
 
 

@@ -101,12 +101,12 @@ def snapshot(g, p, event):
     return p.clone() if event in g.snapshots else None
 
 
-def after_event(g, p, event, data=None, card=None, before=None, goods=None, fields=None, paid=None):
+def after_event(g, p, event, data=None, card=None, before=None, goods=None, fields=None, paid=None, cells=0):
     """Run the 'after' rules of an event with its payload; nothing is built when no card listens."""
     key = "event:" + event
     if g.listeners.get(key):
         g.emit(key, p, Ctx(actor=p, card=card, data=data, before=before, goods=goods, space=_space_in_use(g),
-                           via=g.via, fields=fields, paid=paid))
+                           via=g.via, fields=fields, paid=paid, cells=cells))
 
 
 def pay(g, p, items, ctx=None, quiet=False):

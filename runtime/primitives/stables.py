@@ -66,7 +66,7 @@ def build_stable(g, p, ctx=None, cost=None):
     cell = g.decide(p, "stable", list(iter_bits(stable_cells(g, p))))
     pay_one_of(g, p, stable_options(g, p, cost))
     _put_stable(g, p, cell)
-    after_event(g, p, "build_stables", 1, before=before)
+    after_event(g, p, "build_stables", 1, before=before, cells=1 << cell)
     return True
 
 
@@ -157,6 +157,7 @@ def can_build_stables(g, p, ctx=None, cost=None):
 
 def build_stables(g, p, ctx=None, cost=None):
     built = acts = 0   # stables on the own farm (the event's count); every stable built, the partner's too
+    cells = 0          # the spaces of the stables built on the own farm (the event's cells)
     if g.listeners.get("instead:build_stables") and replaced(g, p, "build_stables", ctx):
         return True
     before = snapshot(g, p, "build_stables")
@@ -183,9 +184,10 @@ def build_stables(g, p, ctx=None, cost=None):
             continue
         pay_one_of(g, p, stable_options(g, p, cost))
         _put_stable(g, p, cell)
+        cells |= 1 << cell
         built += 1
     if built:
-        after_event(g, p, "build_stables", built, before=before)
+        after_event(g, p, "build_stables", built, before=before, cells=cells)
     return acts > 0
 
 
