@@ -282,6 +282,8 @@ class Checker:
             self.score_reader(node.name, span)
         if node.name == "stored" and self.card_id is None:
             self.err("E212", "stored() is what lies on the card whose rule it is; there is none here", span)
+        if node.name == "pile_top" and self.card_id is None:
+            self.err("E212", "pile_top() reads the pile on the card whose rule it is; there is none here", span)
         if node.name == "drawn" and self.card_id is None:
             self.err("E212", "drawn() is what the last draw from the card whose rule it is drew; there is none here",
                      span)
@@ -1151,7 +1153,8 @@ _PLAYER_VALUE_WORDS = {"actor": "is worked out for the acting player", "owner": 
                        "right": "is worked out for a neighbour"}
 # Goods kept on the card whose rule it is (docs/language.md, 4.5): the verb and how a reader writes it.
 CARD_STORE_VERBS = {"put_on_card": "put … on this card", "move_to_card": "move … to this card",
-                    "take_from_card": "take … from this card", "draw_from_card": "draw … from this card"}
+                    "take_from_card": "take … from this card", "draw_from_card": "draw … from this card",
+                    "take_pile_top": "take the top of the pile"}
 _VERB_WORDS = {"give_actor": "give … to actor", "pay_actor": "pay … to actor", "take_from_actor": "take … from actor",
                "for_actor": "for actor (…)", "pay_owner": "pay … to owner"}
 
@@ -1222,7 +1225,8 @@ def _unreadable_texts(entry) -> set:
 
 
 def _check_piles(rules, report):
-    """'-> top of pile' sells from the card's pile: the card must have one."""
+    """'-> top of pile', 'take the top of the pile' and pile_top() read the card's pile: the card must have
+    one."""
     piles = any(isinstance(n, N.Verb) and n.name == "pile" for r in rules for n in N.walk(r))
     if piles:
         return
@@ -1231,6 +1235,13 @@ def _check_piles(rules, report):
             if ex.pile:
                 report.error("E212", "'-> top of pile' needs a pile on this card ('on play: pile … on this card')",
                              ex.span)
+        for n in N.walk(r):
+            if isinstance(n, N.Verb) and n.name == "take_pile_top":
+                report.error("E212", "'take the top of the pile' needs a pile on this card ('on play: pile … on "
+                             "this card')", n.span)
+            elif isinstance(n, N.Call) and n.name == "pile_top":
+                report.error("E212", "pile_top() reads the pile on this card, and it has none ('on play: pile … on "
+                             "this card')", n.span)
 
 
 def _game_settings(src: PackSource, report: Report) -> dict | None:

@@ -178,6 +178,8 @@ class Gen:
                     args.append(self.expr(a))
             if node.name == "stored":  # the goods on the card whose rule it is
                 return f"Q.stored(g, p, c, {self.card_id!r}, {', '.join(args)})"
+            if node.name == "pile_top":  # the top of the pile on the card whose rule it is
+                return f"Q.pile_top(g, p, c, {self.card_id!r}, {', '.join(args)})"
             if node.name == "drawn":  # what the last draw from the card whose rule it is drew
                 return f"Q.drawn(g, p, c, {self.card_id!r}, {', '.join(args)})"
             if node.name in RQ.CONTEXT_FUNCTIONS:
@@ -545,6 +547,9 @@ class Gen:
             can = {"put_on_card": "True", "move_to_card": f"P.can_afford(g, p, {goods})",
                    "take_from_card": f"P.can_take_from_card(g, p, {cid}, {goods})"}[n]
             return f"return {can}", f"return P.{n}(g, p, {cid}, {goods}, c)"
+        if n == "take_pile_top":   # the top good of the card's pile (docs/language.md 4.5)
+            cid = repr(self.card_id)
+            return f"return bool(P.pile_top(p, {cid}))", f"return P.take_pile_top(g, p, {cid}, c)"
         if n == "move_crop":
             return "return P.can_move_crop(g, p)", "return P.move_crop(g, p)"
         if n == "play_this_card":

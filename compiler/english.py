@@ -256,6 +256,9 @@ class English:
                 "has": lambda: f"you have {args[0]}",
                 "drawn": lambda: f"the {_GROUP_WORDS.get(node.args[0].name) or self.good(node.args[0].name, 2)} "
                                  "drawn",
+                "pile_top": lambda: "the top of this card's pile is " + (
+                    f"one of the {_GROUP_WORDS[node.args[0].name]}" if node.args[0].name in _GROUP_WORDS
+                    else self.good(node.args[0].name, 1)),
                 "cards": lambda: f"the number of your cards that are {args[0]}",
                 "min": lambda: f"the smaller of {args[0]} and {args[1]}",
                 "max": lambda: f"the larger of {args[0]} and {args[1]}",
@@ -649,6 +652,8 @@ class English:
             froms = _join([self.space_ref(name, tag) for name, tag, _ in v.spaces[0]], "or")
             tos = _join([self.space_ref(name, tag) for name, tag, _ in v.spaces[1]], "or")
             return f"move one of your people from {froms} to {tos}, if free, and take that action"
+        if n == "take_pile_top":
+            return "take the top good of this card's pile into your supply"
         if n == "take_from_card":
             return f"take {self.goods(v.goods)} from this card into your supply"
         if n == "fence_new_stable":

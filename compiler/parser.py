@@ -1106,6 +1106,9 @@ class _Build(Transformer):
     def take_from_card(self, meta, c):
         return self._verb("take_from_card", meta, c, goods=c[0])
 
+    def take_pile_top(self, meta, c):
+        return self._verb("take_pile_top", meta, c)
+
     def play_this_card(self, meta, c):
         return self._verb("play_this_card", meta, c)
 

@@ -105,6 +105,7 @@ VERB_EXAMPLES = {
     "put_on_card": "at round start: put 1 wood on this card",
     "move_to_card": "any time action: move 1 grain to this card",
     "take_from_card": "in work phase action: take 2 wood from this card",
+    "take_pile_top": "after you gain wood if pile_top(wood): take the top of the pile",
     "claim": "after you use #reed_accumulation: claim (take the food of fishing) at returning home",
     "take_from_space": "after you use forest: claim (take the goods of clay_pit) at returning home if not occupied(clay_pit)",
     "take_good_from_space": "at work phase end if not occupied(fishing): take the food of fishing",
@@ -156,12 +157,13 @@ VERB_NOTES = {"renovate": "`for <goods>` / `free`: this renovation at that price
 IN_CONTEXT = {"take_goods": "in an action space's effect", "pile": "in a card's rules", "put_on_card": "in a card's rules",
               "lodge_people": "in a card's rules",
               "move_to_card": "in a card's rules", "take_from_card": "in a card's rules",
+              "take_pile_top": "in the rules of a card with a pile",
               "draw_from_card": "in a card's rules",
               "card_capacity": "in a card's rules", "card_capacity_any": "in a card's rules: any number of one kind",
               "card_capacity_expr": "in a card's rules: as many as the expression gives, worked out when animals are kept", "card_space": "in a card's rules",
               "counts_as_occupations": "in an occupation's rules", "play_this_card": "in an occupation's rules", "counts_as_major": "in a minor improvement's rules"}
 # Functions about the card whose rule it is ('this', the goods on it): only in a card's rules.
-CARD_RULES_ONLY = {"occupations_after", "stored", "drawn", "round_played"}
+CARD_RULES_ONLY = {"occupations_after", "stored", "drawn", "round_played", "pile_top"}
 # Examples of functions whose generic example would not fit.
 FUNCTION_EXAMPLES = {
     "occupations_after": "at scoring: bonus occupations_after(this)",  # 'this': in a card's rules

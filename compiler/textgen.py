@@ -184,6 +184,8 @@ def stmt(node) -> str:
         return f"{name} {goods(v.goods)}"
     if name == "exchange":
         return f"exchange {goods(v.goods)} -> {goods(v.goods_out)}"
+    if name == "take_pile_top":
+        return "take the top of the pile"
     if name == "spend_up_to":
         inner = expr(v.expr)
         limit = inner if isinstance(v.expr, N.Num) else f"({inner})"

@@ -559,6 +559,13 @@ def drawn(g, p, c, card_id, goods):
     return sum(n for good, n in last if good in goods) if last else 0
 
 
+def pile_top(g, p, c, card_id, goods):
+    """1 when the top good of the pile on this card is of the good or group (0 when the pile is empty)"""
+    who = c.owner if c is not None and c.owner is not None else p
+    stack = who.card_state.get("piles", {}).get(card_id)
+    return int(bool(stack) and stack[0] in goods)
+
+
 def stored(g, p, c, card_id, goods):
     """goods lying on this card (put, moved or kept there), of the good or group"""
     who = c.owner if c is not None and c.owner is not None else p
@@ -710,6 +717,7 @@ FUNCTIONS = {
     "score": (score, ("category",)),
     "stored": (stored, ("goods",)),
     "drawn": (drawn, ("goods",)),
+    "pile_top": (pile_top, ("goods",)),
     "roomy_pastures": (roomy_pastures, ("number",)),
     "occupied": (occupied, ("space",)),
     "space_goods": (space_goods, ("space_or_tag", "goods")),
@@ -723,7 +731,7 @@ FUNCTIONS = {
 # Functions that read the event a rule reacts to: they take the context and are refused outside such rules.
 EVENT_FUNCTIONS = {"actor", "before", "event_goods", "event_card", "event_space", "event_paid", "event_via"}
 # Functions that take the context but have a value anywhere (the owner is the rule's player outside 'for …').
-CONTEXT_FUNCTIONS = EVENT_FUNCTIONS | {"owner", "stored", "drawn"}
+CONTEXT_FUNCTIONS = EVENT_FUNCTIONS | {"owner", "stored", "drawn", "pile_top"}
 
 
 def tier(value, table):

@@ -29,6 +29,8 @@ TEXTS = {
     "second_stable_probe": "Each time you build stables, if you had at most 1 stable just before it and you have at "
                            "least 2 stables: get 1 cattle.",
     "card_probe": 'Each time any player (you included) plays "Card Probe": get 1 food.',
+    "pile_top_probe": "Each time you get clay, if the top of this card's pile is one of the building resources: take "
+                      "the top good of this card's pile into your supply.",
     "new_stable_probe": 'Each time you use "Day Laborer": build 1 stable for 1 wood.',
     "spend_probe": 'Each time you use "Clay Pit": spend up to 3 clay (as much of it as you like) on: 1 clay → 1 stone '
                    "(at most once); 1 clay → 1 reed.",
@@ -622,6 +624,11 @@ REFUSED = [
      "unknown action space 'clay_pits' (did you mean 'clay_pit'?)", "clay_pits"),
     ("on play: lodge 0 people on this card", "E215", "'lodge' needs a number of people from 1 up",
      "lodge 0 people on this card"),
+    # the top of a card's pile (docs/language.md 4.5)
+    ("after you gain wood: take the top of the pile", "E212", "'take the top of the pile' needs a pile on this card "
+     "('on play: pile … on this card')", "take the top of the pile"),
+    ("after you gain wood if pile_top(wood): gain 1 food", "E212", "pile_top() reads the pile on this card, and it "
+     "has none ('on play: pile … on this card')", "pile_top(wood)"),
     # purchases up to a budget (docs/language.md 4.12 UPN)
     ("after you use forest: spend up to 2 food on (1 wood -> 1 sheep)", "E212",
      "'spend up to … food on (…)' buys with food alone: an exchange there gives only food, not 'wood'", "1 wood"),

@@ -85,7 +85,7 @@ from .players import (
     pay_space_fees, pay_to, take_from)
 from .on_cards import (
     _store, add_card_capacity, add_card_capacity_fn, add_card_space, can_move_up_to_card, can_take_from_card, card_space_of, move_to_card,
-    move_up_to_card, pile, pile_stack, pile_top, put_on_card, stored_on, take_from_card, can_draw_from_card,
+    move_up_to_card, pile, pile_stack, pile_top, put_on_card, stored_on, take_from_card, take_pile_top, can_draw_from_card,
     draw_from_card)
 from .board import (
     can_put_on_named_space, can_reveal_round_cards, can_spread_goods, mark_space, marked_by, put_on_named_space,

@@ -27,6 +27,18 @@ def pile_top(p, card_id):
     return stack[0] if stack else None
 
 
+def take_pile_top(g, p, card_id, ctx=None):
+    """'take the top of the pile': the top good of the card's pile goes to its owner, for nothing."""
+    stack = p.card_state.get("piles", {}).get(card_id)
+    if not stack:
+        return False
+    good = stack.pop(0)
+    p.producible = None
+    gamelog.on_card(g, p, card_id, ((good, 1),), "take")
+    gain(g, p, ((good, 1),), ctx, quiet=True)
+    return True
+
+
 # ====================================================================== goods and animals on cards
 
 
