@@ -811,6 +811,10 @@ class Checker:
         elif trigger is None and limit.period == "next":
             self.err("E212", "'(the next time)' belongs to a rule that reacts to an event or a phase; an ability "
                      "the player uses at will takes a limit such as '(once per game)'", limit.span)
+        if limit.shared is not None and not self.sym.knows("card_tags", limit.shared):   # docs/language.md 4.4
+            self.err("E205", f"unknown card tag '#{limit.shared}'"
+                     f"{did_you_mean('#' + limit.shared, ['#' + t for t in self.sym.card_tags])}; a limit shared "
+                     "'with #tag' names the tag of the cards whose rules share it", limit.span)
 
     def renovation_args(self, t: N.Trigger):
         """'after you renovate from X to Y': a renovation that can happen (to a later material)."""

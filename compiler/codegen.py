@@ -749,6 +749,8 @@ def card_table(gen: Gen, unit: Unit) -> dict:
             if rule.guard is not None:
                 conds.insert(0, gen.expr(rule.guard))
             rule_id, limit_args = f"{unit.id}:{i}", ""
+            if rule.limit is not None and rule.limit.shared is not None:   # counted with the rules naming the tag
+                rule_id = f"#{rule.limit.shared}:{rule.limit.period}"
             if rule.limit is not None:
                 period, times = rule.limit.period, int(rule.limit.times)
                 conds.insert(0, f"P.limit_ok(g, p, {rule_id!r}, {period!r}, {times})")
@@ -785,11 +787,14 @@ def card_table(gen: Gen, unit: Unit) -> dict:
         rule_id = repr(f"{unit.id}:{i}")
         if rule.limit is not None and rule.limit.each:   # counted apart for each player whose event it is
             rule_id = f"{rule_id} + '@' + str(P.actor_of(p, c).idx)"
+        if rule.limit is not None and rule.limit.shared is not None:   # counted with the rules naming the tag (4.4)
+            rule_id = repr(f"#{rule.limit.shared}:{rule.limit.period}")
         lines.append(f"    return P.fire(g, p, c, {rule_id}, {can}, {do}, {_rule_where(rule.span)!r}, "
                      f"{str(d['name'])!r}{limit_args})")
         w.add("\n".join(lines))
         if t.instead:   # the test whether the rule would replace the verb, without running it (P.could_replace)
-            test = " and ".join([f"({x})" for x in cond] + [f"P.could_fire(g, p, c, {f'{unit.id}:{i}'!r}, {can}{limit_args})"])
+            test_id = rule_id if rule.limit is not None and rule.limit.shared is not None else repr(f"{unit.id}:{i}")
+            test = " and ".join([f"({x})" for x in cond] + [f"P.could_fire(g, p, c, {test_id}, {can}{limit_args})"])
             w.add(f"def {handler}_can(g, p, c):\n    return bool({test})\n\n\n{handler}.can = {handler}_can")
         gen.counted = False
         if any(isinstance(x, N.Call) and x.name == "before" for x in N.walk(rule)):

@@ -755,6 +755,16 @@ class English:
             return f"Once {self.cond(t.cond)} (only once)"
         return PLACEHOLDER
 
+    def shared(self, limit: N.Limit) -> str:
+        """The words of a limit shared by the rules naming a tag (docs/language.md 4.4): ', for "Dancer" and
+        "Juggler" together'."""
+        if limit.shared is None:
+            return ""
+        names = self.card_tags.get(limit.shared)
+        who = (_join([f'"{n}"' for n in dict.fromkeys(names)], "and") if names
+               else f"the cards tagged {limit.shared.replace('_', ' ')}")
+        return f", for {who} together"
+
     def named_card_event(self, rule: N.Rule):
         """For a rule on playing or building a card whose guard is exactly event_card(<card or #tag>): the
         event's words and the words naming the card ('build a major improvement' -> 'build "Joinery"'), for
@@ -825,7 +835,7 @@ class English:
                         else head + " (only the next time)")
             elif rule.limit is not None:
                 each = " for each player" if rule.limit.each else ""
-                head += f" ({_times(rule.limit.times)} per {rule.limit.period}{each})"
+                head += f" ({_times(rule.limit.times)} per {rule.limit.period}{each}{self.shared(rule.limit)})"
             if rule.trigger.instead:
                 return f"{head}: instead of that, {self.stmt(rule.body)}."
             return f"{head}: {self.stmt(rule.body)}."
@@ -836,7 +846,7 @@ class English:
             if rule.guard is not None:
                 head += f", if {self.cond(rule.guard)}"
             if rule.limit is not None:
-                head += f" ({_times(rule.limit.times)} per {rule.limit.period})"
+                head += f" ({_times(rule.limit.times)} per {rule.limit.period}{self.shared(rule.limit)})"
             return f"{head}, you may {self.stmt(rule.body)}."
         if rule.kind in ("exchanges", "bake"):
             parts = []

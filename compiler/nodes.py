@@ -241,6 +241,7 @@ class Limit(Node):
     times: int
     period: str
     each: bool = False    # '(once per game for each player)': counted for each player whose event it is
+    shared: str | None = None   # '(once per turn with #tag)': counted together over the rules naming the tag
 
 
 @dataclass

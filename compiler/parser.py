@@ -389,6 +389,10 @@ class _Build(Transformer):
         count, period = children
         return N.Limit(count, str(period), each=True, span=self.sp(meta))
 
+    def limit_shared(self, meta, children):
+        count, period, tag = children
+        return N.Limit(count, str(period), shared=str(tag)[1:], span=self.sp(meta))
+
     def limit_next(self, meta, children):
         return N.Limit(1, "next", span=self.sp(meta))   # fires once, then spent (docs/language.md 4.4)
 

@@ -161,6 +161,7 @@ at work phase start if start_player == 0: may pay 1 food to start player to plac
 after you use fishing: may pay (cards(#oven)) food to each other player to gain (event_goods(food)) food
 after you use fishing: spend up to (event_goods(food)) food on (2 food -> 1 sheep; 3 food -> 1 cattle (at most once))
 after you gain wood if pile_top(wood): take the top of the pile
+after you use forest (once per turn with #oven): gain 1 food
 at work phase start: place 1 more person; place 2 people less; place no people; pay 1 food to start player
 at work phase start: may spread the wood of forest over clay_pit, reed_bank; put 1 food on an action space
 on play: mark an action space

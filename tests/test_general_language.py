@@ -29,6 +29,8 @@ TEXTS = {
     "second_stable_probe": "Each time you build stables, if you had at most 1 stable just before it and you have at "
                            "least 2 stables: get 1 cattle.",
     "card_probe": 'Each time any player (you included) plays "Card Probe": get 1 food.',
+    "shared_limit_probe_b": 'At the end of each turn in which you use "Forest" (once per turn, for "Shared Limit '
+                            'Probe" and "Shared Limit Probe B" together): get 1 grain.',
     "pile_top_probe": "Each time you get clay, if the top of this card's pile is one of the building resources: take "
                       "the top good of this card's pile into your supply.",
     "new_stable_probe": 'Each time you use "Day Laborer": build 1 stable for 1 wood.',
@@ -624,6 +626,10 @@ REFUSED = [
      "unknown action space 'clay_pits' (did you mean 'clay_pit'?)", "clay_pits"),
     ("on play: lodge 0 people on this card", "E215", "'lodge' needs a number of people from 1 up",
      "lodge 0 people on this card"),
+    # a limit shared by several cards' rules (docs/language.md 4.4)
+    ("after you use forest (once per turn with #ovens): gain 1 food", "E205", "unknown card tag '#ovens' (did you "
+     "mean '#oven'?); a limit shared 'with #tag' names the tag of the cards whose rules share it",
+     "(once per turn with #ovens)"),
     # the top of a card's pile (docs/language.md 4.5)
     ("after you gain wood: take the top of the pile", "E212", "'take the top of the pile' needs a pile on this card "
      "('on play: pile … on this card')", "take the top of the pile"),
