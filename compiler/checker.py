@@ -384,6 +384,9 @@ class Checker:
             self.err("E212", f"{node.fn}() counts from the moment a card that reads it enters the game: it belongs "
                      "in a card's rules", node.span)
             return
+        if node.period == "event":
+            self.err("E212", f"{node.fn}() counts over a round, a turn, …: 'event' is a period of rule limits only "
+                     "('(once per event)')", node.span)
         if node.fn == "gained":
             if node.good not in self.sym.goods and node.good not in Q.GOOD_GROUPS:
                 self.err("E203", f"unknown good '{node.good}'"
@@ -811,6 +814,10 @@ class Checker:
         elif trigger is None and limit.period == "next":
             self.err("E212", "'(the next time)' belongs to a rule that reacts to an event or a phase; an ability "
                      "the player uses at will takes a limit such as '(once per game)'", limit.span)
+        if limit.period == "event" and (trigger is None or trigger.kind not in (
+                "after_event", "before_event", "after_use", "before_use")):
+            self.err("E212", "'per event' counts the firings for each time the event happens: it belongs to a rule "
+                     "that reacts to one ('after …', 'before …')", limit.span)
         if limit.shared is not None and not self.sym.knows("card_tags", limit.shared):   # docs/language.md 4.4
             self.err("E205", f"unknown card tag '#{limit.shared}'"
                      f"{did_you_mean('#' + limit.shared, ['#' + t for t in self.sym.card_tags])}; a limit shared "

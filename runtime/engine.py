@@ -82,6 +82,7 @@ class Game(Decisions, CardsInPlay, Phases):
         self.last_paid = ()              # the last price paid (payments.pay_one_of): a card's price for event_paid
         self.decisions = 0
         self.turn_no = self.action_no = self.harvest_no = 0  # periods of rule limits (runtime/firing.py)
+        self.event_seq = self.event_id = 0   # events emitted so far; the one whose rules are running ('per event')
         self.record = []            # every decision taken: (player index, kind, option)
         self.after_decision = None  # callback(game) after every recorded decision (saving)
         self.on_step = None         # callback(game) before every decision (invariant checks)

@@ -22,6 +22,9 @@ class CardsInPlay:
         c = ctx or Ctx(actor=actor)
         cards = P.via_cards(self.pack)
         outer = self.via
+        outer_event = self.event_id   # '(once per event)': this event's number while its rules run
+        self.event_seq += 1
+        self.event_id = self.event_seq
         if self.counters:   # history counters count the event before any rule reacts to it (4.7)
             history.count(self, key, actor, c)
         retry = []
@@ -55,6 +58,7 @@ class CardsInPlay:
                 else:
                     gamelog.run_card_effect(self, handler, self.players[owner], c)
         self.via = outer
+        self.event_id = outer_event
 
     def exchanges_of(self, p):
         """The exchanges of ``p`` open now: the rules' and the cards'; a card's exchange with a guard ('any

@@ -41,6 +41,8 @@ def period_now(g, period: str) -> int:
         return g.action_no
     if period == "harvest":
         return g.harvest_no
+    if period == "event":
+        return g.event_id
     return 0  # 'game', 'next'
 
 

@@ -890,7 +890,7 @@ RULE_WORDS = ("'after', 'allow', 'any', 'at', 'bake', 'before', 'breeding', 'cap
     ("after you bakee: gain 1 food", "bakee",
      "'bake', 'bakes', 'build', 'builds', 'convert', 'converts', 'family', 'fence', 'fences', 'gain', 'gains', "
      "'harvest', 'harvests', 'play', 'plays', 'plow', 'plows', 'renovate', 'renovates', 'sow', 'sows', 'take', 'takes', 'use', 'uses'"),
-    ("after you use forest (once per rund): gain 1 food", "rund", "'action', 'game', 'harvest', 'round', 'turn'"),
+    ("after you use forest (once per rund): gain 1 food", "rund", "'action', 'event', 'game', 'harvest', 'round', 'turn'"),
     # exactly what the parser accepts at that point, not what its state accepts elsewhere in the grammar
     ("at scoring if rooms => 2: bonus 1", "=",
      "'!=', '(', '*', '+', '-', '//', ':', '<', '<=', '==', '>', '>=', 'and', 'or'"),

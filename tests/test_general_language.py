@@ -29,6 +29,8 @@ TEXTS = {
     "second_stable_probe": "Each time you build stables, if you had at most 1 stable just before it and you have at "
                            "least 2 stables: get 1 cattle.",
     "card_probe": 'Each time any player (you included) plays "Card Probe": get 1 food.',
+    "per_event_probe_b": 'Each time you get wood (once per event, for "Per Event Probe" and "Per Event Probe B" '
+                         'together): get 1 reed.',
     "shared_limit_probe_b": 'At the end of each turn in which you use "Forest" (once per turn, for "Shared Limit '
                             'Probe" and "Shared Limit Probe B" together): get 1 grain.',
     "pile_top_probe": "Each time you get clay, if the top of this card's pile is one of the building resources: take "
@@ -630,6 +632,10 @@ REFUSED = [
     ("after you use forest (once per turn with #ovens): gain 1 food", "E205", "unknown card tag '#ovens' (did you "
      "mean '#oven'?); a limit shared 'with #tag' names the tag of the cards whose rules share it",
      "(once per turn with #ovens)"),
+    ("at round start (once per event): gain 1 food", "E212", "'per event' counts the firings for each time the "
+     "event happens: it belongs to a rule that reacts to one ('after …', 'before …')", "(once per event)"),
+    ("after you use forest if done(use forest, event) >= 1: gain 1 food", "E212", "done() counts over a round, a "
+     "turn, …: 'event' is a period of rule limits only ('(once per event)')", "done(use forest, event)"),
     # the top of a card's pile (docs/language.md 4.5)
     ("after you gain wood: take the top of the pile", "E212", "'take the top of the pile' needs a pile on this card "
      "('on play: pile … on this card')", "take the top of the pile"),
