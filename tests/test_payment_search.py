@@ -170,7 +170,7 @@ def test_the_search_finds_what_the_reference_finds_through_whole_games(original,
     # the cards the decks hold): the games go on from seed 0 until the cases are met
     def met(counts):
         return counts["first"] >= 1000 and counts["all"] >= 20 and counts["pruned by weights"] >= 1000
-    counts = checked_games(original, monkeypatch, range(100), enough=met)
+    counts = checked_games(original, monkeypatch, range(200), enough=met)
     assert met(counts), counts
 
 
@@ -181,7 +181,7 @@ def test_a_search_cut_off_early_is_cut_off_in_the_same_place(original, monkeypat
 
     def met(counts):   # searches cut off come with the same deals as above: the games go on until met
         return counts["all"] >= 10 and len(CUT_OFF) >= 20
-    counts = checked_games(original, monkeypatch, range(100), enough=met)
+    counts = checked_games(original, monkeypatch, range(200), enough=met)
     assert met(counts), (counts, len(CUT_OFF))
 
 
