@@ -756,8 +756,8 @@ class English:
         return PLACEHOLDER
 
     def shared(self, limit: N.Limit) -> str:
-        """The words of a limit shared by the rules naming a tag (docs/language.md 4.4): ', for "Dancer" and
-        "Juggler" together'."""
+        """The words of a limit shared by the rules naming a tag (docs/language.md 1.5): ', for "Card A" and
+        "Card B" together'."""
         if limit.shared is None:
             return ""
         names = self.card_tags.get(limit.shared)
