@@ -1144,10 +1144,11 @@ def cmd_card_new(args) -> int:
               "rules/ and cards/, such as a copy of the project); nothing written", file=sys.stderr)
         return EXIT_USAGE
     pack_id = args.pack or _default(args, "score")
-    ws = packs.Workspace(root)
+    ws = packs.Workspace(root, args.packs)
     if pack_id not in ws.pack_ids():
         from .diagnostics import did_you_mean
-        print(f"error: no pack {_shown(pack_id)} in {ws.rules_dir}{did_you_mean(pack_id, ws.pack_ids())}; "
+        where = ", ".join(str(d) for d in [ws.rules_dir] + ws.extra)
+        print(f"error: no pack {_shown(pack_id)} in {where}{did_you_mean(pack_id, ws.pack_ids())}; "
               "nothing written", file=sys.stderr)
         return EXIT_USAGE
     deck = args.deck
@@ -1155,7 +1156,7 @@ def cmd_card_new(args) -> int:
         print(f"error: {_shown(deck)} is not a deck: a capital letter, then up to 7 letters or digits "
               "(such as X); nothing written", file=sys.stderr)
         return EXIT_USAGE
-    cards_root = ws.cards_dir / pack_id
+    cards_root = ws.new_cards_dir(pack_id)
     folder = cards_root / deck
     if not (folder.parent.resolve() / folder.name).is_relative_to(cards_root.resolve()) or \
             (folder.exists() and not folder.resolve().is_relative_to(cards_root.resolve())):
@@ -1195,7 +1196,13 @@ def cmd_card_new(args) -> int:
             "effects: |\n"
             "  # one rule per line; see docs/language.md. For example:\n"
             f"{example}\n")
-    test = (f"# Scenarios for {_comment(name)}: run them with  agricola test {os.path.relpath(test_path)}\n"
+    # the commands that check the new files, with the folders this one was given (the pack may be found
+    # only through them)
+    where = "".join(f" --packs {_arg(d)}" for d in args.packs)
+    top = f"agricola --root {_arg(args.root)}" if getattr(args, "root", None) else "agricola"
+    validate = f"{top} validate{where} {_arg(os.path.relpath(card_path))}"
+    run = f"{top} test{where} {_arg(os.path.relpath(test_path))}"
+    test = (f"# Scenarios for {_comment(name)}: run them with  {_comment(run)}\n"
             f"pack: {pack_id}\nplayers: 2\nscenarios:\n"
             f"  - name: {json.dumps(name + ' is played and its effect happens', ensure_ascii=False)}\n"
             "    given:\n"
@@ -1215,8 +1222,7 @@ def cmd_card_new(args) -> int:
     with open(test_path, "x", encoding="utf-8") as f:
         f.write(test)
     print(f"wrote {os.path.relpath(card_path)}\nwrote {os.path.relpath(test_path)}")
-    print(f"next: fill them in, then run  agricola validate {os.path.relpath(card_path)}  and  "
-          f"agricola test {os.path.relpath(test_path)}")
+    print(f"next: fill them in, then run  {validate}  and  {run}")
     return EXIT_OK
 
 
@@ -1229,6 +1235,12 @@ def _cut(value, width: int = 40) -> str:
 def _shown(value, width: int = 40) -> str:
     """A value from the command line, quoted and cut short for a message."""
     return f"'{_cut(value, width)}'"
+
+
+def _arg(value) -> str:
+    """A path or value as one word of a shell command (quoted only when it must be)."""
+    import shlex
+    return shlex.quote(str(value))
 
 
 def _comment(text: str) -> str:
@@ -1517,6 +1529,7 @@ def make_parser(only: str | None = None) -> argparse.ArgumentParser:
     q.add_argument("--deck", default="X", help="deck letter (default: X, for your own cards)")
     q.add_argument("--name", help="the card's name (default: from the id)")
     q.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
+    _packs_option(q)
 
     campaign_sub = sub if only in (None, "campaign") else _NotBuilt()
     p = campaign_sub.add_parser("campaign", help="campaigns: 'campaign new FILE --pack PACK', 'campaign next FILE', "

@@ -93,6 +93,15 @@ class Workspace:
                     return own
         return self.cards_dir / pack_id
 
+    def new_cards_dir(self, pack_id: str) -> Path:
+        """Where a new card of a pack goes: ``cards/<pack>`` beside the ``rules`` folder of another
+        workspace the pack was found in (written there even before it exists, so that
+        ``pack_cards_dir`` finds it afterwards), else the workspace's own ``cards/<pack>``."""
+        for base in self.extra:
+            if (base / pack_id).is_dir() and not (self.rules_dir / pack_id).is_dir():
+                return base.parent / "cards" / pack_id
+        return self.cards_dir / pack_id
+
     def pack_ids(self) -> list[str]:
         ids = set()
         for base in [self.rules_dir] + self.extra:

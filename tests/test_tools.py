@@ -223,6 +223,35 @@ def test_card_new_writes_a_valid_card_whatever_the_name(card_ws, tmp_path, monke
     assert status == 0, err + out
 
 
+def test_card_new_in_a_pack_of_another_folder_prints_the_commands_that_work(tmp_path, monkeypatch):
+    """Issue 11, designer test round 3: 'card new' takes --packs like the other commands that name a pack,
+    writes the card beside that folder's pack, and its 'next:' line repeats --packs (without it 'agricola
+    test' does not know the pack: E151)."""
+    shutil.copytree(REPO / "tests" / "packs", tmp_path / "packs")
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run_cli("card", "new", "my_thing", "--kind", "minor", "--deck", "C",
+                               "--pack", "designer-c3", "--packs", "packs")
+    assert (status, err) == (0, "")
+    assert out == ("wrote packs/cards/designer-c3/C/my_thing.yaml\n"
+                   "wrote packs/cards/designer-c3/C/my_thing.test.yaml\n"
+                   "next: fill them in, then run  agricola validate --packs packs "
+                   "packs/cards/designer-c3/C/my_thing.yaml  and  agricola test --packs packs "
+                   "packs/cards/designer-c3/C/my_thing.test.yaml\n")
+    test_file = Path("packs/cards/designer-c3/C/my_thing.test.yaml")
+    assert test_file.read_text().splitlines()[0] == (
+        "# Scenarios for My Thing: run them with  agricola test --packs packs "
+        "packs/cards/designer-c3/C/my_thing.test.yaml")
+    status, out, err = run_cli("--build", tmp_path / "build", "test", "--packs", "packs", test_file)
+    assert (status, out) == (0, "1 passed, 0 failed\n"), err
+    status, out, err = run_cli("validate", "--packs", "packs", "packs/cards/designer-c3/C/my_thing.yaml")
+    assert (status, out) == (0, "ok: designer-c3 valid\n"), err
+    status, out, err = run_cli("card", "new", "my_thing", "--kind", "minor", "--pack", "designer-c4",
+                               "--packs", "packs")
+    assert (status, out) == (2, "")
+    assert err == (f"error: no pack 'designer-c4' in {REPO / 'rules'}, packs/rules (did you mean "
+                   "'designer-cd'?); nothing written\n")
+
+
 # ---------------------------------------------------------------- coverage
 
 def test_coverage_works_in_a_fresh_clone_with_nothing_beside_it(tmp_path):
