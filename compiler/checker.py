@@ -434,7 +434,10 @@ class Checker:
         field = {"event_goods": "goods", "event_card": "card", "event_paid": "paid", "event_via": "via"}.get(node.name)
         if field and field not in Q.EVENTS.get(event, {}):
             words = _event_words(t) if t.kind in ("after_event", "before_event") else "using a space"
-            self.err("E300", f"'{words}' carries no {field} (missing feature: {node.name} for {words})", span)
+            what = {"goods": "the goods it moved to the actor", "card": "a card played, built or returned",
+                    "paid": "what was paid", "via": "what made it (a card, or a space's own action)"}[field]
+            self.err("E300", f"'{words}' has no {node.name}(…): that event does not record {what} "
+                     f"(missing feature: {node.name} for {words})", span)
         if node.name in ("event_goods", "event_paid") and t.kind in ("before_use", "before_event"):
             self.err("E212", f"{node.name}() is what the event moved, and a 'before' rule runs before it", span)
 

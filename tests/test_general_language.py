@@ -414,8 +414,15 @@ REFUSED = [
      "owner() is the card's owner while a body runs for another player: it belongs inside 'for actor (…)', "
      "'for each other player (…)' or 'for each player (…)'", "owner"),
     ("after you build rooms: gain (event_goods(wood)) food", "E300",
-     "'after you build rooms' carries no goods (missing feature: event_goods for after you build rooms)",
+     "'after you build rooms' has no event_goods(…): that event does not record the goods it moved to the actor "
+     "(missing feature: event_goods for after you build rooms)",
      "event_goods"),
+    ("after you play occupation if event_paid(food) > 0: gain 1 food", "E300",
+     "'after you play occupation' has no event_paid(…): that event does not record what was paid "
+     "(missing feature: event_paid for after you play occupation)", "event_paid"),
+    ("after you plow if event_card(#oven): gain 1 food", "E300",
+     "'after you plow' has no event_card(…): that event does not record a card played, built or returned "
+     "(missing feature: event_card for after you plow)", "event_card"),
     ("before you gain wood: gain 1 food", "E300",
      "'before you gain' is not supported (missing feature: before-event triggers for gain)",
      "before you gain wood"),
@@ -592,7 +599,8 @@ REFUSED = [
     ("after you plow if event_via(3): gain 1 food", "E206",
      "event_via() needs a card id, a #tag or one of occupation, minor, major, improvement, card, space", "3"),
     ("after you use forest if event_via(space): gain 1 food", "E300",
-     "'using a space' carries no via (missing feature: event_via for using a space)", "event_via"),
+     "'using a space' has no event_via(…): that event does not record what made it (a card, or a space's own "
+     "action) (missing feature: event_via for using a space)", "event_via"),
     # the harvest, sowing and cards that are fields (docs/language.md 4.14)
     ("before you harvest: gain 1 food", "E300", "'before you harvest' is not supported (missing feature: "
      "before-event triggers for harvest)", "before you harvest"),
