@@ -1118,8 +1118,27 @@ def test_a_guard_on_once_is_refused(root, capsys):
     ))
 
 
+@pytest.mark.parametrize("rule", [
+    "at returning home if occupied(forest): gain 1 food",
+    "at work phase end if yours(forest): gain 1 food",
+    "after you use fishing: claim (gain 1 food) at returning home if occupied(forest)",
+    "on play if occupied(forest): gain 1 food",
+    "after you build rooms if yours(forest): gain 1 food",
+    "any time if occupied(forest): 1 wood -> 1 food",
+    "capacity of pasture: +1 while occupied(forest)",
+])
+def test_who_is_on_a_space_where_people_are_out(root, capsys, rule):
+    """docs/language.md 1.11 names the moments where occupied() and yours() are accepted (issue 11, designer
+    test round 3: 'at returning home' was not said)."""
+    _add_rule(root, rule)
+    status, out, err = validate(root, capsys, "revised")
+    assert (status, err) == (0, ""), err
+
+
 @pytest.mark.parametrize("rule, name, when", [
     ("at round start if occupied(forest): gain 1 food", "occupied", "at the start of a round"),
+    ("at work phase start if occupied(forest): gain 1 food", "occupied", "at the start of the work phase"),
+    ("at end of round 3 if yours(forest): gain 1 food", "yours", "at the end of a round"),
     ("at harvest start if yours(fishing): gain 1 food", "yours", "in a harvest"),
     ("at scoring if occupied(forest): bonus 1", "occupied", "at scoring"),
     ("in feeding action if yours(forest): pay 1 food", "yours", "in a harvest"),
