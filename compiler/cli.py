@@ -883,6 +883,23 @@ def cmd_cards(args) -> int:
             d = u.data
             print(f"{u.id:28} {d['kind']:10} {d.get('deck') or '':3} {d['name']}")
         return EXIT_OK
+    if args.action == "tags":
+        from .docs import card_tags
+        wanted = {i.lstrip("#") for i in args.ids}
+        tags = [t for t in card_tags(checked) if not wanted or t["tag"] in wanted]
+        unknown = sorted(wanted - {t["tag"] for t in tags})
+        if unknown:
+            from .diagnostics import did_you_mean
+            known = ["#" + t["tag"] for t in card_tags(checked)]
+            print(f"error: no card of pack '{pack_id}' has the tag '#{unknown[0]}'"
+                  f"{did_you_mean('#' + unknown[0], known)}", file=sys.stderr)
+            return EXIT_FAIL
+        for t in tags:
+            print(f"#{t['tag']} ({plural(len(t['cards']), 'card')})")
+            for c in t["cards"]:
+                print(f"  {c['id']:28} {c['kind']:10} {c['deck'] or '':3} {c['name']}"
+                      + ("  (counts as one)" if c["counts_as"] else ""))
+        return EXIT_OK
     if not args.ids:
         print("error: name at least one card id (agricola cards show ID)", file=sys.stderr)
         return EXIT_USAGE
@@ -1503,10 +1520,12 @@ def make_parser(only: str | None = None) -> argparse.ArgumentParser:
                         "or a folder holding one in rules/, e.g. tests/packs (default: only the packs under "
                         "<root>/rules)")
 
-    p = command("cards", "list the cards of a pack, or show a card's text (generated from its effects)",
+    p = command("cards", "list the cards of a pack or their tags, or show a card's text (generated from its effects)",
                  cmd_cards)
-    p.add_argument("action", choices=["show", "list"], help="'list' every card, or 'show' the cards named")
-    p.add_argument("ids", nargs="*", metavar="ID", help="card ids, for 'show'")
+    p.add_argument("action", choices=["show", "list", "tags"],
+                   help="'list' every card, 'show' the cards named, or 'tags': each card tag (#oven, …) and "
+                        "the cards that carry it")
+    p.add_argument("ids", nargs="*", metavar="ID", help="card ids, for 'show'; tags, for 'tags' (default: every tag)")
     p.add_argument("--pack", default=None, help="pack name (default: 'score' in rules/defaults.yaml)")
     _packs_option(p)
 

@@ -138,6 +138,23 @@ def _card(eng, unit) -> dict:
     }
 
 
+def card_tags(checked) -> list:
+    """The tags of a pack's improvements and hand cards, for 'agricola cards tags' and the index page: a list
+    of {"tag", "cards"} sorted by tag, each card {"id", "name", "kind", "deck", "counts_as"} in the pack's
+    order (majors first); ``counts_as`` when the card has the tag by 'this card counts as #tag' (4.8), not
+    by its ``tags``."""
+    found: dict = {}
+    for u in checked.majors + checked.cards:
+        d = u.data
+        own = list(d.get("tags") or [])
+        counted = [r.modifier.words[0][0] for r in d.get("rules") or []
+                   if r.kind == "modifier" and r.modifier.kind == "counts_as_tag"]
+        for tag in dict.fromkeys(own + counted):
+            found.setdefault(str(tag), []).append({"id": u.id, "name": d["name"], "kind": d["kind"],
+                                                   "deck": d.get("deck"), "counts_as": tag not in own})
+    return [{"tag": t, "cards": found[t]} for t in sorted(found)]
+
+
 def _space(eng, unit, counts) -> dict:
     d = unit.data
     by_count = {}
@@ -568,8 +585,14 @@ def build_model(compiler, pack_id: str) -> dict:
         if not decks or decks[-1]["key"] != key:
             decks.append({"key": key, "title": f"Deck {c['deck']}: {c['kind_label'].lower()}s", "cards": []})
         decks[-1]["cards"].append(c)
+    shown = {c["id"] for c in majors + cards}   # the hand cards of a pack played without them are not shown
+    tags = []
+    for entry in card_tags(checked):
+        members = [dict(c, anchor=f"card-{c['id']}") for c in entry["cards"] if c["id"] in shown]
+        if members:
+            tags.append({"tag": entry["tag"], "cards": members})
     return {
-        "pack": {"id": pack_id, "name": s["name"], "chain": src.chain},
+        "pack": {"id": pack_id, "name": s["name"], "chain": src.chain}, "tags": tags,
         "counts": counts, "rules": rules, "stages": stages, "spaces": spaces, "rounds": rounds,
         "majors": majors, "cards": cards, "decks": decks, "sheets": sheets, "matrix": matrix,
         "index": index, "letters": letters, "variant": variant,

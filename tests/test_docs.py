@@ -169,3 +169,35 @@ def test_cli_docs_command(tmp_path, capsys):
     said = capsys.readouterr().out
     assert str(out) in said and (out / "index.html").is_file()
     assert cli.main(["--build", str(tmp_path / "b"), "docs", "--pack", "nope", "--out", str(out)]) == 2
+
+
+def test_index_lists_the_card_tags_and_their_cards(sites):
+    """Issue 11, designer test round 3: the tags cards carry (#fireplace, #oven, …) were listed nowhere."""
+    result = sites["revised"][0]
+    html = (result.out_dir / "index.html").read_text()
+    page = parse_page(result.out_dir / "index.html")
+    assert "card-tags" in page.ids and "#card-tags" in page.hrefs
+    row = html[html.index('<tr id="tag-oven">'):]
+    assert row[:row.index("</tr>")] == (
+        '<tr id="tag-oven"><td><code>#oven</code></td><td><a href="improvements.html#card-clay_oven">Clay Oven</a>, '
+        '<a href="improvements.html#card-stone_oven">Stone Oven</a></td>')
+    for tag in ("baking", "cooking", "cooking_hearth", "fireplace", "oven", "plow", "well", "workshop"):
+        assert f"tag-{tag}" in page.ids, tag
+    assert 'href="cards.html#card-handplow"' in html[html.index('id="tag-plow"'):]
+
+
+def test_cli_lists_the_card_tags(capsys):
+    from compiler import cli
+    assert cli.main(["cards", "tags", "#oven", "fireplace"]) == 0
+    assert capsys.readouterr().out == (
+        "#fireplace (2 cards)\n"
+        "  fireplace_2                  major          Fireplace\n"
+        "  fireplace_3                  major          Fireplace\n"
+        "#oven (2 cards)\n"
+        "  clay_oven                    major          Clay Oven\n"
+        "  stone_oven                   major          Stone Oven\n")
+    assert cli.main(["cards", "tags", "oven", "--pack", "lang-probes", "--packs", str(ROOT / "tests" / "packs")]) == 0
+    assert capsys.readouterr().out.endswith(
+        "  counts_as_probe              minor      T   Counts As Probe  (counts as one)\n")
+    assert cli.main(["cards", "tags", "#ovens"]) == 2
+    assert capsys.readouterr().err == "error: no card of pack 'revised' has the tag '#ovens' (did you mean '#oven'?)\n"
