@@ -153,7 +153,7 @@ def cmd_validate(args) -> int:
     if checked_packs:
         done.append(f"{', '.join(i for _, i in checked_packs)} valid")
     if loose_cards:
-        done.append(f"{', '.join(str(c.span.file) for c in loose_cards)} valid "
+        done.append(f"{', '.join(report.sources.shown(str(c.span.file)) for c in loose_cards)} valid "
                     f"(checked as cards of pack '{against}')")
     if shaped:
         done.append(f"{', '.join(shaped)} valid (checked on their own, by their shape)")
@@ -1191,7 +1191,7 @@ def cmd_card_new(args) -> int:
     taken = {str(e.get("id")): e for e in (src.cards + src.majors if src is not None else [])}
     if args.id in taken:
         where = taken[args.id].span_of("id")
-        print(f"error: pack '{pack_id}' already has a card '{args.id}' ({where.file}:{where.line}); "
+        print(f"error: pack '{pack_id}' already has a card '{args.id}' ({report.sources.shown(where.file)}:{where.line}); "
               "choose another id; nothing written", file=sys.stderr)
         return EXIT_FAIL
     name = args.name if args.name is not None else args.id.replace("_", " ").title()

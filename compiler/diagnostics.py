@@ -11,6 +11,7 @@ Error texts are part of the interface and are tested word for word.
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,7 +45,8 @@ class Diagnostic:
 
     def format(self, sources: "SourceCache | None" = None) -> str:
         s = self.span
-        where = s.file if not s.line else f"{s.file}:{s.line}:{s.col}"
+        file = sources.shown(s.file) if sources is not None else s.file
+        where = file if not s.line else f"{file}:{s.line}:{s.col}"
         out = [f"{where}: {self.severity}[{self.code}]: {self.message}"]
         if sources is not None and s.line:
             text = sources.line(s.file, s.line)
@@ -74,19 +76,47 @@ def _editor_lines(text: str) -> list[str]:
     return lines[:-1] if lines and lines[-1] == "" else lines
 
 
+def shown_path(path) -> str:
+    """A file as a message prints it: relative to the working folder when it is inside it, else absolute
+    (so that the printed path can be opened from where the command ran)."""
+    full = os.path.abspath(path)
+    here = os.getcwd()
+    try:
+        if os.path.commonpath([full, here]) == here:
+            return os.path.relpath(full, here)
+    except ValueError:  # another drive
+        pass
+    return full
+
+
 class SourceCache:
-    """Reads source lines for caret displays (files are read once)."""
+    """Reads source lines for caret displays (files are read once), and knows where each named file is.
+
+    A span names a file by a stable name (a pack's files relative to its workspace, so that generated code
+    and build keys do not depend on the working folder); ``shown`` is the path printed for it."""
 
     def __init__(self):
         self._lines: dict[str, list[str] | None] = {}
+        self._paths: dict[str, Path] = {}
 
     def add_text(self, file: str, text: str) -> None:
         self._lines[file] = _editor_lines(text)
 
+    def add_path(self, file: str, path) -> None:
+        """The file a span's name stands for."""
+        self._paths[file] = Path(path)
+
+    def shown(self, file: str) -> str:
+        """The path printed for a span's file: where it is, from the working folder (a name that stands
+        for no known file, such as an unknown pack's, as it is)."""
+        path = self._paths.get(file)
+        return shown_path(path) if path is not None else file
+
     def line(self, file: str, line: int) -> str | None:
         if file not in self._lines:
             try:
-                self._lines[file] = _editor_lines(Path(file).read_text(encoding="utf-8", errors="replace"))
+                self._lines[file] = _editor_lines(Path(self._paths.get(file, file)).read_text(
+                    encoding="utf-8", errors="replace"))
             except OSError:
                 self._lines[file] = None
         lines = self._lines[file]

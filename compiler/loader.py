@@ -510,6 +510,7 @@ def load_yaml_file(path: Path, report: Report, display: str | None = None):
     """Read and parse a YAML file with the size limit; returns located data or None. Only regular files
     are read: a folder, device, named pipe or socket is refused at once (E100)."""
     name = display or str(path)
+    report.sources.add_path(name, path)
     try:
         st = os.stat(path)
     except OSError as exc:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import schema
-from .diagnostics import Report, Span, did_you_mean
+from .diagnostics import Report, Span, did_you_mean, shown_path
 from runtime.fileio import read_regular_bytes
 
 from .loader import MAX_FILE_BYTES, LDict, load_yaml_file
@@ -197,8 +197,9 @@ def _load_inside(path: Path, folder: Path, ws: Workspace, report: Report):
     except (OSError, RuntimeError):  # a loop of symbolic links
         target, inside = None, False
     if not inside:
+        report.sources.add_path(disp, path)
         report.error("E100", "cannot read file: it is a symbolic link to a file outside the pack's folder "
-                     f"({ws.display(folder)})", Span(disp))
+                     f"({shown_path(folder)})", Span(disp))
         return disp, None
     return disp, load_yaml_file(path, report, disp)
 
@@ -230,6 +231,7 @@ def load_pack(ws: Workspace, pack_id: str, report: Report, _chain=None) -> PackS
         return None
     game_path = directory / "game.yaml"
     if not game_path.exists():
+        report.sources.add_path(ws.display(directory), directory)
         report.error("E120", f"pack '{pack_id}' has no game.yaml", Span(ws.display(directory)))
         return None
     files: dict = {}
@@ -418,7 +420,7 @@ def _leave_what_needs_removed(src: PackSource, base: PackSource, report: Report)
         cards = [(e, ref) for group, what, e, ref in users if group == "cards"]
         others = [(what, e, ref) for group, what, e, ref in users if group != "cards"]
         if cards:
-            names = ", ".join(f"{e.get('name', e.get('id'))} ({e.span.file})" for e, _ in cards)
+            names = ", ".join(f"{e.get('name', e.get('id'))} ({report.sources.shown(e.span.file)})" for e, _ in cards)
             named = f"#{ref[1]}" if ref[0] == "tag" else "it"
             report.warning("W125", f"removing {eid} also takes out {plural(len(cards), 'card')} that "
                            f"{'names' if len(cards) == 1 else 'name'} {named}: {names}", removal.span_of("id"),
@@ -433,7 +435,7 @@ def _leave_what_needs_removed(src: PackSource, base: PackSource, report: Report)
         for what, e, ref in others:
             leaving.add(id(e))
             file = e.span.file.rsplit("/", 1)[-1]
-            report.error("E125", f"cannot remove {eid}: the {what} '{e.get('id')}' ({e.span.file}) "
+            report.error("E125", f"cannot remove {eid}: the {what} '{e.get('id')}' ({report.sources.shown(e.span.file)}) "
                          f"names {'#' if ref[0] == 'tag' else ''}{ref[1]}", removal.span_of("id"),
                          f"remove '{e.get('id')}' too (an entry '- id: {e.get('id')}' with 'remove: true' in "
                          f"this pack's {file}), or keep {keep}")
@@ -453,7 +455,7 @@ def check_ids(src: PackSource, report: Report):
             if eid in seen:
                 first = seen[eid]
                 report.error("E121", f"duplicate id '{eid}'", entry.span_of("id"),
-                             f"'{eid}' is already used at {first.file}:{first.line}")
+                             f"'{eid}' is already used at {report.sources.shown(first.file)}:{first.line}")
             else:
                 seen[eid] = entry.span_of("id")
         seen.clear()

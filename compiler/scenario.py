@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import schema as _schema
-from .diagnostics import Report, Span, did_you_mean
+from .diagnostics import Report, Span, did_you_mean, shown_path
 from .loader import LDict, LList, load_yaml_file
 
 from runtime import primitives as P
@@ -350,10 +350,10 @@ def run_file(path: Path, load_pack, default_pack: str | None = None, pack_ids=No
     """Check a scenario file, then run every scenario of it. ``load_pack(name)`` returns a compiled pack.
     A file with problems runs nothing: each problem is one failed outcome at its place."""
     report = Report()
-    file = str(path)
+    file = shown_path(path)   # printed from the working folder, as every diagnostic
     plans = check_file(Path(path), load_pack, report, default_pack, pack_ids)
     if report:
-        return [Outcome(d.span.file, "(file)", d.span.line or 1, False, f"error[{d.code}]: {d.message}", d.span.col)
+        return [Outcome(report.sources.shown(d.span.file), "(file)", d.span.line or 1, False, f"error[{d.code}]: {d.message}", d.span.col)
                 for d in report.sorted()]
     outcomes = []
     for plan in plans:

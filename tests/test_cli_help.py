@@ -180,8 +180,9 @@ def test_a_variant_without_description_does_not_inherit_its_base_one(tmp_path, c
                     "description": ""}
 
 
-def test_packs_reports_a_broken_pack_and_lists_the_others(tmp_path, capsys):
+def test_packs_reports_a_broken_pack_and_lists_the_others(tmp_path, capsys, monkeypatch):
     root = _variant_root(tmp_path, "extends: revised\nid: mine\nname: Mine\ndescription: [a, list]\n")
+    monkeypatch.chdir(root)   # files print relative to the working folder
     assert cli.main(["--root", str(root), "packs"]) == 2
     out, err = capsys.readouterr()
     assert out.startswith("family-2012: ") and "\noriginal: " in out and "\nrevised: " in out and "mine" not in out

@@ -25,14 +25,12 @@ PACKS = ("revised", "revised-family")
 
 @pytest.fixture
 def root(tmp_path, monkeypatch):
-    """A root folder holding copies of the built-in packs; the working directory is an empty folder,
-    so that nothing is read relative to the project checkout."""
+    """A root folder holding copies of the built-in packs; the working directory is that folder (files are
+    printed relative to it), so that nothing is read relative to the project checkout."""
     (tmp_path / "rules").mkdir()
     for pack in PACKS:
         shutil.copytree(REPO / "rules" / pack, tmp_path / "rules" / pack)
-    cwd = tmp_path / "elsewhere"
-    cwd.mkdir()
-    monkeypatch.chdir(cwd)
+    monkeypatch.chdir(tmp_path)
     return tmp_path
 
 
@@ -1154,3 +1152,31 @@ def test_who_is_on_a_space_when_everyone_is_at_home(root, capsys, rule, name, wh
         "      " + rule,
         "  " + " " * (col - 1) + "^" * len(name),
     ))
+
+
+def test_files_print_from_the_working_folder(tmp_path, monkeypatch, capsys):
+    """Issue 11, designer test round 3: a problem in a file of a test pack printed as 'cards/designer-c3/…',
+    relative to the test pack's folder, a path that does not exist from where the command ran. Files print
+    relative to the working folder, or absolute outside it, whichever command reports them."""
+    project = tmp_path / "proj"
+    shutil.copytree(REPO / "tests" / "packs", project / "tests" / "packs")
+    card = project / "tests" / "packs" / "cards" / "designer-c3" / "C" / "firewood.yaml"
+    card.write_text(card.read_text().replace("put 1 wood on", "put 1 wodo on"))
+    problem = ("firewood.yaml:10:28: error[E203]: unknown good 'wodo' (did you mean 'wood'?)\n"
+               "    at returning home: put 1 wodo on this card\n"
+               "                             ^^^^\n"
+               "1 problem found\n")
+    (tmp_path / "other").mkdir()
+    for cwd, shown in ((project, "tests/packs/cards/designer-c3/C/"), (project / "tests", "packs/cards/designer-c3/C/"),
+                       (tmp_path / "other", f"{card.parent}/")):
+        monkeypatch.chdir(cwd)
+        assert cli.main(["validate", str(card)]) == 2
+        assert capsys.readouterr().err == shown + problem
+    monkeypatch.chdir(project)
+    assert cli.main(["--build", str(tmp_path / "build"), "test", "--packs", "tests/packs",
+                     "tests/packs/cards/designer-c3/C/firewood.test.yaml"]) == 2
+    assert capsys.readouterr().err == ("tests/packs/cards/designer-c3/C/" + problem
+                                       + "compile failed: pack 'designer-c3'\n")
+    assert cli.main(["cards", "list", "--pack", "designer-c3", "--packs", "tests/packs"]) == 2
+    assert capsys.readouterr().err == ("tests/packs/cards/designer-c3/C/" + problem
+                                       + "the pack 'designer-c3' has problems; fix them first\n")

@@ -100,10 +100,11 @@ def _workspace(tmp_path) -> Path:
     return root
 
 
-def test_a_symlink_out_of_the_pack_is_not_followed(tmp_path):
+def test_a_symlink_out_of_the_pack_is_not_followed(tmp_path, monkeypatch):
     secret = tmp_path / "secret.txt"
     secret.write_text("password: hunter2\n")
     root = _workspace(tmp_path)
+    monkeypatch.chdir(root)   # files print relative to the working folder
     link = root / "cards" / "revised" / "X" / "evil.yaml"
     link.symlink_to(secret)
     for argv in (["validate", link], ["validate", root / "rules" / "revised"], ["compile", "--pack", "revised"]):
@@ -134,9 +135,10 @@ def test_a_symlink_to_a_device_in_a_pack_is_refused_at_once(target, tmp_path):
 
 
 @pytest.mark.parametrize("depth,ok", [(1, True), (6, True), (7, False), (12, False)])
-def test_nesting_for_each_player_is_bounded_at_compile_time(depth, ok, tmp_path):
+def test_nesting_for_each_player_is_bounded_at_compile_time(depth, ok, tmp_path, monkeypatch):
     """12 levels would run 4^12 = 16,777,216 times; the limit (docs/limits.md) is 10,000 steps a rule."""
     root = _workspace(tmp_path)
+    monkeypatch.chdir(root)   # files print relative to the working folder
     effect = "on play: " + "for each player (" * depth + "gain 1 food" + ")" * depth
     card = root / "cards" / "revised" / "X" / "deep.yaml"
     card.write_text(CARD.format(cost="1 wood", effects=effect).replace("loose_card", "deep"))

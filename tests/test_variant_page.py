@@ -17,9 +17,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture()
-def root(tmp_path):
+def root(tmp_path, monkeypatch):
     shutil.copytree(ROOT / "rules", tmp_path / "rules")
     shutil.copytree(ROOT / "cards", tmp_path / "cards")
+    monkeypatch.chdir(tmp_path)   # files print relative to the working folder
     return tmp_path
 
 

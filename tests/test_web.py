@@ -197,9 +197,10 @@ def test_a_restarted_server_continues_every_open_game(tmp_path, build_root, fami
         server.stop()
 
 
-def test_hot_reload_shows_the_diagnostics_and_new_games_use_the_new_card(tmp_path):
+def test_hot_reload_shows_the_diagnostics_and_new_games_use_the_new_card(tmp_path, monkeypatch):
     root = tmp_path / "workspace"
     shutil.copytree(TINY, root)
+    monkeypatch.chdir(root)   # files print relative to the working folder, as 'agricola compile' prints them
     app = create_app(root, tmp_path / "build", tmp_path / "games.sqlite3", hot_reload=False)
     with TestClient(app) as client:
         server = app.state.server

@@ -26,7 +26,7 @@ class LiveServer:
     starts it again on the same SQLite file."""
 
     def __init__(self, build: Path, db: Path, root: Path | None = None, port: int | None = None):
-        self.root, self.build, self.db = (Path(root) if root else None), Path(build), Path(db)
+        self.root, self.build, self.db = (Path(root).resolve() if root else None), Path(build), Path(db)
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = None
@@ -40,7 +40,9 @@ class LiveServer:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "compiler.cli", *(["--root", str(self.root)] if self.root else []),
              "--build", str(self.build), "serve",
-             "--port", str(self.port), "--db", str(self.db)], cwd=str(ROOT), env=env, stdout=log, stderr=log)
+             "--port", str(self.port), "--db", str(self.db)],
+            # run in the workspace served, as a designer does (files in messages print relative to it)
+            cwd=str(self.root or ROOT), env=env, stdout=log, stderr=log)
         log.close()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
