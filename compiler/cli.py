@@ -1188,7 +1188,13 @@ def cmd_card_new(args) -> int:
             return EXIT_FAIL
     report = Report()
     src = packs.load_pack(ws, pack_id, report)
-    taken = {str(e.get("id")): e for e in (src.cards + src.majors if src is not None else [])}
+    if src is None:   # the pack itself cannot be read: its ids, and whether the new files would work, are unknown
+        _print_report(report)
+        hint = (" (a folder whose packs extend the built-in ones is given with --packs DIR, not --root)"
+                if getattr(args, "root", None) and any(d.code == "E120" for d in report.errors) else "")
+        print(f"error: the pack '{pack_id}' cannot be read{hint}; nothing written", file=sys.stderr)
+        return EXIT_FAIL
+    taken = {str(e.get("id")): e for e in src.cards + src.majors}
     if args.id in taken:
         where = taken[args.id].span_of("id")
         print(f"error: pack '{pack_id}' already has a card '{args.id}' ({report.sources.shown(where.file)}:{where.line}); "

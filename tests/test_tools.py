@@ -252,6 +252,17 @@ def test_card_new_in_a_pack_of_another_folder_prints_the_commands_that_work(tmp_
     assert (status, out) == (2, "")
     assert err == (f"error: no pack 'designer-c4' in {REPO / 'rules'}, packs/rules (did you mean "
                    "'designer-cd'?); nothing written\n")
+    # --root names a whole workspace: a test pack's base is not in it, and nothing is written into a pack
+    # that cannot be read
+    before = snapshot(tmp_path / "packs")
+    status, out, err = run_cli("--root", "packs", "card", "new", "my_other", "--kind", "minor",
+                               "--pack", "designer-c3")
+    assert (status, out) == (2, "")
+    assert err.endswith("1 problem found\nerror: the pack 'designer-c3' cannot be read (a folder whose packs "
+                        "extend the built-in ones is given with --packs DIR, not --root); nothing written\n"), err
+    assert err.startswith("packs/rules/designer-c3/game.yaml:4:10: error[E120]: unknown pack 'revised' in "
+                          "'extends'\n"), err
+    assert snapshot(tmp_path / "packs") == before
 
 
 # ---------------------------------------------------------------- coverage
