@@ -904,6 +904,11 @@ def cmd_cards(args) -> int:
         print("error: name at least one card id (agricola cards show ID)", file=sys.stderr)
         return EXIT_USAGE
     status = EXIT_OK
+    from .docs import card_tags
+    tags_of: dict = {}
+    for t in card_tags(checked):
+        for c in t["cards"]:
+            tags_of.setdefault(c["id"], []).append(f"#{t['tag']}" + (" (counts as one)" if c["counts_as"] else ""))
     for cid in args.ids:
         unit = units.get(cid)
         if unit is None:
@@ -912,6 +917,8 @@ def cmd_cards(args) -> int:
             status = EXIT_FAIL
             continue
         print("\n".join(english.card_lines(eng, unit)))
+        if tags_of.get(cid):   # what other cards' '#tag' finds it by ('agricola cards tags' lists them all)
+            print("Tags: " + ", ".join(tags_of[cid]))
         print()
     return status
 

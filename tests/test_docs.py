@@ -199,5 +199,11 @@ def test_cli_lists_the_card_tags(capsys):
     assert cli.main(["cards", "tags", "oven", "--pack", "lang-probes", "--packs", str(ROOT / "tests" / "packs")]) == 0
     assert capsys.readouterr().out.endswith(
         "  counts_as_probe              minor      T   Counts As Probe  (counts as one)\n")
+    assert cli.main(["cards", "show", "clay_oven"]) == 0
+    assert capsys.readouterr().out == ("Clay Oven (major improvement)\n"
+                                       "Cost: 3 clay and 1 stone · Points: 2\n"
+                                       "Bake bread: 1 grain → 5 food (at most once).\n"
+                                       "When you build this improvement: you may bake bread.\n"
+                                       "Tags: #baking, #oven\n\n")
     assert cli.main(["cards", "tags", "#ovens"]) == 2
     assert capsys.readouterr().err == "error: no card of pack 'revised' has the tag '#ovens' (did you mean '#oven'?)\n"
