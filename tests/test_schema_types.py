@@ -159,6 +159,7 @@ def _memo_load(real):
             _LOADED[key] = (data, key[2].decode("utf-8"))
         data, text = _LOADED[key]
         report.sources.add_text(display or str(path), text)
+        report.sources.add_path(display or str(path), path)   # as the loader does: where the name's file is
         return data
     return load
 
@@ -381,9 +382,10 @@ def test_the_runtime_save_check_agrees_with_jsonschema(workspace):
 
 @pytest.mark.parametrize("file", ["rules/tiny/actions.yaml", "rules/tiny/rounds.yaml", "rules/tiny/majors.yaml",
                                   "cards/tiny/A/tiny_helper.yaml"])
-def test_an_unreadable_file_gives_one_error(workspace, file):
+def test_an_unreadable_file_gives_one_error(workspace, file, monkeypatch):
     """Names the unreadable file held (spaces, tags, cards) are not reported as unknown elsewhere."""
     root, build = workspace
+    monkeypatch.chdir(root)   # files print relative to the working folder
     path = root / file
     original = path.read_bytes()
     try:
@@ -396,8 +398,9 @@ def test_an_unreadable_file_gives_one_error(workspace, file):
         f"{file}:2:1: error[E101]: invalid YAML: expected ',' or ']', but got '<stream end>'"], err
 
 
-def test_tags_true_in_a_revised_card_is_one_located_error(tmp_path):
+def test_tags_true_in_a_revised_card_is_one_located_error(tmp_path, monkeypatch):
     """The report of issue 17: a card with 'tags: true' crashed the checker (exit 3)."""
+    monkeypatch.chdir(tmp_path)   # files print relative to the working folder
     repo = Path(__file__).resolve().parent.parent
     shutil.copytree(repo / "rules" / "revised", tmp_path / "rules" / "revised")
     cards = (repo / "cards" / "revised" / "A").glob("*.yaml")
