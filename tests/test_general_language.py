@@ -417,9 +417,9 @@ REFUSED = [
      "'after you build rooms' has no event_goods(…): that event does not record the goods it moved to the actor "
      "(missing feature: event_goods for after you build rooms)",
      "event_goods"),
-    ("after you play occupation if event_paid(food) > 0: gain 1 food", "E300",
-     "'after you play occupation' has no event_paid(…): that event does not record what was paid "
-     "(missing feature: event_paid for after you play occupation)", "event_paid"),
+    ("after you renovate if event_paid(reed) > 0: gain 1 food", "E300",
+     "'after you renovate' has no event_paid(…): that event does not record what was paid "
+     "(missing feature: event_paid for after you renovate)", "event_paid"),
     ("after you plow if event_card(#oven): gain 1 food", "E300",
      "'after you plow' has no event_card(…): that event does not record a card played, built or returned "
      "(missing feature: event_card for after you plow)", "event_card"),
