@@ -79,6 +79,8 @@ TEXTS = {
     "stables_price_probe": "At any time, you may build stables, each for 1 wood and 1 food.",
     "text_probe": "At any time (once per game), you may play an occupation at no cost (not even a cost printed on "
                   "it).",
+    "instead_renovate_probe": "Each time you would renovate, if you have at least 3 rooms: instead of that, you may "
+                              "renovate your house to stone for 1 stone for each room.",
     "empty_stables_probe": "In the feeding phase, you may exchange: 1 grain → 5 food (at most once for each empty "
                            "unfenced stable you have then).",
     "stable_capacity_probe": "Each of your unfenced stables holds 2 more animals (all of one kind).",

@@ -54,7 +54,7 @@ def _space_in_use(g):
     return g.space_by_id.get(g.using) if g.using is not None else None
 
 
-def replaced(g, p, event, ctx=None) -> bool:
+def replaced(g, p, event, ctx=None, forced=False) -> bool:
     """Offer the 'instead of' rules of an event (docs/language.md 4.1.3) as the verb is about to happen:
     True when one of them replaced it. By seat from the actor, in play order; the first rule whose guard
     holds, whose body is possible and (for 'may') accepted replaces the verb, and a replacement that
@@ -67,16 +67,20 @@ def replaced(g, p, event, ctx=None) -> bool:
     outer, g.replacing = g.replacing, g.replacing | {event}
     via = g.via
     cards = via_cards(g.pack)
+    accept = g.accept_optional
     try:
         for owner, handler, who in sorted(hooks, key=lambda h: (h[0] - first) % n):
             if (who == "you") != (owner == p.idx) and who != "any":
                 continue
             g.via = cards.get(handler)   # the replacement is made by the card (event_via)
+            # ``forced``: the verb is possible only through a replacement, so its 'may' is accepted
+            g.accept_optional = accept or forced
             if handler(g, g.players[owner], c):
                 return True
     finally:
         g.replacing = outer
         g.via = via
+        g.accept_optional = accept
     return False
 
 

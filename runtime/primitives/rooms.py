@@ -206,19 +206,28 @@ def _renovation_ways(g, p, target, cost):
 
 
 def can_renovate(g, p, ctx=None, target=None, cost=None):
-    """Whether ``p`` can renovate now (to ``target``, at the price ``cost`` a card gives, when given)."""
-    for t in renovation_targets(g, p, skip=cost is not None and target is not None):
-        if (target is None or t == target) and can_afford_any(g, p, _renovation_ways(g, p, t, cost)):
+    """Whether ``p`` can renovate now (to ``target``, at the price ``cost`` a card gives, when given); a
+    renovation that lacks only its price is possible when an 'instead of' rule would replace it
+    (docs/language.md 4.1.3, as for a family growth that lacks only a room)."""
+    targets = [t for t in renovation_targets(g, p, skip=cost is not None and target is not None)
+               if target is None or t == target]
+    for t in targets:
+        if can_afford_any(g, p, _renovation_ways(g, p, t, cost)):
             return True
-    return False
+    return bool(targets and g.listeners.get("instead:renovate") and could_replace(g, p, "renovate", ctx))
 
 
 def renovate(g, p, ctx=None, target=None, cost=None):
     """A renovation (to ``target`` when given); ``cost``: the price a card gives for this one renovation,
     instead of the rules' price, and with a target straight to it from any earlier material."""
-    opts = [t for t in renovation_targets(g, p, skip=cost is not None and target is not None)
-            if (target is None or t == target) and can_afford_any(g, p, _renovation_ways(g, p, t, cost))]
+    targets = [t for t in renovation_targets(g, p, skip=cost is not None and target is not None)
+               if target is None or t == target]
+    opts = [t for t in targets if can_afford_any(g, p, _renovation_ways(g, p, t, cost))]
     if not opts:
+        # only the price is missing: the renovation is carried out by an 'instead of' rule that replaces it
+        # (its 'may' is accepted: declining would leave the renovation undone), or not at all
+        if targets and g.listeners.get("instead:renovate") and could_replace(g, p, "renovate", ctx):
+            return replaced(g, p, "renovate", ctx, forced=True)
         return False
     if g.listeners.get("instead:renovate") and replaced(g, p, "renovate", ctx):
         return True
@@ -236,4 +245,4 @@ def renovate(g, p, ctx=None, target=None, cost=None):
 
 
 # the verbs of the other modules called above (imported last: some of them import this one)
-from .goods_events import after_event, before_event, replaced, scaled, snapshot, STOP, switch_on
+from .goods_events import after_event, before_event, could_replace, replaced, scaled, snapshot, STOP, switch_on
