@@ -922,12 +922,43 @@ class Checker:
                              f"major that is a minor for you, a card that houses people or a rule switch (allow, "
                              f"forbid) (missing feature: 'while' on {rule.modifier.kind.replace('_', ' ')})",
                              cond.span)
+                elif getattr(rule.modifier, "limit", None) is not None:
+                    self.err("E300", "a limited price change holds always (missing feature: 'while' on a limited "
+                             "price change)", cond.span)
                 elif rule.modifier.kind == "capacity" and any(
                         w in ("family", "fences", "stables") for w, _ in rule.modifier.words):
                     self.err("E300", "'while' changes the capacities of places for animals only (missing feature: "
                              "'while' on the most people, fences or stables)", cond.span)
 
+    def limited_cost(self, m: N.Modifier):
+        """'cost of …: -1 wood (once per round)': a change of one priced unit per period (docs/language.md 4.3)."""
+        lim = m.limit
+        if lim.each or lim.shared:
+            self.err("E300", "a limited price change is counted for its owner alone (missing feature: 'for each "
+                     "player' or 'with #tag' on a price change)", lim.span)
+        elif lim.period == "event":
+            self.err("E212", "a price change reacts to no event: limit it per round, harvest, turn, action or game, "
+                     "or '(the next time)'", lim.span)
+        elif lim.times != 1:
+            self.err("E300", "a limited price change lowers one priced unit in its period: write 'once' (missing "
+                     "feature: a limited price change of several units)", lim.span)
+        if m.words and m.words[0][0] == "free":   # 'free stable (the next time)'
+            word = m.targets[0][0]
+            if (word[:-1] if word.endswith("s") and word[:-1] in COST_TARGETS else word) not in COST_TARGETS - {"feeding"}:
+                self.err("E209", f"'free' names a kind of price: room, renovation, stable, fence, improvement, major, "
+                         f"minor or occupation, not '{word}'", m.targets[0][2])
+            return
+        if any(isinstance(n, N.Node) or n >= 0 for n, *_ in m.goods):
+            self.err("E300", "a limited price change only lowers a price, by plain numbers ('-1 wood (once per "
+                     "round)') (missing feature: a limited raise or a computed amount)", m.span)
+        if any((first if second is None else second) == "feeding" for first, second, _ in m.targets):
+            self.err("E300", "a limited price change applies to building prices and cards (missing feature: a "
+                     "limited change of the feeding)", m.span)
+
     def modifier(self, m: N.Modifier):
+        if m.kind == "cost_delta" and m.words and m.words[0][0] == "free":
+            self.limited_cost(m)
+            return
         if m.kind in ("cost_delta", "cost_set", "cost_substitute"):
             for first, second, span in m.targets:
                 word = first if second is None else second
@@ -970,6 +1001,8 @@ class Checker:
                 elif second is not None and word == "renovation" and first == self.sym.materials[0]:
                     # a material before 'renovation' is the material renovated to (docs/language.md 1.7)
                     self.err("E208", f"no renovation leads to a {first} house", span)
+            if getattr(m, "limit", None) is not None:
+                self.limited_cost(m)
             if any((first if second is None else second) == "feeding" for first, second, _ in m.targets):
                 self.feeding_cost(m)
             if m.kind == "cost_substitute":
@@ -1069,6 +1102,15 @@ class Checker:
             if m.number is not None and not 2 <= m.number <= 15:
                 self.err("E215", "a card of several fields has 2 to 15 of them ('this card is a field' for one)",
                          m.number_span)
+        elif m.kind == "free_numbered":
+            word, _, span = m.targets[0]
+            numbers = [n for n, _ in m.words]
+            if word not in ("fence", "fences"):
+                self.err("E209", f"only fences are free by their number, not '{word}' (write 'free fence number 3, 6')",
+                         span)
+            elif any(n < 1 for n in numbers) or numbers != sorted(set(numbers)):
+                self.err("E215", "fence numbers count from 1 up, each once, in increasing order ('free fence number "
+                         "3, 6, 9')", m.span)
         elif m.kind == "free_per_action":
             word, _, span = m.targets[0]
             if word not in ("fence", "fences"):

@@ -845,7 +845,13 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
                 word = "improvement"
             targets.append(word if second is None else f"{word}:{first}")
         kind = "delta" if m.kind == "cost_delta" else "set_or_base" if m.words else "set"
-        if any(isinstance(n, N.Node) for n, *_ in m.goods) or when is not None:
+        limit = getattr(m, "limit", None)
+        if limit is not None:   # (targets, change, limit key, period, times): runtime payments.cost_options
+            goods = tuple((str(good), int(n)) for n, good, *_ in m.goods) or "free"
+            key = ":" + w.name("price")
+            body.append(f"p.mods.setdefault('cost_limited', []).append(({pyrepr(tuple(targets))}, {pyrepr(goods)}, "
+                        f"card.id + {key!r}, {limit.period!r}, {int(limit.times)}))")
+        elif any(isinstance(n, N.Node) for n, *_ in m.goods) or when is not None:
             fn = w.name("cost_amounts")
             parts = ", ".join(f"({str(good)!r}, {gen.expr(n) if isinstance(n, N.Node) else int(n)}"
                               f"{'' if when is None else f' if {when} else 0'})" for n, good, *_ in m.goods)
@@ -859,6 +865,10 @@ def _modifier(gen: Gen, m: N.Modifier) -> str:
         pay = const_goods(m.goods[0])
         instead = const_goods(m.goods[1]) if m.goods[1] is not None else ("all", m.words[0][0])
         body.append(f"p.mods.setdefault('substitute', []).append(({pyrepr(targets)}, {pyrepr(pay)}, {pyrepr(instead)}))")
+    elif m.kind == "free_numbered":   # the owner's Nth fences for nothing: runtime primitives.fences
+        numbers = tuple(sorted(n for n, _ in m.words))
+        body.append(f"p.mods['free_fence_numbers'] = tuple(sorted(set(p.mods.get('free_fence_numbers', ())) | "
+                    f"set({numbers!r})))")
     elif m.kind == "free_per_action":
         body.append(f"p.mods['free_fences'] = p.mods.get('free_fences', 0) + {int(m.number)}")
     elif m.kind in ("use_occupied", "double_placement"):

@@ -903,6 +903,14 @@ class English:
                                  f"choice {word}")
                     continue
                 parts.append(f"{abs(n)} {self.good(good, abs(n))} {word}")
+            limit = getattr(m, "limit", None)
+            if limit is not None:   # one priced unit per period (docs/language.md 4.3, "Limited changes")
+                targets = _join([w for first, second, _ in m.targets for w in self.cost_names(first, second)], "or")
+                when = ("The next time" if limit.period == "next"
+                        else f"{_cap(_times(limit.times))} per {limit.period}")
+                what = "nothing" if m.words and m.words[0][0] == "free" else _join(parts, "and")
+                return (f"{when}, one of the {targets} you pay for costs {what} (the first one paid whose price "
+                        f"that lowers; of several built at once, one).")
             return f"For {targets}, you pay {_join(parts, 'and')}."
         if m.kind == "cost_set":
             goods = _join([f"{n} {'of your house material' if good == 'material' else self.good(good, n)}"
@@ -976,6 +984,10 @@ class English:
                     + (" Its owner pays no fee to themselves." if fee else ""))
         if m.kind == "card_room":
             return f"This card houses {m.number} {'person' if m.number == 1 else 'people'} (it is not a room)."
+        if m.kind == "free_numbered":   # 'free fence number 3, 6': the owner's 3rd and 6th fence
+            numbers = _join([_ordinal(n) for n, _ in m.words], "and")
+            return (f"Your {numbers} {'fence' if len(m.words) == 1 else 'fences'} (counted over the game) cost you "
+                    f"nothing.")
         if m.kind == "free_per_action":
             return f"Each time you build fences, {m.number} of them are free."
         if m.kind == "use_occupied":
@@ -1284,6 +1296,10 @@ def _article(words: str) -> str:
 def _no_may(text: str) -> str:
     """A statement after 'then you may', without a 'you may' of its own ('a then may b')."""
     return text[len("you may "):] if text.startswith("you may ") else text
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _times(n: int) -> str:

@@ -273,6 +273,7 @@ class Modifier(Node):
     expr: Node | None = None
     number: int | None = None
     body: Node | None = None           # card_space: what using the card as an action space does
+    limit: Node | None = None          # cost_delta: '(once per round)', one priced unit per period (4.3)
 
 
 def walk(node):

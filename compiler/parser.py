@@ -560,6 +560,12 @@ class _Build(Transformer):
     def cost_delta(self, meta, children):
         return N.Modifier("cost_delta", targets=children[0], goods=children[1], span=self.sp(meta))
 
+    def cost_delta_limited(self, meta, children):
+        # a change of one priced unit per period, spent when paid (docs/language.md 4.3, "Limited changes")
+        m = N.Modifier("cost_delta", targets=children[0], goods=children[1], span=self.sp(meta))
+        m.limit = children[2]
+        return m
+
     def cost_set(self, meta, children):
         goods = children[1]
         return N.Modifier("cost_set", targets=children[0], goods=[(it.amount.value if it.amount else 1, it.good)
@@ -586,6 +592,21 @@ class _Build(Transformer):
         name = _tokens(children, "NAME")[0]
         return N.Modifier("free_per_action", number=self.n(n), targets=[(name.value, None, self.s.of_token(name))],
                           span=self.sp(meta))
+
+    def free_limited(self, meta, children):
+        # 'free stable (the next time)': one priced unit for nothing, spent when paid (docs/language.md 4.3)
+        name = _tokens(children, "NAME")[0]
+        m = N.Modifier("cost_delta", targets=[(name.value, None, self.s.of_token(name))], goods=[],
+                       words=[("free", self.sp(meta))], span=self.sp(meta))
+        m.limit = children[-1]
+        return m
+
+    def free_numbered(self, meta, children):
+        # 'free fence number 3, 6, 9': the owner's 3rd, 6th and 9th fence for nothing (docs/language.md 4.3)
+        name = _tokens(children, "NAME")[0]
+        numbers = _tokens(children, "INT")
+        return N.Modifier("free_numbered", targets=[(name.value, None, self.s.of_token(name))],
+                          words=[(self.n(n), self.s.of_token(n)) for n in numbers], span=self.sp(meta))
 
     def use_occupied(self, meta, children):
         return N.Modifier("use_occupied", words=[children[-1]], span=self.sp(meta))

@@ -120,6 +120,8 @@ VERB_EXAMPLES = {
 }
 MODIFIER_EXAMPLES = {
     "cost_delta": "cost of improvement, room, #oven, well: -1 stone", "cost_set": "cost of wood room = 2 wood, 2 reed",
+    "cost_delta_limited": "cost of improvement, wood room, stable, fence: -1 wood (once per round)",
+    "free_limited": "free stable (the next time)", "free_numbered": "free fence number 3, 6, 9, 12, 15",
     "cost_set_or_base": "cost of clay room = 2 clay, 1 wood, 1 reed or the base price",
     "cost_substitute": "may pay 1 wood instead of 2 clay for rooms",
     "cost_substitute_all": "may pay 1 wood instead of all reed for renovation",

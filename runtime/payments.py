@@ -67,12 +67,61 @@ def shared_cost_mods(g, p) -> list:
 def has_price_mods(g, p) -> bool:
     """Whether some card changes ``p``'s prices (``p``'s own, or in team play the partner's shared ones)."""
     mods = p.mods
-    if mods and ("cost" in mods or "substitute" in mods):
+    if mods and ("cost" in mods or "substitute" in mods or "cost_limited" in mods):
         return True
     return bool(g.partners) and bool(shared_cost_mods(g, p))
 
 
-def cost_options(g, p, targets, base, modified=True, material=None) -> list:
+class LimitedPrice(tuple):
+    """A way to pay that a limited change lowered (``cost of fence: -1 wood (once per round)``, docs/language.md
+    4.3): ``spends`` holds the (limit key, period) of each such change; paying this way (``pay_one_of``)
+    spends them. Testing whether it can be paid spends nothing."""
+    def __new__(cls, price, spends):
+        obj = tuple.__new__(cls, price)
+        obj.spends = spends
+        return obj
+
+
+def open_limited(g, p, targets, house) -> tuple:
+    """The limited price changes of ``p`` (``p.mods['cost_limited']``) that apply to ``targets`` and are not
+    spent in their period: ((targets, change, key, period, times), …)."""
+    limited = p.mods.get("cost_limited") if p.mods else None
+    if not limited:
+        return ()
+    from .firing import limit_count
+    return tuple(m for m in limited if _matches(m[0], targets, house) and limit_count(g, p, m[2], m[3]) < m[4])
+
+
+def spend_limited(g, p, price) -> None:
+    """Count the limited changes that lowered ``price`` once in their periods (it has just been paid)."""
+    from .firing import limit_count, period_now
+    for key, period in getattr(price, "spends", ()):
+        p.used["lim:" + key] = (period_now(g, period), limit_count(g, p, key, period) + 1)
+
+
+def cost_options(g, p, targets, base, modified=True, material=None, limited=True) -> list:
+    """The ways to pay ``base`` once, for one priced unit, with the limited changes not yet spent (below)."""
+    options = _cost_options(g, p, targets, base, modified, material)
+    if not (modified and limited and p.mods and "cost_limited" in p.mods):
+        return options
+    house = material or p.house
+    changes = open_limited(g, p, targets, house)
+    if not changes:
+        return options
+    # one priced unit: every open limited change lowers it (docs/language.md 4.3, "Limited changes"); the
+    # ways it lowers are offered instead of the others, and paying one of them spends the changes
+    if any(m[1] == "free" for m in changes):   # 'free stable (the next time)': for nothing
+        lowered = [()]
+    else:
+        extra = [item for m in changes for item in m[1]]
+        lowered = _cost_options(g, p, targets, base, modified, material, extra=tuple(extra))
+    if sorted(lowered) == sorted(options):
+        return options   # the change lowers nothing of this price (no wood in it): not spent
+    spends = tuple((m[2], m[3]) for m in changes)
+    return [LimitedPrice(way, spends) for way in lowered]
+
+
+def _cost_options(g, p, targets, base, modified=True, material=None, extra=()) -> list:
     """The ways to pay ``base`` for a thing of the kinds ``targets`` (``room``, ``renovation``, ``stable``,
     ``fence``, ``improvement``, ``major``, ``minor``, ``occupation``).
 
@@ -94,6 +143,9 @@ def cost_options(g, p, targets, base, modified=True, material=None) -> list:
             base = resolve_material(base, house)
             break
     mods = p.mods
+    if extra:   # a limited change (cost_options) added to the others
+        return _modified_price(g, p, targets, base, house, list((mods or {}).get("cost") or ()) +
+                               shared_cost_mods(g, p) + [("delta", targets, extra)], (mods or {}).get("substitute"))
     if modified and g.partners:
         shared = shared_cost_mods(g, p)
         if shared:   # (not kept in p.prices: the partner's cards change without p's changing)
@@ -470,6 +522,8 @@ def pay_one_of(g, p, options) -> bool:
     paid = P.can_pay(p, cost)
     if paid:
         P.pay(g, p, cost)
+        if type(cost) is LimitedPrice:   # a limited change lowered this price: spent now (cost_options)
+            spend_limited(g, p, cost)
         g.last_paid = cost   # the price paid, for the payload of the event it paid for (event_paid)
     if path:
         P.settle_animals(g, p)

@@ -153,6 +153,9 @@ cost of rooms, renovation: -1 clay, +(rooms) stone, -(rooms_built) reed
 cost of wood rooms = 2 wood, 2 reed
 cost of stables = 1 material
 cost of #oven, well: -1 stone
+cost of improvement, wood room, stable, fence: -1 wood (once per round)
+free stable (the next time)
+free fence number 3, 6, 9
 cost of newborn feeding: -1 food
 after you build fences (the next time): gain 1 boar
 at work phase end: gain 1 food

@@ -13,6 +13,13 @@ from test_checker_bounds import _add_rule, _at
 from test_diagnostics import check, root  # noqa: F401  (root is a fixture)
 
 TEXTS = {
+    "free_next_probe": "The next time, one of the rooms you pay for costs nothing (the first one paid whose price "
+                       "that lowers; of several built at once, one).",
+    "numbered_fence_probe": "Your 1st and 4th fences (counted over the game) cost you nothing.",
+    "limited_round_probe": "Once per round, one of the rooms or stables you pay for costs 1 wood less (the first "
+                           "one paid whose price that lowers; of several built at once, one).",
+    "limited_next_probe": "The next time, one of the stables you pay for costs 2 wood less (the first one paid "
+                          "whose price that lowers; of several built at once, one).",
     "instead_other_probe": 'Each time another player would plow, if it happened on "Farmland" (once per game for '
                            "each player): instead of that, that player may act: they may pay 1 food to the owner of "
                            "this card to plow 2 fields.",
@@ -510,6 +517,28 @@ REFUSED = [
      "people ('feeding beyond 2': each person but the first 2)", "room beyond 2"),
     ("cost of feeding beyond 0: -1 food", "E215", "'feeding beyond N' needs a number of people from 1 up",
      "feeding beyond 0"),
+    ("cost of fence: -1 wood (once per round for each player)", "E300", "a limited price change is counted for "
+     "its owner alone (missing feature: 'for each player' or 'with #tag' on a price change)",
+     "(once per round for each player)"),
+    ("free pasture (the next time)", "E209", "'free' names a kind of price: room, renovation, stable, fence, "
+     "improvement, major, minor or occupation, not 'pasture'", "pasture"),
+    ("free stable (twice per round)", "E300", "a limited price change lowers one priced unit in its period: write "
+     "'once' (missing feature: a limited price change of several units)", "(twice per round)"),
+    ("free stable number 3", "E209", "only fences are free by their number, not 'stable' (write 'free fence number "
+     "3, 6')", "stable"),
+    ("free fence number 6, 3", "E215", "fence numbers count from 1 up, each once, in increasing order ('free fence "
+     "number 3, 6, 9')", "free fence number 6, 3"),
+    ("cost of fence: -1 wood (twice per round)", "E300", "a limited price change lowers one priced unit in its "
+     "period: write 'once' (missing feature: a limited price change of several units)", "(twice per round)"),
+    ("cost of fence: -1 wood (once per event)", "E212", "a price change reacts to no event: limit it per round, "
+     "harvest, turn, action or game, or '(the next time)'", "(once per event)"),
+    ("cost of fence: +1 wood (once per round)", "E300", "a limited price change only lowers a price, by plain "
+     "numbers ('-1 wood (once per round)') (missing feature: a limited raise or a computed amount)",
+     "cost of fence: +1 wood (once per round)"),
+    ("cost of feeding: -1 food (once per round)", "E300", "a limited price change applies to building prices and "
+     "cards (missing feature: a limited change of the feeding)", "cost of feeding: -1 food (once per round)"),
+    ("cost of fence: -1 wood (once per round) while rooms >= 3", "E300", "a limited price change holds always "
+     "(missing feature: 'while' on a limited price change)", "rooms >= 3"),
     ("breeding of grain: +1", "E203", "'breeding of' names an animal: sheep, boar, cattle, animals, not 'grain'",
      "grain"),
     ("breeding of sheep: +0", "E215", "'breeding of' adds a number of young from 1 to 15", "breeding of sheep: +0"),

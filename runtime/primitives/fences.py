@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..farm import fencing_options, iter_bits, min_fencing_cost, open_fence_edges, popcount, shapes
-from ..payments import can_afford_any, cheapest, cost_options, pay_one_of, producible
+from ..payments import LimitedPrice, can_afford_any, cheapest, cost_options, pay_one_of, producible
 from ..words import plural
 
 
@@ -11,8 +11,18 @@ from ..words import plural
 
 def fence_price_per(g, p):
     """The price of one fence (when cards set several, the one asking fewest goods)."""
-    options = cost_options(g, p, ("fence",), g.rules.fence_cost)
+    options = cost_options(g, p, ("fence",), g.rules.fence_cost, limited=False)
     return options[0] if len(options) == 1 else cheapest(options)
+
+
+def _limited_fence(g, p, per):
+    """The price of the one fence a limited change lowers (``cost of fence: -1 wood (once per round)``,
+    docs/language.md 4.3) when one is open and lowers ``per``, else None."""
+    if not p.mods.get("cost_limited"):
+        return None
+    options = cost_options(g, p, ("fence",), g.rules.fence_cost)
+    one = options[0] if len(options) == 1 else cheapest(options)
+    return one if type(one) is LimitedPrice else None
 
 
 def _fence_payments(g, p, per):
@@ -23,13 +33,33 @@ def _fence_payments(g, p, per):
     return [per]
 
 
+def _numbered_free(p, count) -> int:
+    """Of the next ``count`` fences ``p`` builds, how many are free by their number ('free fence number 3, 6':
+    the owner's 3rd and 6th fence over the game, docs/language.md 4.3)."""
+    numbers = p.mods.get("free_fence_numbers")
+    if not numbers:
+        return 0
+    built = popcount(p.fences)
+    return sum(1 for n in numbers if built < n <= built + count)
+
+
+def _stretch(p, paid, left) -> int:
+    """The most fences, at most ``left``, of which at most ``paid`` are not free by their number."""
+    if not p.mods.get("free_fence_numbers"):
+        return min(left, paid)
+    k = min(left, paid)
+    while k < left and k + 1 - _numbered_free(p, k + 1) <= paid:
+        k += 1
+    return k
+
+
 def _fence_budget(g, p, per, free, free_left=0):
     """How many fences ``p`` may build now, paid from the supply or by converting goods."""
     left = limit_of(g, p, "fences", g.rules.max_fences) - popcount(p.fences)
     if free:
         return left
     afford, options = _fences_from_supply(g, p, per, left)
-    return _fences_with_exchanges(g, p, left, afford, options, free_left)
+    return _stretch(p, _fences_with_exchanges(g, p, left, afford, options, free_left), left)
 
 
 def _fences_from_supply(g, p, per, left):
@@ -41,6 +71,10 @@ def _fences_from_supply(g, p, per, left):
         for good, n in per:
             if n > 0:
                 afford = min(afford, p.goods[good] // n)
+        if afford < left:   # one fence lowered by a limited change may make one more affordable
+            one = _limited_fence(g, p, per)
+            if one is not None and all(p.goods[good] >= n for good, n in _plus(scaled(per, afford), one)):
+                afford += 1
     else:
         for ((good, n),) in options:
             afford += p.goods[good] // n if n > 0 else left
@@ -73,10 +107,22 @@ def _fence_price_options(options, count):
     return [((g1, a * n1), (g2, (count - a) * n2)) for a in range(count + 1)]
 
 
+def _plus(a, b):
+    goods = dict(a)
+    for good, n in b:
+        goods[good] = goods.get(good, 0) + n
+    return tuple((good, n) for good, n in goods.items() if n > 0)
+
+
 def _pay_fences(g, p, per, count):
     if count <= 0:
         return
-    pay_one_of(g, p, _fence_price_options(_fence_payments(g, p, per), count))
+    options = _fence_payments(g, p, per)
+    one = _limited_fence(g, p, per) if len(options) == 1 else None
+    if one is not None:   # one of the fences at the price a limited change lowered, spent when paid
+        pay_one_of(g, p, [LimitedPrice(_plus(scaled(per, count - 1), one), one.spends)])
+        return
+    pay_one_of(g, p, _fence_price_options(options, count))
 
 
 def fencing_steps(g, p, budget):
@@ -109,10 +155,10 @@ def can_build_fences(g, p, ctx=None, free=False):
     # the fences the supply pays for first; exchanges are tried only when those are not enough (the
     # answer grows with the budget, so it is the same as with the whole budget)
     afford, options = _fences_from_supply(g, p, per, left)
-    budget = min(left, afford + free_left)
+    budget = _stretch(p, afford + free_left, left)
     if budget > 0 and possible(budget):
         return True
-    more = _fences_with_exchanges(g, p, left, afford, options, free_left)
+    more = _stretch(p, _fences_with_exchanges(g, p, left, afford, options, free_left), left)
     return more > budget and possible(more)
 
 
@@ -125,9 +171,10 @@ def _apply_fence_step(g, p, step, per, free, free_left=0):
     if not split:
         before = snapshot(g, p, "fence_pasture")
         before_event(g, p, "fence_pasture")
-    used_free = min(cost, free_left)
-    if not free and cost - used_free:
-        _pay_fences(g, p, per, cost - used_free)
+    numbered = _numbered_free(p, cost)   # free by their number first, then the free ones per action
+    used_free = min(cost - numbered, free_left)
+    if not free and cost - numbered - used_free:
+        _pay_fences(g, p, per, cost - numbered - used_free)
     _add_pasture(p, region, split)
     gr = p.grid
     if g.log is not None:
@@ -195,8 +242,9 @@ def _apply_partner_fence_step(g, p, q, step, per, done):
 
 def _apply_unfinished_fence(g, p, edge, per, free, free_left):
     """Build one fence that closes nothing yet (where the rules allow unfinished fences)."""
-    used_free = min(1, free_left)
-    if not free and not used_free:
+    numbered = _numbered_free(p, 1)
+    used_free = 0 if numbered else min(1, free_left)
+    if not free and not used_free and not numbered:
         _pay_fences(g, p, per, 1)
     p.fences |= 1 << edge
     if g.log is not None:
