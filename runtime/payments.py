@@ -118,7 +118,8 @@ def cost_options(g, p, targets, base, modified=True, material=None, limited=True
     if sorted(lowered) == sorted(options):
         return options   # the change lowers nothing of this price (no wood in it): not spent
     spends = tuple((m[2], m[3]) for m in changes)
-    return [LimitedPrice(way, spends) for way in lowered]
+    same = set(options)   # a way the change does not lower (a card's way without wood) spends nothing
+    return [way if way in same else LimitedPrice(way, spends) for way in lowered]
 
 
 def _cost_options(g, p, targets, base, modified=True, material=None, extra=()) -> list:
