@@ -434,6 +434,30 @@ def setup_game(sc: LDict, pack, players: int, seed: int = 0):
     return game, recorder
 
 
+def _use_step(game, pack, seat, sid, span, expect):
+    """A 'use' step: the player of ``seat`` takes a turn on the space ``sid`` (a turn of P1's for seat 0).
+    With ``expect`` (this step is the one 'usable' checks), whether the space is usable is compared and an
+    unusable space is skipped; without it, an unusable space is an error."""
+    _reveal(game, pack, sid, span)
+    player, s = game.players[seat], game.space_by_id[sid]
+    usable = s.id in game.legal_spaces(player)
+    whose = "" if seat == 0 else f" for P{seat + 1}"
+    if expect is not None:
+        want = bool(expect["usable"])
+        if usable != want:
+            raise ScenarioError(f"'{sid}' is {'usable' if usable else 'not usable'}{whose}, expected "
+                                f"{'usable' if want else 'not usable'}", expect.span_of("usable"))
+        if not usable:
+            return
+    elif not usable:
+        raise ScenarioError(f"P{seat + 1} cannot use '{sid}' here (no action on it is possible)", span)
+    player.home = max(0, player.home - 1)
+    game.in_work_phase, game.phase = True, "work_phase"
+    game.turn_no += 1
+    game.use_space(player, s)
+    game.in_work_phase, game.phase = False, None
+
+
 def _reveal(game, pack, sid, span):
     """Put a round card on the board (it is revealed in the current round) unless it is there."""
     if sid in game.space_by_id:
@@ -488,44 +512,12 @@ def run_one(sc: LDict, pack, players: int = 2, seed: int = 0, steps=None):
         for step_no, (kind, arg, span) in enumerate(steps):
             checked = "usable" in expect and step_no == last_use
             if kind == "use":
-                _reveal(game, pack, arg, span)
-                s = game.space_by_id[arg]
-                usable = s.id in game.legal_spaces(p1)
-                if checked:
-                    want = bool(expect["usable"])
-                    if usable != want:
-                        raise ScenarioError(f"'{arg}' is {'usable' if usable else 'not usable'}, expected "
-                                            f"{'usable' if want else 'not usable'}", expect.span_of("usable"))
-                    if not usable:
-                        continue
-                elif not usable:
-                    raise ScenarioError(f"P1 cannot use '{arg}' here (no action on it is possible)", span)
-                p1.home = max(0, p1.home - 1)
-                game.in_work_phase, game.phase = True, "work_phase"
-                game.turn_no += 1  # each 'use' step is a turn of P1's
-                game.use_space(p1, s)
-                game.in_work_phase, game.phase = False, None
+                _use_step(game, pack, 0, arg, span, expect if checked else None)
             elif kind == "use_by":   # another player's turn on a space (their answers: answers_by)
                 seat, sid = arg
                 if not 0 < seat < game.nplayers:
                     raise ScenarioError(f"there is no P{seat + 1} besides P1 in a {game.nplayers}-player game", span)
-                _reveal(game, pack, sid, span)
-                other, s = game.players[seat], game.space_by_id[sid]
-                usable = s.id in game.legal_spaces(other)
-                if checked:
-                    want = bool(expect["usable"])
-                    if usable != want:
-                        raise ScenarioError(f"'{sid}' is {'usable' if usable else 'not usable'} for P{seat + 1}, "
-                                            f"expected {'usable' if want else 'not usable'}", expect.span_of("usable"))
-                    if not usable:
-                        continue
-                elif not usable:
-                    raise ScenarioError(f"P{seat + 1} cannot use '{sid}' here (no action on it is possible)", span)
-                other.home = max(0, other.home - 1)
-                game.in_work_phase, game.phase = True, "work_phase"
-                game.turn_no += 1
-                game.use_space(other, s)
-                game.in_work_phase, game.phase = False, None
+                _use_step(game, pack, seat, sid, span, expect if checked else None)
             elif kind == "place":
                 game.in_work_phase, game.phase = True, "work_phase"
                 p1.home = max(1, p1.home)
