@@ -687,8 +687,51 @@ class Checker:
                              f"gives only {v.word}, not '{others[0]}'", ex.give.span)
                 if ex.at_most is not None and ex.at_most < 1:
                     self.err("E215", "'at most' needs a number of times from 1 up", ex.span)
+                self.exchange_clauses(ex, "spend")
         if v.name == "fence_spaces" and not 1 <= (v.number or 0) <= 15:
             self.err("E215", "fence needs a number of spaces from 1 to 15", v.span)
+
+    def exchange_clauses(self, ex: N.Exchange, where: str):
+        """The period of an exchange's limit ('(at most 8 times per game)', docs/language.md 1.6) and the
+        clause by which other players may buy what it gives ('(others may buy 1 grain for 2 food)', 4.9):
+        both belong to a card's exchange rule (``where`` is "card"), not to a bake rate ("bake"), the rules'
+        own exchanges ("rules") or the exchanges of 'spend up to' ("spend")."""
+        whose = {"bake": "a bake rate", "rules": "the rules' own exchanges (game.yaml)",
+                 "spend": "the exchanges of 'spend up to'"}.get(where)
+        if ex.period is not None:
+            if whose is not None:
+                self.err("E212", f"'(at most … per {ex.period})' belongs to a card's exchange rule, not to {whose}",
+                         ex.span)
+            elif ex.period not in ("harvest", "game"):
+                self.err("E212", f"an exchange's limit counts per harvest (the default) or per game, not per "
+                         f"{ex.period}", ex.span)
+        if ex.buy_goods is None:
+            return
+        if whose is not None:
+            self.err("E212", f"'(others may buy …)' belongs to a card's exchange rule, not to {whose}",
+                     ex.buy_goods.span)
+            return
+        for goods in (ex.buy_goods, ex.buy_price):
+            self.goods(goods, constant=True, what="the amounts of '(others may buy …)'")
+            for it in goods.items:
+                if isinstance(it, N.GoodsItem) and isinstance(it.amount, N.Num) and it.amount.value < 1:
+                    self.err("E215", "'(others may buy …)' needs amounts from 1 up", it.amount.span)
+
+        def plain(goods):
+            out = {}
+            for it in goods.items:
+                if not isinstance(it, N.GoodsItem) or it.per_quantity or not (it.amount is None
+                                                                               or isinstance(it.amount, N.Num)):
+                    return None
+                out[it.good] = out.get(it.good, 0) + (1 if it.amount is None else it.amount.value)
+            return out
+
+        bought, given = plain(ex.buy_goods), plain(ex.give)
+        if bought is not None and given is not None and bought != given:
+            from .textgen import goods as goods_text
+            self.err("E212", f"'(others may buy {goods_text(ex.buy_goods)} for …)' names other goods than the "
+                     f"exchange takes ({goods_text(ex.give)}): a buyer takes what the exchange takes",
+                     ex.buy_goods.span)
 
     def claim(self, v: N.Verb, where: str):
         """'claim (…) at <moment> [if …]': the statements and the condition run at that moment of the round,
@@ -902,6 +945,7 @@ class Checker:
                                  "belongs to a card's exchange", ex.at_most.span)
                 elif ex.at_most is not None and ex.at_most < 1:
                     self.err("E215", "'at most' needs a number of times from 1 up", ex.span)
+                self.exchange_clauses(ex, "bake" if rule.kind == "bake" else "rules" if where == "game" else "card")
                 if ex.get is not None:
                     self.goods(ex.get, constant=True, what="exchange amounts")
                 elif self.card_id is None:

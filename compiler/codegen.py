@@ -707,6 +707,8 @@ def card_table(gen: Gen, unit: Unit) -> dict:
     snapshots = []  # events whose rules read 'before(…)': their verbs copy the actor first
     hand_listeners = []  # rules of the card while it is in a hand ('may play this card')
     guards = []   # (index in exchanges, guard): an exchange open only while its guard holds
+    game_limits = []   # indices in exchanges whose limit counts over the game
+    offers = []   # (index in exchanges, price): other players may buy what the exchange takes
     for i, rule in enumerate(d["rules"]):
         if rule.kind in ("exchanges", "bake"):
             guard = None
@@ -726,6 +728,10 @@ def card_table(gen: Gen, unit: Unit) -> dict:
                         fn = w.name("exchange_times")
                         w.add(f"def {fn}(g, p, c=None):\n    # {_where(ex.span)}\n    return {gen.expr(at_most)}")
                         at_most = Code(fn)
+                    if ex.period == "game":   # '(at most N times per game)': never counted afresh
+                        game_limits.append(len(exchanges))
+                    if ex.buy_goods is not None:   # '(others may buy … for <price>)' (docs/language.md 4.9)
+                        offers.append((len(exchanges), const_goods(ex.buy_price)))
                     exchanges.append((give, get, rule.window, at_most))
             continue
         if rule.kind == "modifier":
@@ -820,6 +826,10 @@ def card_table(gen: Gen, unit: Unit) -> dict:
         entry["hand_listeners"] = tuple(hand_listeners)
     if guards:
         entry["exchange_guards"] = tuple(guards)
+    if game_limits:
+        entry["exchange_game_limits"] = tuple(game_limits)
+    if offers:
+        entry["exchange_offers"] = tuple(offers)
     entry.update(on_play=tuple(on_play), listeners=tuple(listeners), exchanges=tuple(exchanges),
                  bake=tuple(bake), modifiers=tuple(modifiers), latches=tuple(latches), actions=tuple(actions))
     gen.card_id = None

@@ -860,7 +860,12 @@ class English:
                     else:
                         text += f" (at most as many times as {self.expr(q)})"
                 elif ex.at_most:
-                    text += f" (at most {_times(ex.at_most)})"
+                    text += f" (at most {_times(ex.at_most)}"
+                    text += {"game": " in the game", "harvest": " per harvest"}.get(ex.period, "") + ")"
+                if ex.buy_goods is not None:   # '(others may buy … for …)' (docs/language.md 4.9)
+                    text += (f" (each time, another player may buy the {self.goods(ex.buy_goods)} from you for "
+                             f"{self.goods(ex.buy_price)} instead, and then the exchange gives you nothing: the "
+                             f"others are asked in turn from your left, and of several buyers you choose one)")
                 parts.append(text)
             head = {"any_time": "At any time, you may exchange", "harvest": "In each harvest, you may exchange",
                     "feeding": "In the feeding phase, you may exchange",

@@ -250,6 +250,9 @@ class Exchange(Node):
     get: Goods | None
     at_most: int | None = None
     pile: bool = False               # "-> top of pile": the top good of the card's pile
+    period: str | None = None        # '(at most N times per game)': the limit's period (None: per harvest)
+    buy_goods: Goods | None = None   # '(others may buy <goods> for <price>)' (docs/language.md 4.9)
+    buy_price: Goods | None = None
 
 
 @dataclass

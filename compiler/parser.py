@@ -549,7 +549,14 @@ class _Build(Transformer):
         at_most = next((c for c in children if isinstance(c, int) and not isinstance(c, Token)), None)
         if at_most is None:   # '(at most (<expr>) times)': worked out when the exchange is looked at
             at_most = next((c[1] for c in children if isinstance(c, tuple) and c[:1] == ("at_most_expr",)), None)
-        return N.Exchange(goods[0], goods[1], at_most, span=self.sp(meta))
+        period = next((str(c) for c in children if isinstance(c, Token) and c.type == "PERIOD"), None)
+        buy = next((c for c in children if isinstance(c, tuple) and c[:1] == ("buy",)), None)
+        return N.Exchange(goods[0], goods[1], at_most, span=self.sp(meta), period=period,
+                          buy_goods=buy[1] if buy else None, buy_price=buy[2] if buy else None)
+
+    def exchange_buy(self, meta, children):
+        goods = _nodes(children, N.Goods)
+        return ("buy", goods[0], goods[1])
 
     def exchange_pile(self, meta, children):
         goods = _nodes(children, N.Goods)

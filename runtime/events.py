@@ -107,8 +107,11 @@ class CardsInPlay:
         """Put a card's lasting effects (exchanges, bake rates, listeners, modifiers) into play for ``p``."""
         guards = dict(card.exchange_guards) if card.exchange_guards else None
         for i, (give, get, window, at_most) in enumerate(card.exchanges):
-            key = f"x:{card.id}:{len(p.exchanges)}"
+            # the key of its limit: 'x:…' counts afresh at each harvest, 'xg:…' over the game (1.6)
+            key = f"{'xg' if i in card.exchange_game_limits else 'x'}:{card.id}:{len(p.exchanges)}"
             p.exchanges.append((give, get, window, at_most, card.id, key))
+            if i in card.exchange_offers:   # other players may buy what it takes (primitives.use_exchange)
+                p.mods.setdefault("exchange_offers", []).append((key, card.exchange_offers[i]))
             if callable(at_most):
                 p.mods["exchange_counts"] = True
             if guards and i in guards:

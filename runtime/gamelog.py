@@ -127,6 +127,14 @@ def exchanged(g, p, give, get, source=None):
     _say_from(g, f"{p.name} {verb} {goods(g, give)} into {what}", via)
 
 
+def bought_instead(g, buyer, owner, items, price, source=None):
+    """Another player buys what an exchange took: ``P2 buys 1 grain from P1 for 2 food instead (<card>)``."""
+    if g.log is None:
+        return
+    _say_from(g, f"{buyer.name} buys {goods(g, items)} from {owner.name} for {goods(g, price)} instead",
+              source_name(g, source))
+
+
 def overflow(g, p, animals, food):
     """Animals with no room on the farm: cooked into ``food``, or back to the supply when ``food`` is 0."""
     if g.log is None:

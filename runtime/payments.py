@@ -416,7 +416,10 @@ def _index(g, p):
     cached = p.producible
     if cached is None:
         made, index, piles, limited, taken = set(), {}, [], [], set()
+        sold = offer_keys(p)
         for i, (give, get, window, at_most, source, key) in enumerate(g.exchanges_of(p)):
+            if key in sold:   # others may buy what it takes: used on its own only (primitives.use_exchange)
+                continue
             if at_most is not None:
                 limited.append(key)
             if get == "pile":
@@ -433,6 +436,23 @@ def _index(g, p):
         memo = {} if not taken.isdisjoint(index) else {"cycle": False}
         cached = p.producible = (frozenset(made), index, tuple(piles), tuple(limited), memo)
     return cached
+
+
+def offer_keys(p):
+    """The keys of ``p``'s exchanges whose goods other players may buy ('(others may buy … for …)',
+    docs/language.md 4.9): what such an exchange yields is known only once the others have answered, so
+    a payment never draws on it; the owner uses it on its own, in the windows."""
+    offers = p.mods.get("exchange_offers") if p.mods else None
+    return {key for key, price in offers} if offers else ()
+
+
+def offer_price(p, key):
+    """The price for which other players may buy what the exchange ``key`` takes, or None."""
+    offers = p.mods.get("exchange_offers") if p.mods else None
+    for k, price in offers or ():
+        if k == key:
+            return price
+    return None
 
 
 def _in_cycle(g, p) -> bool:

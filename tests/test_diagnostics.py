@@ -932,6 +932,20 @@ def _rule_case(rule: str, marked: str, code: str, message: str):
 
 
 MEANINGLESS = [
+    # an exchange's limit over the game and other players buying what it takes (docs/language.md 1.6, 4.9)
+    _rule_case("any time: 1 grain -> 3 food (others may buy 2 grain for 2 food)", "2 grain", "E212",
+               "'(others may buy 2 grain for …)' names other goods than the exchange takes (1 grain): a buyer "
+               "takes what the exchange takes"),
+    _rule_case("any time: 1 grain -> 3 food (at most 2 times per round)",
+               "1 grain -> 3 food (at most 2 times per round)", "E212",
+               "an exchange's limit counts per harvest (the default) or per game, not per round"),
+    _rule_case("bake: grain -> 3 food (at most 2 times per game)", "grain -> 3 food (at most 2 times per game)",
+               "E212", "'(at most … per game)' belongs to a card's exchange rule, not to a bake rate"),
+    _rule_case("bake: grain -> 3 food (others may buy 1 grain for 1 food)", "1 grain", "E212",
+               "'(others may buy …)' belongs to a card's exchange rule, not to a bake rate"),
+    _rule_case("after you use fishing: spend up to 4 food on (2 food -> 1 sheep (at most 2 times per game))",
+               "2 food -> 1 sheep (at most 2 times per game)", "E212",
+               "'(at most … per game)' belongs to a card's exchange rule, not to the exchanges of 'spend up to'"),
     # event_size is the size of what an event made: 0 (or no value at all) anywhere else
     _rule_case("after you use forest if event_size > 2: gain 1 food", "event_size", "E212",
                "'event_size' is the size of what an event made: it can only be used in a rule that reacts to one "
@@ -998,6 +1012,8 @@ OUT_OF_RANGE = [
     _rule_case("any time: 1 wood -> 1 food (at most 0 times)", "1 wood -> 1 food (at most 0 times)", "E215",
                "'at most' needs a number of times from 1 up"),
     _rule_case("any time: 0 wood -> 1 food", "0", "E215", "an exchange needs amounts from 1 up"),
+    _rule_case("any time: 1 grain -> 3 food (others may buy 1 grain for 0 food)", "0", "E215",
+               "'(others may buy …)' needs amounts from 1 up"),
     _rule_case("this card houses 0 people", "this card houses 0 people", "E215",
                "a card that houses people needs a number from 1 up"),
     _rule_case("free 0 fences per action", "free 0 fences per action", "E215", "free fences need a number from 1 up"),

@@ -142,6 +142,8 @@ at scoring: convert wood to bonus (3: 1, 5: 2, 7: 3); bonus 2; bonus tier(rooms;
 once rooms >= 3 and not (house is wood or house is not clay): gain 1 food
 any time: grain -> 1 food (at most once); vegetable -> 2 food (at most twice)
 in harvest: 1 wood -> 2 food (at most 2 times)
+any time: grain -> 3 food (at most 8 times per game) (others may buy 1 grain for 2 food)
+in harvest: 1 reed -> 2 food (at most twice per harvest)
 in feeding: 1 clay -> top of pile
 bake: grain -> 2 food (at most twice)
 any time action if has(#fireplace) (once per round): build stable for 1 wood
@@ -474,6 +476,12 @@ def test_condition_words(text, words):
     ("any time action: move up to (rooms) grain to this card", "At any time, you may move up to (your rooms) "
      "grain from your supply onto this card."),
     ("on play: may sow 1 field", "When you play this card: you may sow at most 1 field."),
+    ("any time: 1 grain -> 3 food (at most 8 times per game) (others may buy 1 grain for 2 food)",
+     "At any time, you may exchange: 1 grain → 3 food (at most 8 times in the game) (each time, another player "
+     "may buy the 1 grain from you for 2 food instead, and then the exchange gives you nothing: the others are "
+     "asked in turn from your left, and of several buyers you choose one)."),
+    ("in harvest: 1 reed -> 2 food (at most twice per harvest)",
+     "In each harvest, you may exchange: 1 reed → 2 food (at most twice per harvest)."),
     ("on play: renovate to stone for 2 stone", "When you play this card: renovate your house to stone for 2 stone."),
     ("cost of stone renovation: -1 reed", "For renovations to stone, you pay 1 reed less."),
     ("cost of clay rooms = 3 clay, 1 reed", "For clay rooms, you pay only 3 clay and 1 reed each."),

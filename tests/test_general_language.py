@@ -90,6 +90,10 @@ TEXTS = {
                               "renovate your house to stone for 1 stone for each room.",
     "empty_stables_probe": "In the feeding phase, you may exchange: 1 grain → 5 food (at most once for each empty "
                            "unfenced stable you have then).",
+    "game_limit_probe": "At any time, you may exchange: 1 wood → 1 clay (at most twice in the game).",
+    "buy_probe": "At any time, you may exchange: 1 clay → 2 food (each time, another player may buy the 1 clay "
+                 "from you for 1 food and 1 wood instead, and then the exchange gives you nothing: the others are "
+                 "asked in turn from your left, and of several buyers you choose one).",
     "stable_capacity_probe": "Each of your unfenced stables holds 2 more animals (all of one kind).",
     "stable_set_probe": "Each of your unfenced stables holds 2 animals of one kind.",
     "small_pasture_probe": "Each of your pastures with a stable holds 2 more animals.",

@@ -5,6 +5,7 @@ import itertools
 
 from ..farm import best_keeps, capacity_frontier, fits_housing, popcount
 from .. import gamelog
+from ..payments import offer_keys
 
 
 # ====================================================================== animals
@@ -193,8 +194,9 @@ def best_food_exchange(g, p, good):
     """(food, card) of the player's exchange usable now that gives the most food for one ``good``;
     (0, None) when there is none."""
     best, via = 0, None
+    sold = offer_keys(p)
     for give, get, window, at_most, source, key in g.exchanges_of(p):
-        if window != "any_time" or len(give) != 1 or give[0] != (good, 1) or len(get) != 1:
+        if window != "any_time" or len(give) != 1 or give[0] != (good, 1) or len(get) != 1 or key in sold:
             continue
         if get[0][0] == "food" and get[0][1] > best:
             best, via = get[0][1], source

@@ -1,7 +1,7 @@
 """Baking and exchanges, and the windows in which abilities are used (docs/architecture.md, "Exchange windows")."""
 from __future__ import annotations
 
-from ..payments import can_afford, pay_cost, usable_exchanges, window_open
+from ..payments import can_afford, offer_keys, offer_price, pay_cost, usable_exchanges, window_open
 from ..state import Ctx
 from .. import gamelog
 
@@ -66,8 +66,11 @@ def bake(g, p, ctx=None):
 def exchanges_make(g, p, goods) -> bool:
     """Whether an exchange usable now makes one of ``goods`` (a pile counts with what lies on it)."""
     entries = g.exchanges_of(p)
+    sold = offer_keys(p)
     for i in usable_exchanges(g, p):
         give, get, window, at_most, source, key = entries[i]
+        if key in sold:   # not drawn on by payments (payments.offer_keys)
+            continue
         if get == "pile":
             if any(good in goods for good in pile_stack(p, source)):
                 return True
@@ -105,7 +108,7 @@ def makes_only_food(entry) -> bool:
 
 def has_window_abilities(p) -> bool:
     """Whether ``p`` has cards with abilities offered in the windows outside feeding."""
-    if p.actions:
+    if p.actions or (p.mods and p.mods.get("exchange_offers")):   # an exchange others may buy: used on its own
         return True
     for entry in p.exchanges:
         if not makes_only_food(entry):
@@ -117,9 +120,10 @@ def window_options(g, p):
     """The abilities ``p`` may use in a window outside feeding: ("x", exchange index), ("a", action index)."""
     out = []
     entries = g.exchanges_of(p)
+    sold = offer_keys(p)   # what they yield depends on the others: payments do not draw on them
     for i in usable_exchanges(g, p):
         entry = entries[i]
-        if not makes_only_food(entry) and exchange_ready(g, p, entry):
+        if (not makes_only_food(entry) or entry[5] in sold) and exchange_ready(g, p, entry):
             out.append(("x", i))
     for i, (window, can, do, label, source) in enumerate(p.actions):
         if window_open(g, window) and can(g, p, None):
@@ -185,14 +189,17 @@ def use_exchange(g, p, index, convert=False, settle=True):
                 return False
     else:
         pay(g, p, give, quiet=True)
+    if at_most is not None:   # a use counts whether or not another player buys the goods (below)
+        p.used[key] = p.used.get(key, 0) + 1
+    price = offer_price(p, key) if p.mods and "exchange_offers" in p.mods else None
+    if price is not None and sold_to_another(g, p, give, price, source):
+        return True
     if get == "pile":
         stack = p.card_state["piles"][source]
         got = ((stack.pop(0), 1),)
         p.producible = None
     else:
         got = get
-    if at_most is not None:
-        p.used[key] = p.used.get(key, 0) + 1
     gamelog.exchanged(g, p, give, got, source)
     if settle:
         gain(g, p, got, quiet=True)
@@ -204,6 +211,40 @@ def use_exchange(g, p, index, convert=False, settle=True):
             converted(g, p, give, got, source)
         else:  # inside a payment: its rules run once the price is paid
             g.converted.append((p, give, got, source))
+    return True
+
+
+def sold_to_another(g, p, give, price, source) -> bool:
+    """'(others may buy <goods> for <price>)' (docs/language.md 4.9): ``p`` has given ``give`` to an
+    exchange of card ``source``; each other player who can pay ``price``, in seat order from ``p``'s left,
+    is asked whether they buy those goods instead; of several who do, ``p`` chooses one. The buyer pays
+    ``p`` the price and takes the goods, and the exchange gives ``p`` nothing. False when nobody buys."""
+    n = g.nplayers
+    buyers = []
+    what = ", ".join(f"{k} {good}" for good, k in give)
+    cost = ", ".join(f"{k} {good}" for good, k in price)
+    for i in range(1, n):
+        q = g.players[(p.idx + i) % n]
+        if can_afford(g, q, price) and g.decide(
+                q, "may", (YES, NO), prompt=f"buy {what} from {p.name} for {cost} ({source})") == YES:
+            buyers.append(q)
+    if not buyers:
+        return False
+    if len(buyers) == 1:
+        buyer = buyers[0]
+    else:
+        seat = g.decide(p, "choose", [q.idx for q in buyers],
+                        labels=[f"sell to {q.name}" for q in buyers])
+        buyer = g.players[seat]
+    outer, g.via = g.via, g.card(source) if source else g.via   # the sale is the card's (event_via)
+    try:
+        if not pay_cost(g, buyer, price):   # could pay it when asked: nothing has changed since
+            raise RuntimeError(f"{buyer.name} cannot pay {cost} for the goods of {source}")
+        gamelog.bought_instead(g, buyer, p, give, price, source)
+        gain(g, p, price, quiet=True)
+        gain(g, buyer, give, quiet=True)
+    finally:
+        g.via = outer
     return True
 
 
@@ -221,6 +262,6 @@ def announce_conversions(g):
 
 
 # the verbs of the other modules called above (imported last: some of them import this one)
-from .goods_events import after_event, before_event, can_pay, gain, pay, replaced, scaled, snapshot
+from .goods_events import NO, YES, after_event, before_event, can_pay, gain, pay, replaced, scaled, snapshot
 from .animals import breeding_blocked
 from .on_cards import pile_stack, pile_top
