@@ -46,6 +46,7 @@ class Game(Decisions, CardsInPlay, Phases):
         self.rules = rules
         self.nplayers = nplayers
         self.seed = seed
+        self._rng_frozen = None     # a generator a state copy shares, copied on the first draw (rng)
         self.rng = random.Random(f"agricola:{seed}")
         self.players = [Player(i, rules) for i in range(nplayers)]
         self.partners = {}          # seat -> the partner's seat, in team play
@@ -112,8 +113,8 @@ class Game(Decisions, CardsInPlay, Phases):
         # The generator is copied only when a game draws from it (after set-up nothing does, so a
         # lookahead copy never pays for it): the original's is frozen and both copy it on their next draw.
         mine = self.__dict__
-        if "rng" in mine:
-            mine["_rng_frozen"] = mine.pop("rng")
+        if mine["_rng"] is not None:
+            mine["_rng_frozen"], mine["_rng"] = mine["_rng"], None
         g = Game.__new__(Game)
         g.__dict__.update(mine)
         g.players = [p.clone() for p in self.players]
@@ -157,15 +158,21 @@ class Game(Decisions, CardsInPlay, Phases):
             return mine
         return s
 
-    def __getattr__(self, name):
-        # only for attributes not set: ``rng`` of a game whose generator copy_state froze
-        if name == "rng":
-            frozen = self.__dict__.get("_rng_frozen")
-            if frozen is not None:
-                rng = self.__dict__["rng"] = random.Random(0)  # (seeded: Random() would read the system's entropy)
-                rng.setstate(frozen.getstate())
-                return rng
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+    # ``rng`` is a property, not an attribute looked up through ``__getattr__``: a class with
+    # ``__getattr__`` loses CPython's fast attribute access for every attribute of the game (about 9%
+    # of a game's time, docs/architecture.md "Speed").
+    @property
+    def rng(self) -> random.Random:
+        """The game's random generator; a state copy's own copy is made on its first draw."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(0)  # (seeded: Random() would read the system's entropy)
+            rng.setstate(self._rng_frozen.getstate())
+        return rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
 
     def clone(self, agents=SAME) -> "Game":
         """An independent game at the same point: same decisions taken, same pending request (or the
