@@ -242,13 +242,19 @@ class Game(Decisions, CardsInPlay, Phases):
         cards of the chosen decks (every deck of the pack by default); occupations only of those whose
         player filter (1+, 3+, 4+) admits the number of players; never a card a set-up puts in play."""
         decks = self.chosen_decks
-        if kind == "occupations":
-            given = given_setup.in_play(self.setup)
-            return sorted(cid for cid, c in self.pack.cards.items() if c.kind == "occupation"
-                          and (c.players or 1) <= self.nplayers and (decks is None or c.deck in decks)
-                          and cid not in given)
-        return sorted(cid for cid, c in self.pack.cards.items()
-                      if c.kind == "minor" and (decks is None or c.deck in decks))
+        given = given_setup.in_play(self.setup) if kind == "occupations" else frozenset()
+        key = (kind, self.nplayers, None if decks is None else tuple(decks), given)
+        cached = self.pack.dealable_cache.get(key)
+        if cached is None:
+            if kind == "occupations":
+                cached = sorted(cid for cid, c in self.pack.cards.items() if c.kind == "occupation"
+                                and (c.players or 1) <= self.nplayers and (decks is None or c.deck in decks)
+                                and cid not in given)
+            else:
+                cached = sorted(cid for cid, c in self.pack.cards.items()
+                                if c.kind == "minor" and (decks is None or c.deck in decks))
+            self.pack.dealable_cache[key] = cached
+        return list(cached)
 
     def _deal(self):
         """Each player gets the pack's hand of each kind from the shuffled dealable cards. When the decks

@@ -226,6 +226,7 @@ class Pack:
         # the decks players may choose to deal from: those game.yaml names and those of the hand cards
         self.decks = tuple(sorted(set(self.rules.decks) | {str(c.deck) for c in self.cards.values() if c.deck}))
         self.space_defs = {s.id: s for s in self.spaces + self.round_cards}
+        self.dealable_cache: dict = {}   # (kind, players, decks, cards a set-up gives) -> sorted card ids
 
 
 def build_dir_for(pack_id: str, build_root: Path | None = None) -> Path:
