@@ -91,12 +91,19 @@ def could_replace(g, p, event, ctx=None) -> bool:
     if not hooks or event in g.replacing:
         return False
     c = Ctx(actor=p, space=getattr(ctx, "space", None))
-    for owner, handler, who in hooks:
-        if (who == "you") != (owner == p.idx) and who != "any":
-            continue
-        test = getattr(handler, "can", None)
-        if test is not None and test(g, g.players[owner], c):
-            return True
+    # as in ``replaced``: a replacement that carries out the same verb is tested without the rules of that verb
+    # (else a rule whose body is its own verb, 'instead of you renovate …: may renovate to stone for …', would
+    # test itself without end)
+    outer, g.replacing = g.replacing, g.replacing | {event}
+    try:
+        for owner, handler, who in hooks:
+            if (who == "you") != (owner == p.idx) and who != "any":
+                continue
+            test = getattr(handler, "can", None)
+            if test is not None and test(g, g.players[owner], c):
+                return True
+    finally:
+        g.replacing = outer
     return False
 
 
