@@ -16,7 +16,9 @@ from .packs import PackSource
 from .parser import parse
 
 # every verb has 'before' rules except a gain (goods arrive from everywhere, often in the middle of a verb)
-EVENTS_WITH_BEFORE = set(Q.EVENTS) - {"use", "gain", "convert", "harvest"}
+EVENTS_WITH_BEFORE = set(Q.EVENTS) - {"use", "gain", "convert", "convert_batch", "harvest"}
+# events whose words are not their names with spaces
+EVENT_NAMES = {"convert_batch": "convert at one time"}
 # words of 'upgrade_of' for any card of a kind (a minor's price: 'upgrade_of: [improvement]', 4.8)
 UPGRADE_KINDS = ("improvement", "major", "minor")
 # verbs whose 'instead of' rules the runtime offers (primitives.replaced; docs/language.md 4.1.3)
@@ -168,6 +170,8 @@ class Checker:
                 if constant:
                     self.err("E216", f"{what} must be plain numbers here", getattr(it, "per_span", it.span))
                 it.per_quantity = self.quantity_name(it.per_quantity, getattr(it, "per_span", it.span))
+                if it.per_quantity in Q.CONTEXT_QUANTITIES:   # '1 food per 2 event_size': only in an event's rule
+                    self.event_quantity(N.Quantity(it.per_quantity, span=getattr(it, "per_span", it.span)))
                 if it.per_divisor <= 0:
                     self.err("E215", "'per' needs a number greater than 0", getattr(it, "per_span", it.span))
 
@@ -394,6 +398,10 @@ class Checker:
                          getattr(node, "good_span", node.span))
             return
         self.counted_event(node.event)
+        if node.event.via:
+            self.err("E300", f"{node.fn}() counts every conversion at one time: 'with …' names the cards of a rule's "
+                     "conversions, not of a counter's (missing feature: counters of conversions narrowed by card)",
+                     node.event.via[0][2])
 
     def counted_event(self, t: N.Trigger):
         """The event of a counter or a trigger: known spaces, goods and house materials."""
@@ -404,6 +412,13 @@ class Checker:
             if word not in self.sym.goods and word not in Q.GOOD_GROUPS:
                 self.err("E203", f"unknown good '{word}'"
                          f"{did_you_mean(word, list(self.sym.goods) + list(Q.GOOD_GROUPS))}", span)
+        elif t.event == "convert_batch":
+            for name, is_tag, span in t.via:   # 'with <card or #tag>': the cards whose conversions count (4.1.5)
+                if is_tag and not self.sym.knows("card_tags", name):
+                    self.err("E205", f"unknown card tag '#{name}'"
+                             f"{did_you_mean('#' + name, ['#' + tg for tg in self.sym.card_tags])}", span)
+                elif not is_tag and not self.sym.knows("cards", name):
+                    self.err("E205", f"unknown card '{name}'{did_you_mean(name, list(self.sym.cards))}", span)
         else:
             for key, (word, span) in t.event_args.items():
                 if word not in self.sym.materials:
@@ -888,7 +903,7 @@ class Checker:
             if t.kind in ("after_use", "before_use", "turn_end_use"):
                 self.spaces_ref(t.spaces)
             if t.instead:
-                words = t.event.replace("_", " ")
+                words = event_name(t.event)
                 if t.event not in INSTEAD_EVENTS:
                     self.err("E300", f"'instead of you {words}' is not supported (missing feature: instead-of rules "
                              f"for {words})", t.span)
@@ -896,8 +911,8 @@ class Checker:
                     self.err("E300", f"'instead of you {words}' replaces every {words} (missing feature: "
                              "instead-of rules narrowed by material)", t.span)
             elif t.kind == "before_event" and t.event not in EVENTS_WITH_BEFORE:
-                self.err("E300", f"'before you {t.event.replace('_', ' ')}' is not supported "
-                         f"(missing feature: before-event triggers for {t.event.replace('_', ' ')})", t.span)
+                self.err("E300", f"'before you {event_name(t.event)}' is not supported "
+                         f"(missing feature: before-event triggers for {event_name(t.event)})", t.span)
             if t.kind in ("after_event", "before_event"):
                 self.counted_event(t)
             if t.kind == "once":
@@ -1263,7 +1278,12 @@ def _event_words(t: N.Trigger) -> str:
     """A trigger's event as written: 'after you build rooms'."""
     who = {"you": "you", "other": "another player", "any": "any player"}[t.actor]
     when = "instead of" if t.instead else "before" if t.kind == "before_event" else "after"
-    return f"{when} {who} {t.event.replace('_', ' ')}"
+    return f"{when} {who} {event_name(t.event)}"
+
+
+def event_name(event: str) -> str:
+    """An event's words: 'build rooms', 'convert at one time'."""
+    return EVENT_NAMES.get(event, event.replace("_", " "))
 
 
 def _trigger_words(t: N.Trigger) -> str:

@@ -249,7 +249,9 @@ class Gen:
                 continue
             amount = self.expr(it.amount) if it.amount is not None else "1"
             if it.per_quantity:
-                q = f"Q.{it.per_quantity}(g, p)"
+                import runtime.queries as RQ
+                # a quantity of the event ('per 2 event_size') reads the context, as in expressions
+                q = f"Q.{it.per_quantity}(c)" if it.per_quantity in RQ.CONTEXT_QUANTITIES else f"Q.{it.per_quantity}(g, p)"
                 if it.per_divisor != 1:
                     q = f"({q} // {it.per_divisor})"
                 amount = f"({amount} * {q})"
@@ -773,6 +775,9 @@ def card_table(gen: Gen, unit: Unit) -> dict:
         can, do = gen.stmt(rule.body)
         handler = w.name("rule")
         lines = [f"def {handler}(g, p, c):", f"    # {_where(rule.span)}: {t.kind}"]
+        if t.via:   # 'convert at one time with a or #b': the conversions made with those cards (4.1.5)
+            refs = tuple(("#" if is_tag else "") + name for name, is_tag, _ in t.via)
+            lines.append(f"    c = P.batch_with(g, c, {refs!r})\n    if c is None:\n        return None")
         cond = []
         if t.marked:   # 'after you use the marked space': the space this card marked
             cond.append(f"P.marked_by(g, p, c, {unit.id!r})")

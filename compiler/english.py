@@ -113,6 +113,14 @@ class English:
                 who = f"{n} player{'s' if n != 1 else ''}" if exact else f"{n} or more players"
                 parts.append(f"{self.goods(g)} with {who}")
             return "; ".join(parts)
+        if it.per_quantity == "event_size" and self.event in _EVENT_UNIT:   # '1 food for every 2 grain baked'
+            amount = self.amount(it.amount)
+            one = _EVENT_UNIT[self.event]
+            done = _EVENT_DONE.get(self.event, "")
+            if it.per_divisor != 1:
+                return (f"{amount} {self.good(it.good, 2 if amount != '1' else 1)} for every {it.per_divisor} "
+                        f"{one if one == 'grain' else plural(one)}{done}")
+            return f"{amount} {self.good(it.good, 2 if amount != '1' else 1)} for each {one}{done}"
         if it.per_quantity:
             amount = self.amount(it.amount)
             what = _QUANTITY.get(it.per_quantity, it.per_quantity.replace("_", " "))
@@ -799,6 +807,12 @@ class English:
         if t.event == "gain":
             what = t.event_args["what"][0]
             ev = "get " + (_GROUP_WORDS.get(what) or self.good(what, 2))
+        if t.event == "convert_batch":   # docs/language.md 4.1.5
+            ev = "convert goods at one time (in one window, one feeding, one bake action, one payment or one settling of animals)"
+            if t.via:
+                refs = [self.arg(N.TagRef(name) if is_tag else N.Quantity(name)) for name, is_tag, _ in t.via]
+                ev = ("convert goods at one time with " + _join(refs, "or")
+                      + " (in one window, one feeding, one bake action, one payment or one settling of animals)")
         if t.event == "renovate" and t.event_args:
             frm = t.event_args.get("from")
             to = t.event_args.get("to")
@@ -1141,8 +1155,11 @@ HISTORY_PHRASES = {
 HISTORY_PERIODS = {"game": "this game", "round": "this round", "harvest": "this harvest", "turn": "this turn",
                    "action": "in this action"}
 
-_EVENT_UNIT = {"build_rooms": "room", "build_stables": "stable", "plow": "field", "bake": "grain",
+_EVENT_UNIT = {"build_rooms": "room", "build_stables": "stable", "plow": "field", "bake": "grain", "convert_batch": "good",
                "build_fences": "pasture", "family_growth": "child", "sow": "field", "harvest": "field"}  # what 'event_size' counts, one of it
+_EVENT_DONE = {"build_rooms": " built", "build_stables": " built", "plow": " plowed", "bake": " baked",
+               "build_fences": " fenced", "sow": " sown", "harvest": " harvested",
+               "convert_batch": " converted"}   # after the unit of 'per event_size': '2 grain baked'
 
 
 # event_via(<kind>): what made the event, when it is no one card (docs/language.md 4.1.1)

@@ -234,6 +234,7 @@ class Trigger(Node):
     cond: Node | None = None  # for 'once'
     instead: bool = False     # 'instead of <actor> <event>': a before_event whose body replaces the verb
     marked: bool = False      # 'after … use the marked space': the space this card marked (tag 'marked')
+    via: list = field(default_factory=list)  # 'convert at one time with a or #b': [(name, is_tag, Span)] (4.1.5)
 
 
 @dataclass

@@ -428,16 +428,19 @@ class _Build(Transformer):
         return self._use("turn_end_use", meta, children)
 
     def after_event(self, meta, children):
-        actor, (event, args) = children
-        return N.Trigger("after_event", actor=actor, event=event, event_args=args, span=self.sp(meta))
+        actor, (event, args, *via) = children
+        return N.Trigger("after_event", actor=actor, event=event, event_args=args, via=via[0] if via else [],
+                         span=self.sp(meta))
 
     def before_event(self, meta, children):
-        actor, (event, args) = children
-        return N.Trigger("before_event", actor=actor, event=event, event_args=args, span=self.sp(meta))
+        actor, (event, args, *via) = children
+        return N.Trigger("before_event", actor=actor, event=event, event_args=args, via=via[0] if via else [],
+                         span=self.sp(meta))
 
     def instead_event(self, meta, children):
-        actor, (event, args) = children
-        return N.Trigger("before_event", actor=actor, event=event, event_args=args, instead=True, span=self.sp(meta))
+        actor, (event, args, *via) = children
+        return N.Trigger("before_event", actor=actor, event=event, event_args=args, via=via[0] if via else [],
+                         instead=True, span=self.sp(meta))
 
     def at_phase(self, meta, children):
         phase, rnd = children[0]
@@ -498,6 +501,11 @@ class _Build(Transformer):
 
     ev_convert = _ev("convert")
     ev_harvest = _ev("harvest")
+
+    def ev_convert_batch(self, meta, children):
+        # 'convert at one time [with <card or #tag> or …]': the cards whose conversions the batch counts
+        refs = [c for c in children if isinstance(c, tuple)]
+        return ("convert_batch", {}, refs)
 
     def ev_gain(self, meta, children):
         word = next(t for t in children if isinstance(t, Token) and t.type == "NAME")
@@ -1281,8 +1289,9 @@ class _Build(Transformer):
 
     # history counters (docs/language.md 4.7): the counted event is kept as an 'after you …' trigger
     def counted(self, meta, c):
-        event, args = c[0]
-        return N.Trigger("after_event", actor="you", event=event, event_args=args, span=self.sp(meta))
+        event, args, *via = c[0]
+        return N.Trigger("after_event", actor="you", event=event, event_args=args, via=via[0] if via else [],
+                         span=self.sp(meta))
 
     def counted_use(self, meta, c):
         spaces = next((x for x in c if isinstance(x, list)), [])

@@ -31,7 +31,8 @@ EVENT_WORDS = {
     "build_fences": "build fences", "fence_pasture": "fence pasture", "plow": "plow", "sow": "sow",
     "bake": "bake", "family_growth": "family growth", "build_major": "build major", "play_minor": "play minor",
     "build_improvement": "build improvement", "play_occupation": "play occupation",
-    "take_start_player": "take start player", "convert": "convert", "harvest": "harvest",
+    "take_start_player": "take start player", "convert": "convert",
+    "convert_batch": "convert at one time [with <card or #tag> or …]", "harvest": "harvest",
 }
 EVENT_EXAMPLES = {
     "use": "after another player uses forest if event_goods(wood) >= 3: gain 1 food",
@@ -51,6 +52,7 @@ EVENT_EXAMPLES = {
     "play_occupation": "after you play occupation if occupations >= 3: gain 1 grain",
     "take_start_player": "after another player takes start player: for actor (pay 1 food to owner)",
     "convert": "after you convert if event_via(#cooking) and event_paid(vegetable) >= 1: gain 1 food",
+    "convert_batch": "after you convert at one time with #cooking: gain (event_size // 2) food",
     "harvest": "after you harvest if event_size >= 3: gain (event_goods(grain)) food",
 }
 # Examples of verbs and modifiers, by the alias of their grammar alternative.
@@ -256,7 +258,7 @@ def language_reference() -> str:
     out += ["### 5.1 Events", "",
             "Every event has its actor (`actor(…)`) and the actor's state just before it (`before(…)`); "
             "the other payload fields are listed. `before` rules exist for every event but "
-            + ", ".join(f"`{e}`" for e in sorted(set(Q.EVENTS) - checker.EVENTS_WITH_BEFORE)) + ".", "",
+            + ", ".join(f"`{checker.event_name(e)}`" for e in sorted(set(Q.EVENTS) - checker.EVENTS_WITH_BEFORE)) + ".", "",
             _row("event", "happens when", "`event_size`", "`event_goods`", "`event_card`", "`event_paid`",
                  "`event_via`"), "|---|---|---|---|---|---|---|"]
     for name, fields in Q.EVENTS.items():

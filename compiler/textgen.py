@@ -102,7 +102,7 @@ def _counted(node) -> str:
         return " ".join(["use"] + [" or ".join(("#" if tag else "") + name for name, tag, _ in t.spaces)]).strip()
     if t.event == "gain":
         return f"gain {t.event_args['what'][0]}"
-    words = t.event.replace("_", " ")
+    words = "convert at one time" if t.event == "convert_batch" else t.event.replace("_", " ")
     for k in ("from", "to"):
         if k in t.event_args:
             words += f" {k} {t.event_args[k][0]}"

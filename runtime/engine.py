@@ -68,6 +68,7 @@ class Game(Decisions, CardsInPlay, Phases):
         self.counters: dict[str, list] = {}  # event key -> history counters kept on it (runtime/history.py)
         self.snapshots: set = set()  # events whose rules in play read 'before(…)': their verbs copy the actor first
         self.converted: list = []    # conversions made inside a payment, announced when it is paid
+        self.batches: dict = {}      # seat -> (conversions, snapshot): conversions at one time under way (4.1.5)
         self.latches: list = []     # (owner, condition, handler, card id): 'once …' rules not yet fired
         self.animal_set = frozenset(rules.animals)
         self.building_set = frozenset(rules.building)
@@ -130,6 +131,8 @@ class Game(Decisions, CardsInPlay, Phases):
         if self.counters:
             g.counters = {k: list(v) for k, v in self.counters.items()}
         g.snapshots = set(self.snapshots)
+        if self.batches:
+            g.batches = {k: (list(parts), before) for k, (parts, before) in self.batches.items()}
         g.latches = list(self.latches)
         g.major_supply = list(self.major_supply)
         g.decks = {k: list(v) for k, v in self.decks.items()}

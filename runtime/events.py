@@ -133,7 +133,7 @@ class CardsInPlay:
             self.latches.append((p.idx, cond, handler, card.id))
         for window, can, do, label in card.actions:
             p.actions.append((window, can, do, label, card.id))
-        p.turn_abilities = P.has_window_abilities(p)
+        p.turn_abilities = P.has_window_abilities(p, self)
         if card.exchanges:   # what payments keep about the exchanges is void (only this adds to them)
             p.producible = None
 
@@ -151,7 +151,7 @@ class CardsInPlay:
         p.exchanges = [e for e in p.exchanges if e[4] != cid]
         p.bake_rates = [b for b in p.bake_rates if b[3] != cid]
         p.actions = [a for a in p.actions if a[4] != cid]
-        p.turn_abilities = P.has_window_abilities(p)
+        p.turn_abilities = P.has_window_abilities(p, self)
         p.producible = None
         card = self.card(cid)
         for key, handler, who in card.listeners:

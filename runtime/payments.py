@@ -538,6 +538,7 @@ def pay_one_of(g, p, options) -> bool:
     else:
         labels = [plan_label(g, p, options[oi], path) for oi, path in plans]
         oi, path = g.decide(p, "pay", plans, labels=labels)
+    opened = P.batch_open(g, p) if path else False   # the exchanges of one payment: one time (4.1.5)
     apply_plan(g, p, path)
     cost = options[oi]
     paid = P.can_pay(p, cost)
@@ -550,6 +551,7 @@ def pay_one_of(g, p, options) -> bool:
         P.settle_animals(g, p)
         if g.converted:
             P.announce_conversions(g)
+        P.batch_close(g, p, opened)
     return paid
 
 

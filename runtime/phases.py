@@ -190,16 +190,19 @@ class Phases:
 
     def any_time(self, p, stop="place"):
         """A window in which the player may use abilities (primitives.window_options) before going on:
-        before each placement (``stop`` is "place"), after the last one, after breeding, before scoring."""
+        before each placement (``stop`` is "place"), after the last one, after breeding, before scoring.
+        What the player converts in it is converted at one time (docs/language.md 4.1.5)."""
+        opened = P.batch_open(self, p)
         while True:
             opts = P.window_options(self, p)
             if not opts:
-                return
+                break
             pick = self.decide(p, "any_time", [stop] + opts)
             if pick == stop:
-                return
+                break
             self.action_no += 1
             P.use_window_option(self, p, pick)
+        P.batch_close(self, p, opened)
 
     def use_space(self, p, s):
         self.action_no += 1
@@ -341,6 +344,7 @@ class Phases:
         need = self.feeding_need(p)
         goods = p.goods
         windows, self.open_windows = self.open_windows, FEEDING
+        opened = P.batch_open(self, p)   # what the player converts before paying: one time (4.1.5)
         while True:
             opts = P.feeding_options(self, p, fed=goods["food"] >= need)
             if not opts:
@@ -351,6 +355,7 @@ class Phases:
             if not isinstance(choice, int):
                 self.action_no += 1   # an action window (an exchange is no action)
             P.use_window_option(self, p, choice)
+        P.batch_close(self, p, opened)   # its rules run before the food is paid: food they give feeds too
         self.open_windows = windows
         paid = min(goods["food"], need)
         goods["food"] -= paid

@@ -319,6 +319,11 @@ EVENTS = {
     "take_start_player": {"what": "the start player token is taken"},
     "convert": {"what": "goods are converted by an exchange (cooking, a card's rate), also inside a payment",
                 "goods": "the goods made", "paid": "the goods given up", "via": "the card of the exchange"},
+    "convert_batch": {"what": "goods are converted at one time: every conversion of one window, one feeding, one bake "
+                              "action, one payment or one settling of animals (4.1.5); with 'with <card or #tag>' only those made with such "
+                              "cards, and the rule fires when there is one",
+                      "size": "goods given up", "goods": "the goods made", "paid": "the goods given up",
+                      "via": "the cards of its conversions (1 when one of them is that card)"},
     "harvest": {"what": "a player's fields are harvested (the field phase, or 'harvest fields')",
                 "size": "fields (stacks) that gave a good", "goods": "the goods taken from the fields",
                 "via": "a card that is a field among them"},

@@ -192,10 +192,10 @@ class Ctx:
     player), ``paid`` (goods it took from the actor) and ``via`` (the card it was made with)."""
 
     __slots__ = ("space", "card", "actor", "event", "data", "goods", "before", "owner", "paid", "via", "fields",
-                 "cells")
+                 "cells", "parts")
 
     def __init__(self, space=None, card=None, actor=None, event=None, data=None, goods=None, before=None,
-                 owner=None, paid=None, via=None, fields=None, cells=0):
+                 owner=None, paid=None, via=None, fields=None, cells=0, parts=None):
         self.space = space
         self.card = card
         self.actor = actor
@@ -208,6 +208,7 @@ class Ctx:
         self.via = via      # the card the event was made with (the exchange's card)
         self.fields = fields  # the fields (keys of Player.fields) a sowing sowed
         self.cells = cells    # the farmyard spaces the event built on, a bit mask (the new stables)
+        self.parts = parts    # conversions at one time: (given, got, card id or None) each (docs/language.md 4.1.5)
 
     def leave(self, items) -> bool:
         """Goods left on the space just used ('return … to the space') are no longer goods the use brought:

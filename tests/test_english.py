@@ -122,6 +122,7 @@ after you play minor: gain 1 food
 before you play occupation: gain 1 food
 after you play occupation: gain 1 food
 after you bake: gain 1 food
+after you convert at one time with #cooking or clay_oven: gain 1 food per 2 event_size
 after you build fences: gain 1 food
 after you build stables: gain 1 food
 after you plow: gain 1 food

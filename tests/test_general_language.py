@@ -636,6 +636,25 @@ REFUSED = [
     ("after you use forest if event_via(space): gain 1 food", "E300",
      "'using a space' has no event_via(…): that event does not record what made it (a card, or a space's own "
      "action) (missing feature: event_via for using a space)", "event_via"),
+    # conversions at one time (docs/language.md 4.1.5)
+    ("before you convert at one time: gain 1 food", "E300", "'before you convert at one time' is not supported "
+     "(missing feature: before-event triggers for convert at one time)", "before you convert at one time"),
+    ("instead of you convert at one time: gain 1 food", "E300", "'instead of you convert at one time' is not "
+     "supported (missing feature: instead-of rules for convert at one time)", "instead of you convert at one time"),
+    ("after you convert at one time with #cookin: gain 1 food", "E205",
+     "unknown card tag '#cookin' (did you mean '#cooking'?)", "#cookin"),
+    ("after you convert at one time with fireplace: gain 1 food", "E205",
+     "unknown card 'fireplace' (did you mean 'fireplace_3'?)", "fireplace"),
+    ("after you convert at one time if event_card(#oven): gain 1 food", "E300",
+     "'after you convert at one time' has no event_card(…): that event does not record a card played, built or "
+     "returned (missing feature: event_card for after you convert at one time)", "event_card"),
+    ("at scoring: bonus done(convert at one time with #cooking, game)", "E300",
+     "done() counts every conversion at one time: 'with …' names the cards of a rule's conversions, not of a "
+     "counter's (missing feature: counters of conversions narrowed by card)", "#cooking"),
+    ("on play: gain 1 food per 2 event_size", "E212", "'event_size' is the size of what an event made: it can only "
+     "be used in a rule that reacts to one ('after you build rooms if event_size >= 2: …')", "event_size"),
+    ("after you renovate: gain 1 food per 2 event_size", "E300", "'after you renovate' gives no event_size "
+     "(missing feature: event_size for after you renovate)", "event_size"),
     # the harvest, sowing and cards that are fields (docs/language.md 4.14)
     ("before you harvest: gain 1 food", "E300", "'before you harvest' is not supported (missing feature: "
      "before-event triggers for harvest)", "before you harvest"),

@@ -68,7 +68,8 @@ from .family import (
     can_family_growth, can_family_growth_without_room, card_rooms, can_take_goods, family_growth, family_growth_without_room,
     newborn_acts, take_goods, take_start_player)
 from .exchanges import (
-    _bake_rates, announce_conversions, bake, can_bake, converted, exchange, exchange_ready, exchanges_make,
+    BATCH, _bake_rates, announce_conversions, bake, batch_close, batch_open, batch_wanted, batch_with, can_bake, converted,
+    exchange, exchange_ready, exchanges_make,
     feeding_options, has_window_abilities, makes_only_food, use_exchange, use_window_option, window_options)
 from .cards import (
     _AcceptingAgent, _affordable_after_before_rules, _before_rules, _card_affordable, _has_goods, _majors_as_minors,

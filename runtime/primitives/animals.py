@@ -225,7 +225,7 @@ def settle_animals(g, p, source=None):
         rate, via = best_food_exchange(g, p, animal) if rules.cook_arriving else (0, None)
         if rate:
             p.goods["food"] += rate * surplus
-            if g.listeners.get("event:convert"):   # each animal cooked is one conversion (as use_exchange)
+            if g.listeners.get("event:convert") or BATCH in g.listeners:   # each animal cooked is one conversion
                 cooked.extend([(animal, rate, via)] * surplus)
         elif rules.leftovers_stay and source is not None:
             space, taken = source
@@ -238,8 +238,13 @@ def settle_animals(g, p, source=None):
                 if not surplus:
                     continue
         gamelog.overflow(g, p, ((animal, surplus),), rate * surplus)
-    for animal, rate, via in cooked:
-        converted(g, p, ((animal, 1),), (("food", rate),), via)
+    if cooked:
+        opened = batch_open(g, p)   # the animals cooked in one settling: one time (docs/language.md 4.1.5)
+        for animal, rate, via in cooked:
+            converted(g, p, ((animal, 1),), (("food", rate),), via)
+            if BATCH in g.listeners:
+                batch_note(g, p, ((animal, 1),), (("food", rate),), via)
+        batch_close(g, p, opened)
 
 
 def breeding_blocked(g, p) -> bool:
@@ -377,4 +382,4 @@ def roomy_pasture_count(g, p, free):
 
 
 # the verbs of the other modules called above (imported last: some of them import this one)
-from .exchanges import converted
+from .exchanges import BATCH, batch_close, batch_note, batch_open, converted

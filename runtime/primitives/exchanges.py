@@ -52,14 +52,20 @@ def bake(g, p, ctx=None):
         if not opts:
             return False
     pick = g.decide(p, "bake", opts)
+    opened = batch_open(g, p)   # the grain baked and what is converted along with it: one time (4.1.5)
     for (give, get, at_most, source), k in zip(rates, pick):
         if k:
             pay(g, p, scaled(give, k), quiet=True)
             gain(g, p, scaled(get, k), quiet=True)
+            if BATCH in g.listeners:
+                batch_note(g, p, scaled(give, k), scaled(get, k), source)
     gamelog.baked(g, p, [(scaled(give, k), scaled(get, k), source)
                          for (give, get, at_most, source), k in zip(rates, pick) if k])
     after_event(g, p, "bake", sum(pick), before=before,
                 goods=(("food", sum(get[0][1] * k for (give, get, at_most, source), k in zip(rates, pick))),))
+    if opened and batch_wanted(g, p):
+        conversion_window(g, p)   # the player's exchanges, used along with the bake
+    batch_close(g, p, opened)
     return True
 
 
@@ -106,9 +112,12 @@ def makes_only_food(entry) -> bool:
     return get != "pile" and all(good == "food" for good, n in get)
 
 
-def has_window_abilities(p) -> bool:
-    """Whether ``p`` has cards with abilities offered in the windows outside feeding."""
+def has_window_abilities(p, g=None) -> bool:
+    """Whether ``p`` has cards with abilities offered in the windows outside feeding (with ``g``: a rule
+    of theirs counts conversions at one time, and any exchange is offered)."""
     if p.actions or (p.mods and p.mods.get("exchange_offers")):   # an exchange others may buy: used on its own
+        return True
+    if g is not None and batch_wanted(g, p):
         return True
     for entry in p.exchanges:
         if not makes_only_food(entry):
@@ -121,9 +130,10 @@ def window_options(g, p):
     out = []
     entries = g.exchanges_of(p)
     sold = offer_keys(p)   # what they yield depends on the others: payments do not draw on them
+    cook = BATCH in g.listeners and batch_wanted(g, p)   # food made at one time may bring more (4.1.5)
     for i in usable_exchanges(g, p):
         entry = entries[i]
-        if (not makes_only_food(entry) or entry[5] in sold) and exchange_ready(g, p, entry):
+        if (cook or not makes_only_food(entry) or entry[5] in sold) and exchange_ready(g, p, entry):
             out.append(("x", i))
     for i, (window, can, do, label, source) in enumerate(p.actions):
         if window_open(g, window) and can(g, p, None):
@@ -137,10 +147,11 @@ def feeding_options(g, p, fed=False):
     entries = g.exchanges_of(p)
     animals = g.animal_set
     cook = None  # computed when needed: would a newborn animal find no room?
+    more = fed and BATCH in g.listeners and batch_wanted(g, p)   # more food at one time may bring more (4.1.5)
     for i in usable_exchanges(g, p):
         entry = entries[i]
         give, get, window, at_most, source, key = entry
-        if fed and makes_only_food(entry) and window == "any_time":
+        if fed and not more and makes_only_food(entry) and window == "any_time":
             if not any(h in animals for h, n in give):
                 continue
             if cook is None:
@@ -211,6 +222,8 @@ def use_exchange(g, p, index, convert=False, settle=True):
             converted(g, p, give, got, source)
         else:  # inside a payment: its rules run once the price is paid
             g.converted.append((p, give, got, source))
+    if BATCH in g.listeners:
+        batch_note(g, p, give, got, source)
     return True
 
 
@@ -248,6 +261,110 @@ def sold_to_another(g, p, give, price, source) -> bool:
     return True
 
 
+# ====================================================================== conversions at one time (4.1.5)
+# The conversions of one window, one feeding, one bake action (with the exchanges used along with it), one
+# payment or one settling of animals are one batch of the player's, counted by the rules of the event
+# 'convert at one time' when it closes. The outermost of these moments holds the batch: a payment inside a
+# window is part of the window's. A conversion outside all of them (a rule began listening in the middle of
+# one) is a batch by itself.
+# Nothing is kept when no rule listens: opening costs one look-up.
+
+BATCH = "event:convert_batch"
+
+
+def batch_open(g, p) -> bool:
+    """Open a batch for ``p`` unless one is open: True when this call opened it (and closes it)."""
+    if BATCH in g.listeners and p.idx not in g.batches:
+        g.batches[p.idx] = ([], snapshot(g, p, "convert_batch"))
+        return True
+    return False
+
+
+def batch_note(g, p, give, got, source) -> None:
+    """One conversion of ``p`` (an exchange used once, the grain baked on one improvement): into their open
+    batch, or a batch of its own."""
+    batch = g.batches.get(p.idx)
+    if batch is not None:
+        batch[0].append((tuple(give), tuple(got), source))
+    else:
+        _batch_event(g, p, [(tuple(give), tuple(got), source)], None)
+
+
+def batch_close(g, p, opened) -> None:
+    """Close the batch ``batch_open`` opened (``opened``) and run the rules of its conversions, if any."""
+    if opened:
+        parts, before = g.batches.pop(p.idx)
+        if parts:
+            _batch_event(g, p, parts, before)
+
+
+def _batch_event(g, p, parts, before) -> None:
+    if BATCH in g.listeners:
+        g.emit(BATCH, p, batch_ctx(g, p, parts, before))
+
+
+def batch_ctx(g, p, parts, before=None, space=False):
+    """The payload of a batch of conversions: the goods given up (also its size), the goods got, the cards."""
+    paid: dict = {}
+    got: dict = {}
+    cards = []
+    for give, made, source in parts:
+        for good, n in give:
+            paid[good] = paid.get(good, 0) + n
+        for good, n in made:
+            got[good] = got.get(good, 0) + n
+        if source is not None and source not in cards:
+            cards.append(source)
+    return Ctx(actor=p, data=sum(paid.values()), goods=tuple(got.items()), paid=tuple(paid.items()),
+               via=tuple(g.card(cid) for cid in cards), before=before,
+               space=space if space is not False else _space_in_use(g), parts=tuple(parts))
+
+
+def batch_with(g, c, refs):
+    """The part of a batch made with the cards ``refs`` (ids, or '#tag'), as a payload of its own; None when
+    none of its conversions was ('after you convert at one time with #cooking')."""
+    parts = []
+    for part in c.parts or ():
+        source = part[2]
+        if source is None:
+            continue
+        card = g.card(source)
+        for ref in refs:
+            if (ref[1:] in card.tags) if ref[0] == "#" else card.id == ref:
+                parts.append(part)
+                break
+    if not parts:
+        return None
+    if len(parts) == len(c.parts):
+        return c
+    return batch_ctx(g, c.actor, parts, c.before, c.space)
+
+
+def batch_wanted(g, p) -> bool:
+    """Whether a rule of ``p``'s counts their own conversions at one time: then the exchanges that make only
+    food are offered in the windows too, and a bake action comes with a window of exchanges (4.1.5)."""
+    hooks = g.listeners.get(BATCH)
+    if not hooks:
+        return False
+    for owner, _handler, who in hooks:
+        if owner == p.idx and who != "other":
+            return True
+    return False
+
+
+def conversion_window(g, p) -> None:
+    """The exchanges ``p`` may use along with a bake action, one at a time until they answer stop."""
+    while True:
+        entries = g.exchanges_of(p)
+        opts = [("x", i) for i in usable_exchanges(g, p) if exchange_ready(g, p, entries[i])]
+        if not opts:
+            return
+        pick = g.decide(p, "any_time", [STOP] + opts)
+        if pick == STOP:
+            return
+        use_exchange(g, p, pick[1], convert=True)
+
+
 def converted(g, p, give, got, source):
     """The 'after … convert' rules of one conversion (``via``: the card whose exchange it was)."""
     g.emit("event:convert", p, Ctx(actor=p, goods=tuple(got), paid=tuple(give),
@@ -262,6 +379,7 @@ def announce_conversions(g):
 
 
 # the verbs of the other modules called above (imported last: some of them import this one)
-from .goods_events import NO, YES, after_event, before_event, can_pay, gain, pay, replaced, scaled, snapshot
+from .goods_events import (NO, STOP, YES, _space_in_use, after_event, before_event, can_pay, gain, pay, replaced,
+                           scaled, snapshot)
 from .animals import breeding_blocked
 from .on_cards import pile_stack, pile_top
