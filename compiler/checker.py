@@ -42,7 +42,7 @@ KIND_TARGETS = MIXED_TARGETS | {"animal_card"}
 # the modifiers that may hold only while a condition does ('<modifier> while <condition>', docs/language.md 4.3)
 WHILE_MODIFIERS = {"cost_delta", "capacity", "sowing_more", "breeding_more", "as_minor", "card_room", "allow", "forbid"}
 RULE_SWITCHES = {"allow": {"renovate_skip"}, "forbid": {"renovation"}}
-ARG_KINDS = {"space", "card", "number", "player_value", "goods", "space_or_tag", "category", "source", "animal"}
+ARG_KINDS = {"space", "card", "number", "player_value", "goods", "space_or_tag", "category", "source", "animal", "piece"}
 # what reads the scoring table itself (docs/language.md 4.11): refused inside the table's own points
 SCORE_READERS = {"score", "score_negative"}
 MAX_WORK = 10_000   # steps one rule may take when it runs once (docs/limits.md)
@@ -87,6 +87,7 @@ class Symbols:
         self.space_tags = {t for e in src.spaces + src.rounds for t in e.get("tags", ())}
         # a round card on round space r carries the tag round_<r> (see runtime Game.mark_round_space)
         self.rounds = int(game.get("rounds", 0))
+        self.max_fences = int(game.get("max_fences", 15))   # the fences of a player's supply
         self.space_tags |= {f"round_{r}" for r in range(1, self.rounds + 1)}
         # a space a card marked ('mark an action space') carries the tag marked (runtime primitives/board.py)
         self.space_tags.add("marked")
@@ -129,6 +130,7 @@ class Checker:
         self.up_to_ok = False  # goods being checked may have an 'up to' amount (move … to this card)
         self.trigger = None  # the trigger of the rule being checked (None: no event is running)
         self.scheduled = 0   # > 0 inside 'schedule action (…)': it runs later, in a round's start
+        self.set_aside = None  # inside 'schedule action (…) on … with N <piece> set aside': that piece
         self.claim_moment = None  # inside 'claim (…) at …': the moment it is resolved (no event is running then)
         self.each_player = 0  # > 0 inside 'for each player (…)': it runs for players who do not own the card
         self.nobody_placed = None  # when the rule being checked runs while no person is on any space, in words
@@ -288,6 +290,9 @@ class Checker:
             self.err("E212", "stored() is what lies on the card whose rule it is; there is none here", span)
         if node.name == "pile_top" and self.card_id is None:
             self.err("E212", "pile_top() reads the pile on the card whose rule it is; there is none here", span)
+        if node.name == "set_aside" and self.set_aside is None:
+            self.err("E212", "set_aside() counts the pieces set aside for a scheduled action on its round space: it "
+                     "belongs inside 'schedule action (…) on … with N fences set aside'", span)
         if node.name == "drawn" and self.card_id is None:
             self.err("E212", "drawn() is what the last draw from the card whose rule it is drew; there is none here",
                      span)
@@ -358,6 +363,10 @@ class Checker:
             elif kind == "category":
                 self.category(arg.name if isinstance(arg, N.Quantity) else None, arg.span,
                               f"{node.name}() needs the id of a scoring category")
+            elif kind == "piece":
+                if not isinstance(arg, N.Quantity) or arg.name not in Q.SET_ASIDE_PIECES:
+                    self.err("E206", f"{node.name}() needs a piece that can be set aside: "
+                             f"{', '.join(Q.SET_ASIDE_PIECES)}", arg.span)
             elif kind == "phase":
                 if not isinstance(arg, N.Quantity) or arg.name not in Q.PHASES:
                     self.err("E206", f"{node.name}() needs a phase: {', '.join(Q.PHASES)}", arg.span)
@@ -601,7 +610,12 @@ class Checker:
                       "for_each_other": "for_other"}.get(v.name)
             if nested:
                 setattr(self, nested, getattr(self, nested) + 1)
+            outer_aside = self.set_aside
+            if v.name == "schedule_action" and v.number is not None:
+                self.set_aside_pieces(v)
+                self.set_aside = v.word
             self.body(v.body, where)
+            self.set_aside = outer_aside
             if nested:
                 setattr(self, nested, getattr(self, nested) - 1)
         if v.name == "schedule_action" and v.body is not None:
@@ -653,6 +667,11 @@ class Checker:
             self.err("E215", "harvest needs a number of crops from 1 up", v.span)
         if v.name == "build_fences" and v.price is not None:
             self.err("E212", "'build fences' takes 'free' or nothing (fences cost what the rules say)", v.span)
+        if v.name == "build_fences" and v.expr is not None:   # 'build up to N fences' (docs/language.md 4.12 UPN)
+            self.expr(v.expr)
+            if isinstance(v.expr, N.Num) and not 1 <= v.expr.value <= self.sym.max_fences:
+                self.err("E215", f"'build up to … fences' needs a number of fences from 1 to {self.sym.max_fences}",
+                         v.expr.span)
         if v.name == "sow" and v.number is not None and not 1 <= v.number <= 15:
             self.err("E215", "sow needs a number of fields from 1 to 15", getattr(v, "word_span", v.span))
         if v.name == "sow" and v.word is not None:
@@ -792,6 +811,15 @@ class Checker:
             self.err("E225", f"'for each player' nested too deeply: this rule could take more than {MAX_WORK} "
                      f"steps when it runs (each level runs what it holds once for each of up to "
                      f"{self.sym.max_players} players)", worst[0].span, "see docs/limits.md")
+
+    def set_aside_pieces(self, v: N.Verb):
+        """'schedule action (…) on … with N <piece> set aside': a piece of the player's supply, N from 1 to all."""
+        if v.word not in Q.SET_ASIDE_PIECES:
+            self.err("E300", f"only fences can be set aside on round spaces, not '{v.word}' (missing feature: "
+                     f"{v.word} set aside, docs/language.md 4.3)", v.word_span)
+        elif not 1 <= v.number <= self.sym.max_fences:
+            self.err("E215", f"'with … {v.word} set aside' needs a number of {v.word} from 1 to "
+                     f"{self.sym.max_fences}", v.number_span)
 
     def round_spec(self, rs: N.RoundSpec):
         """The rounds of 'schedule … on …': each must be a round of the game, counted the way it says."""

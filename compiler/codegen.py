@@ -164,7 +164,7 @@ class Gen:
             fn, kinds = RQ.FUNCTIONS[node.name]
             args = []
             for a, kind in zip(node.args, kinds):
-                if kind in ("space", "card", "space_or_tag", "category", "source", "phase", "animal"):
+                if kind in ("space", "card", "space_or_tag", "category", "source", "phase", "animal", "piece"):
                     args.append(repr(a.name))
                 elif kind == "player_value":
                     if isinstance(a, N.Quantity) and a.name in RQ.QUANTITIES:
@@ -489,6 +489,10 @@ class Gen:
             if v.price is not None:
                 raise ValueError("build fences takes 'free' or nothing")
             free = "True" if v.free else "False"
+            if v.expr is not None:   # one fencing action of at most N fences (docs/language.md 4.12 UPN)
+                most = self.expr(v.expr)
+                return (f"return P.can_build_fences(g, p, c, {free}, at_most={most})",
+                        f"return P.build_fences(g, p, c, {free}, at_most={most})")
             return f"return P.can_build_fences(g, p, c, {free})", f"return P.build_fences(g, p, c, {free})"
         if n == "fence_spaces":
             k = int(v.number)
@@ -526,8 +530,9 @@ class Gen:
             a, b = self.stmt(v.body)
             rs = v.rounds
             rounds = self._rounds(rs)
+            aside = f", aside={(v.word, int(v.number))!r}" if v.number is not None else ""   # pieces set aside (4.3)
             return "return True", (f"return P.schedule_action(g, p, {a}, {b}, {rounds}, {textgen.stmt(v.body)!r}, c, "
-                                   f"{self.card_id!r})")
+                                   f"{self.card_id!r}{aside})")
         if n == "for_each_player":
             a, b = self.stmt(v.body)
             return "return True", f"return P.for_each_player(g, p, c, {a}, {b})"

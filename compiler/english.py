@@ -279,6 +279,7 @@ class English:
                 "room_for": lambda: f"you have room for one more {self.good(node.args[0].name, 1)}",
                 "roomy_pastures": lambda: f"your pastures holding an animal with room for {args[0]} more",
                 "score": lambda: f"your points for {self.category(node.args[0].name)}",
+                "set_aside": lambda: f"the {node.args[0].name} that were set aside on that round space",
             }
             return words.get(node.name, lambda: f"{node.name}({', '.join(args)})")()
         if isinstance(node, N.History):
@@ -615,6 +616,12 @@ class English:
             return "build 1 room" + price
         if n == "build_stable":
             return "build 1 stable" + price
+        if n == "build_fences" and v.expr is not None:   # one fencing action of at most N fences (4.12 UPN)
+            most = (f"up to {v.expr.value} fences{price} (as many as you choose, at least 1)"
+                    if isinstance(v.expr, N.Num)
+                    else f"as many fences as you choose{price}, at least 1 and at most {self.expr(v.expr)},")
+            return (f"build {most} in one fencing action (fences your cards make free in each fencing action come "
+                    "on top)")
         if n == "build_fences":
             return "build fences" + price
         if n == "fence_spaces":
@@ -626,6 +633,11 @@ class English:
                                            else " at no cost (not even a cost printed on it)" if v.free else "")
         if n == "schedule":
             return f"place {self.goods(v.goods)} on {self.rounds(v.rounds)}; you get them at the start of those rounds"
+        if n == "schedule_action" and v.number is not None:   # pieces set aside on the round spaces (4.3)
+            return (f"set aside {v.number} of your unbuilt {v.word} on each of {self.rounds(v.rounds)} (the earlier "
+                    f"one first, as many as you have left; none beyond the last round): until then you cannot build "
+                    f"them otherwise. At the start of those rounds, {self.stmt(v.body)}; the set-aside {v.word} "
+                    "that are not built then go back to your supply")
         if n == "schedule_action":
             return f"at the start of {self.rounds(v.rounds, spaces=False)}, {self.stmt(v.body)}"
         if n == "for_each_player":

@@ -974,6 +974,11 @@ class _Build(Transformer):
     def build_fences(self, meta, c):
         return self._priced("build_fences", meta, c)
 
+    def build_fences_up_to(self, meta, c):
+        ints = _tokens(c, "INT")   # one fencing action of at most N fences (docs/language.md 4.12 UPN)
+        limit = N.Num(self.n(ints[0]), span=self.s.of_token(ints[0])) if ints else _nodes(c)[0]
+        return self._priced("build_fences", meta, c, expr=limit)
+
     def fence_spaces(self, meta, c):
         ints = _tokens(c, "INT")
         return self._priced("fence_spaces", meta, c, number=self.n(ints[0]))
@@ -1117,7 +1122,13 @@ class _Build(Transformer):
         return self._verb("move_person", meta, c, spaces=[c[0], c[1]])
 
     def schedule_action(self, meta, c):
-        return self._verb("schedule_action", meta, c, body=c[0], rounds=c[1])
+        v = self._verb("schedule_action", meta, c, body=c[0], rounds=c[1])
+        ints, names = _tokens(c, "INT"), _tokens(c, "NAME")
+        if ints:   # '… with 4 fences set aside': pieces set aside on each of those round spaces (4.3)
+            v.number, v.word = self.n(ints[0]), str(names[-1])
+            v.word_span = self.s.of_token(names[-1])
+            v.number_span = self.s.of_token(ints[0])
+        return v
 
     def for_each_player(self, meta, c):
         return self._verb("for_each_player", meta, c, body=c[0])

@@ -64,6 +64,7 @@ VERB_EXAMPLES = {
     "bake": "on play: bake", "build_rooms": "on play: build rooms", "build_room": "on play: build room for 2 wood, 1 reed",
     "renovate": "on play: renovate to clay", "build_stables": "any time action (once per round): build stables for 1 wood, 1 food",
     "build_stable": "on play: build stable free", "build_fences": "on play: build fences free",
+    "build_fences_up_to": "on play: may build up to 3 fences",
     "fence_spaces": "on play: fence 2 spaces free", "family_growth": "on play: family growth",
     "family_growth_free": "on play: family growth without room", "build_major": "on play: build major",
     "build_pastures": "on play: build pastures",
@@ -154,6 +155,11 @@ VERB_NOTES = {"renovate": "`for <goods>` / `free`: this renovation at that price
                               "say; `fence <n> spaces for <goods>` pays a price instead",
               "fence_new_stable": "in an 'after you build stables' rule: the space of a stable it built becomes a "
                                   "pasture of its own, the fences free (a fencing action: 'build fences' fires)",
+              "build_fences_up_to": "one fencing action of at most N fences (N worked out when it runs), the free "
+                                    "fences per action of modifiers on top; `free` or nothing (4.12 UPN)",
+              "schedule_action": "`with N fences set aside`: up to N of the owner's unbuilt fences lie on each of "
+                                 "those round spaces, the earlier first, until the round starts; no other fencing "
+                                 "builds them, `set_aside(fences)` in the action counts them (4.3)",
               "spend_up_to": "the exchanges, in any mix and as often as the player likes, while the good given "
                              "stays within N (only that good is given; 4.12 UPN)"}
 # Verbs that belong to an action space's effect or to a card file: their examples are shown, not checked
@@ -184,6 +190,8 @@ FUNCTION_EXAMPLES = {
     "actor": "after another player uses forest if actor(rooms) > rooms: gain 1 food",
     "before": "after you build rooms if before(rooms) == 2: gain 1 food",
     "score": "at scoring: bonus tier(score(fields); 4: 1)",
+    "set_aside": "on play: schedule action (may pay 2 food to build up to (set_aside(fences)) fences free) on "
+                 "rounds +6, +10 with 4 fences set aside",
 }
 # Examples of the history counters (in a card's rules: tests/test_language_reference.py checks them so).
 HISTORY_EXAMPLES = {
@@ -195,7 +203,7 @@ HISTORY_EXAMPLES = {
 }
 _ARG_SAMPLES = {"space": "fishing", "card": "#oven", "number": "2", "player_value": "rooms", "goods": "wood",
                 "space_or_tag": "#wood_accumulation", "category": "fields", "source": "#oven", "phase": "feeding",
-                "animal": "sheep"}
+                "animal": "sheep", "piece": "fences"}
 
 
 def _alternatives(rule: str) -> list[tuple[str, str]]:

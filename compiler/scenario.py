@@ -676,6 +676,7 @@ def _check_player(game, p, d: LDict):
         "hand": lambda: sorted(p.hand_occupations + p.hand_minors),
         "hand_minors": lambda: len(p.hand_minors),
         "hand_occupations": lambda: len(p.hand_occupations),
+        "fences_set_aside": lambda: P.set_aside_count(p, "fences"),
     }
     for key, get in simple.items():
         if key not in d:

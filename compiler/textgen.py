@@ -211,6 +211,9 @@ def stmt(node) -> str:
         return "build room" + _price(v)
     if name == "build_stable":
         return "build stable" + _price(v)
+    if name == "build_fences" and v.expr is not None:
+        inner = expr(v.expr)
+        return f"build up to {inner if isinstance(v.expr, N.Num) else '(' + inner + ')'} fences" + _price(v)
     if name == "build_fences":
         return "build fences" + _price(v)
     if name == "fence_spaces":

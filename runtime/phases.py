@@ -78,11 +78,14 @@ class Phases:
             # what a card scheduled is made with that card (event_via); the rules' own schedules by none
             self.via = self.pack.all_cards.get(source) if source is not None else None
             if isinstance(items, P.ScheduledAction):
-                if items.can(self, p, None):
+                # pieces set aside for it go back to the supply; the action may build those (set_aside(…))
+                ctx = Ctx(actor=p, aside=P.release_set_aside(self, p, items)) if items.aside else None
+                if items.can(self, p, ctx):
+                    ctx = ctx or Ctx(actor=p)
                     if self.log is None:
-                        items.do(self, p, Ctx(actor=p))
+                        items.do(self, p, ctx)
                     else:
-                        gamelog.from_card(self, source, items.do, p, Ctx(actor=p))
+                        gamelog.from_card(self, source, items.do, p, ctx)
             else:
                 gamelog.gained(self, p, items, source)    # before the gain: animals that do not fit are told after it
                 P.gain(self, p, items, quiet=True)

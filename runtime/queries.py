@@ -584,6 +584,13 @@ def stored(g, p, c, card_id, goods):
     return sum(n for good, n in kept.items() if good in goods) if kept else 0
 
 
+def set_aside(g, p, c, piece):
+    """the pieces (fences) that lay set aside on this round's space for the scheduled action that reads it (in
+    'schedule action (…) on … with N fences set aside' only; back in the supply as the action starts)"""
+    aside = c.aside if c is not None else ()
+    return sum(n for what, n in aside if what == piece)
+
+
 PHASES = ("work_phase", "harvest", "field_phase", "feeding", "breeding")
 
 
@@ -723,6 +730,7 @@ FUNCTIONS = {
     "stored": (stored, ("goods",)),
     "drawn": (drawn, ("goods",)),
     "pile_top": (pile_top, ("goods",)),
+    "set_aside": (set_aside, ("piece",)),
     "roomy_pastures": (roomy_pastures, ("number",)),
     "occupied": (occupied, ("space",)),
     "space_goods": (space_goods, ("space_or_tag", "goods")),
@@ -736,7 +744,9 @@ FUNCTIONS = {
 # Functions that read the event a rule reacts to: they take the context and are refused outside such rules.
 EVENT_FUNCTIONS = {"actor", "before", "event_goods", "event_card", "event_space", "event_paid", "event_via"}
 # Functions that take the context but have a value anywhere (the owner is the rule's player outside 'for …').
-CONTEXT_FUNCTIONS = EVENT_FUNCTIONS | {"owner", "stored", "drawn", "pile_top"}
+CONTEXT_FUNCTIONS = EVENT_FUNCTIONS | {"owner", "stored", "drawn", "pile_top", "set_aside"}
+# The pieces of a player's supply that may be set aside on round spaces (docs/language.md 4.3).
+SET_ASIDE_PIECES = ("fences",)
 
 
 def tier(value, table):

@@ -189,13 +189,14 @@ class Ctx:
     and the payload of the event a rule reacts to: ``data`` (its size, or the materials of a renovation),
     ``goods`` (goods it moved to the actor), ``before`` (a copy of the actor taken just before the verb,
     only when a rule in play reads it) and ``owner`` (the card's owner, while a body runs for another
-    player), ``paid`` (goods it took from the actor) and ``via`` (the card it was made with)."""
+    player), ``paid`` (goods it took from the actor) and ``via`` (the card it was made with); ``aside``: in a
+    scheduled action, the pieces that were set aside for it on the round's space, ((piece, count),)."""
 
     __slots__ = ("space", "card", "actor", "event", "data", "goods", "before", "owner", "paid", "via", "fields",
-                 "cells", "parts")
+                 "cells", "parts", "aside")
 
     def __init__(self, space=None, card=None, actor=None, event=None, data=None, goods=None, before=None,
-                 owner=None, paid=None, via=None, fields=None, cells=0, parts=None):
+                 owner=None, paid=None, via=None, fields=None, cells=0, parts=None, aside=()):
         self.space = space
         self.card = card
         self.actor = actor
@@ -209,6 +210,7 @@ class Ctx:
         self.fields = fields  # the fields (keys of Player.fields) a sowing sowed
         self.cells = cells    # the farmyard spaces the event built on, a bit mask (the new stables)
         self.parts = parts    # conversions at one time: (given, got, card id or None) each (docs/language.md 4.1.5)
+        self.aside = aside    # the pieces set aside for a scheduled action (set_aside(fences))
 
     def leave(self, items) -> bool:
         """Goods left on the space just used ('return … to the space') are no longer goods the use brought:

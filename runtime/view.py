@@ -9,7 +9,7 @@ change of meaning raises ``VIEW_VERSION``.
 from __future__ import annotations
 
 from .farm import iter_bits, popcount
-from .primitives import limit_of
+from .primitives import fences_left, limit_of
 from .primitives.on_cards import ANY_NUMBER
 
 VIEW_FORMAT = "agricola-view"
@@ -96,7 +96,7 @@ def _player(game, p, own: bool) -> dict:
         + [{"cells": [gr.name(c) for c in iter_bits(m)], "stables": popcount(m & p.stables), "tile": tid}
            for m, tid in p.tile_pastures],
         "fences": popcount(p.fences),
-        "fences_left": limit_of(game, p, "fences", rules.max_fences) - popcount(p.fences),
+        "fences_left": fences_left(game, p),
         "stables_left": _stables_left(game, p),
         "goods": {g: k for g, k in p.goods.items() if g not in animals},
         "animals": {a: p.goods[a] for a in rules.animals},

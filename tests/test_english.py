@@ -195,6 +195,7 @@ sowing of crops: +1 while all_fields <= 2
 breeding of sheep: +1 while sheep >= 4
 cost of feeding beyond 2: -1 food
 on play: may plow up to (all_sum(cards(#oven))) fields
+on play: schedule action (may pay 2 food to build up to (set_aside(fences)) fences free) on rounds +6, +10 with 4 fences set aside
 well is a minor for you
 instead of you plow (twice per game): may plow 2 fields
 instead of you play occupation: may (gain 3 food; play occupation chosen at random by left neighbour)
@@ -340,7 +341,7 @@ def test_quantities_functions_and_phrases_have_words(checked_packs):
     samples = {"space": N.Quantity("fishing"), "card": N.TagRef("fireplace"), "number": N.Num(2),
                "player_value": N.Quantity("rooms"), "goods": N.Quantity("clay"), "space_or_tag": N.TagRef("lessons"),
                "category": N.Quantity("fields"), "source": N.TagRef("fireplace"), "phase": N.Quantity("feeding"),
-               "animal": N.Quantity("sheep")}
+               "animal": N.Quantity("sheep"), "piece": N.Quantity("fences")}
     for fname, (_fn, kinds) in Q.FUNCTIONS.items():
         text = eng.expr(N.Call(fname, [samples[k] for k in kinds]))
         assert bad_text(text) is None and f"{fname}(" not in text, (fname, text)
@@ -506,6 +507,13 @@ def test_condition_words(text, words):
      "When you play this card: at the start of rounds 7 and 9 (those still to come), get 1 food."),
     ("on play: schedule action (gain 1 food) on rounds 6 to 14",
      "When you play this card: at the start of rounds 6 to 14 (those still to come), get 1 food."),
+    # 'build up to N fences' (4.12 UPN), at the rules' price and free
+    ("on play: build up to 2 fences",
+     "When you play this card: build up to 2 fences (as many as you choose, at least 1) in one fencing action "
+     "(fences your cards make free in each fencing action come on top)."),
+    ("on play: build up to (rooms) fences free",
+     "When you play this card: build as many fences as you choose at no cost, at least 1 and at most your rooms, in "
+     "one fencing action (fences your cards make free in each fencing action come on top)."),
     # designer test round 2: the owner's own counts say 'you', the payload a count of goods, and a
     # condition on a group of statements comes first
     ("after you build stables if before(stables) < 2 and stables >= 2: gain 1 cattle",

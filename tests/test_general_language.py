@@ -107,6 +107,15 @@ TEXTS = {
     "feeding_beyond_probe": "For feeding each person beyond the first 2 (not newborns), you pay 1 food less.",
     "breeding_probe": "While you have at least 4 sheep: each time your sheep breed, 1 more sheep is born (each as "
                       "long as there is room for it).",
+    "fence_up_to_probe": "When you play this card: you may build up to 3 fences (as many as you choose, at least 1) "
+                         "in one fencing action (fences your cards make free in each fencing action come on top).",
+    "fence_aside_probe": "When you play this card: set aside 5 of your unbuilt fences on each of the round spaces 1 "
+                         "rounds from now and 2 rounds from now (the earlier one first, as many as you have left; none "
+                         "beyond the last round): until then you cannot build them otherwise. At the start of those "
+                         "rounds, build as many fences as you choose at no cost, at least 1 and at most the fences "
+                         "that were set aside on that round space, in one fencing action (fences your cards make free "
+                         "in each fencing action come on top); the set-aside fences that are not built then go back "
+                         "to your supply.",
     "plow_up_to_probe": "When you play this card: you may plow as many fields as you choose, at least 1 and at most "
                         'the number of your cards that are "Clay Oven", "Stone Oven" or "Counts As Probe" plus 1.',
     "guarded_exchange_probe": 'At any time, while you have "Clay Oven", "Stone Oven" or "Counts As Probe", you may '
@@ -722,6 +731,22 @@ REFUSED = [
     ("at work phase start: for each other player (place first)", "E212",
      "'place first' puts the owner before the others in this round's placements: it belongs in an 'at work phase "
      "start' rule, before anyone is placed", "place first"),
+    # 'build up to N fences' (docs/language.md 4.12 UPN) and fences set aside on round spaces (4.3)
+    ("on play: build up to 0 fences free", "E215", "'build up to … fences' needs a number of fences from 1 to 15",
+     "0"),
+    ("on play: build up to 16 fences", "E215", "'build up to … fences' needs a number of fences from 1 to 15", "16"),
+    ("on play: build up to 2 fences for 1 wood", "E212",
+     "'build fences' takes 'free' or nothing (fences cost what the rules say)", "build up to 2 fences for 1 wood"),
+    ("on play: build up to (set_aside(fences)) fences free", "E212",
+     "set_aside() counts the pieces set aside for a scheduled action on its round space: it belongs inside "
+     "'schedule action (…) on … with N fences set aside'", "set_aside"),
+    ("on play: schedule action (gain 1 wood) on rounds +2 with 2 stables set aside", "E300",
+     "only fences can be set aside on round spaces, not 'stables' (missing feature: stables set aside, "
+     "docs/language.md 4.3)", "stables"),
+    ("on play: schedule action (gain 1 wood) on rounds +2 with 0 fences set aside", "E215",
+     "'with … fences set aside' needs a number of fences from 1 to 15", "0"),
+    ("on play: schedule action (build up to (set_aside(wood)) fences) on rounds +2 with 2 fences set aside", "E206",
+     "set_aside() needs a piece that can be set aside: fences", "wood"),
 ]
 
 
@@ -749,3 +774,21 @@ def test_alternative_prices_are_whole_ways_of_an_improvement(root, capsys):  # n
         "cards/revised/T/test_card.yaml:5:33: error[E215]: this way to pay repeats an earlier one of the same card",
         "  cost: 1 wood or (rooms) clay or 1 wood",
         "                                  ^^^^^^"))
+
+
+def test_fences_set_aside_by_a_card_in_play_from_the_start(original):
+    """A set-up that puts the Fence Deliveryman in play before round 1 plays it in round 0: its fences lie on
+    the spaces of rounds 6 and 10 (the 2007 ruling for a card in play at the start of a solo game), 4 each;
+    a copy of the state keeps them apart from the original's (docs/language.md 4.3)."""
+    from runtime import given_setup
+    from runtime import primitives as P
+    from runtime.engine import Game
+    g = Game(original, 1, seed=1, setup={"start_player": None, "seats": [{"occupations": ["fence_deliveryman"]}]})
+    given_setup.play_given_cards(g)
+    p = g.players[0]
+    assert P.set_aside_count(p, "fences") == 8 and P.fences_left(g, p) == 7
+    aside = {r: e[1].aside for r, entries in g.schedule.items() for e in entries if isinstance(e[1], P.ScheduledAction)}
+    assert aside == {6: (("fences", 4),), 10: (("fences", 4),)}
+    copy = g.copy_state()
+    P.release_set_aside(copy, copy.players[0], g.schedule[6][0][1])
+    assert P.set_aside_count(copy.players[0], "fences") == 4 and P.set_aside_count(p, "fences") == 8

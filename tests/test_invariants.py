@@ -180,6 +180,8 @@ def check_player(g, p, animals_must_fit=True):
     else:
         assert p.fences == fences, f"{where}: fences are not the pasture boundaries"
     assert popcount(p.fences) <= MAX_FENCES, f"{where}: {popcount(p.fences)} fences"
+    aside = P.set_aside_count(p, "fences")   # fences set aside on round spaces (docs/language.md 4.3)
+    assert aside >= 0 and popcount(p.fences) + aside <= MAX_FENCES, f"{where}: {aside} fences set aside"
     # stables
     assert popcount(p.stables) <= MAX_STABLES, where
     assert not p.stables & (p.rooms | fields), f"{where}: stable on a room or field"

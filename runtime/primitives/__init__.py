@@ -58,7 +58,8 @@ from .fences import (
     _add_pasture, _apply_fence_step, _apply_partner_fence_step, _apply_unfinished_fence, _fence_budget,
     _fence_payments, _fence_price_options, _fences_from_supply, _fences_with_exchanges, _groups, _made_for,
     _offer_stable_move, _pay_fences, build_fences, build_pastures, can_build_fences, can_build_pastures,
-    can_fence_for_partner, can_fence_new_stable, can_fence_spaces, fence_new_stable, fence_price_per, fence_spaces, fencing_steps, partner_fence_prices,
+    can_fence_for_partner, can_fence_new_stable, can_fence_spaces, fence_new_stable, fence_price_per, fence_spaces, fences_left,
+    fencing_steps, partner_fence_prices, set_aside_count,
     partner_fence_steps, pasture_tile_options, tile_cost_options, unfinished_fence_steps)
 from .animals import (
     _card_places, _housing_with_capacities, _PASTURE, _PASTURE_WITH_STABLE, animal_counts, animals_fit,
@@ -79,7 +80,7 @@ from .cards import (
     can_play_occupation_random, play_occupation_random)
 from .scheduling import (
     always, bonus, convert_bonus, never, return_to_space, rounds_listed, rounds_next, rounds_offsets,
-    rounds_remaining, schedule, schedule_action, ScheduledAction)
+    rounds_remaining, release_set_aside, schedule, schedule_action, ScheduledAction)
 from .players import (
     _for, actor_of, can_pay_others, can_pay_space_fees, can_pay_to, for_actor, for_each_other, for_each_player,
     give_to, owed_to_others, owner_of, pay_others,

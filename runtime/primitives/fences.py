@@ -53,9 +53,20 @@ def _stretch(p, paid, left) -> int:
     return k
 
 
+def set_aside_count(p, piece) -> int:
+    """How many of ``p``'s unbuilt ``piece`` (fences) lie set aside on round spaces (``schedule action (…) on
+    … with N fences set aside``, docs/language.md 4.3): they are not the player's to build until then."""
+    return p.stats.get("set_aside:" + piece, 0)
+
+
+def fences_left(g, p) -> int:
+    """The fences ``p`` may still build: the most they may have, less those built and those set aside."""
+    return limit_of(g, p, "fences", g.rules.max_fences) - popcount(p.fences) - p.stats.get("set_aside:fences", 0)
+
+
 def _fence_budget(g, p, per, free, free_left=0):
     """How many fences ``p`` may build now, paid from the supply or by converting goods."""
-    left = limit_of(g, p, "fences", g.rules.max_fences) - popcount(p.fences)
+    left = fences_left(g, p)
     if free:
         return left
     afford, options = _fences_from_supply(g, p, per, left)
@@ -134,15 +145,21 @@ def unfinished_fence_steps(g, p, budget):
     """Single fences that close nothing, as ``("fence", edge)`` steps, where the rules allow them."""
     if not g.rules.unfinished_fences or budget < 1:
         return []
-    left = limit_of(g, p, "fences", g.rules.max_fences)
-    return [("fence", e) for e in open_fence_edges(p.grid, p.fences, left)]
+    most = limit_of(g, p, "fences", g.rules.max_fences) - p.stats.get("set_aside:fences", 0)
+    return [("fence", e) for e in open_fence_edges(p.grid, p.fences, most)]
 
 
-def can_build_fences(g, p, ctx=None, free=False):
+def can_build_fences(g, p, ctx=None, free=False, at_most=None):
+    """Whether ``p`` can take a fencing action now (``at_most``: of at most that many fences, besides the free
+    fences per action of modifiers, docs/language.md 4.12 UPN)."""
     per = fence_price_per(g, p)
     free_left = p.mods.get("free_fences", 0)
     blocked = p.rooms | p.field_mask
-    left = limit_of(g, p, "fences", g.rules.max_fences) - popcount(p.fences)
+    left = fences_left(g, p)
+    if at_most is not None:
+        if at_most < 1:
+            return False
+        left = min(left, at_most + free_left)
     touching = g.rules.pastures_touch
 
     def possible(budget):
@@ -150,7 +167,7 @@ def can_build_fences(g, p, ctx=None, free=False):
                 or bool(unfinished_fence_steps(g, p, budget)))
     if free:
         return possible(left)
-    if g.partners and can_fence_for_partner(g, p):
+    if g.partners and at_most is None and can_fence_for_partner(g, p):
         return True
     # the fences the supply pays for first; exchanges are tried only when those are not enough (the
     # answer grows with the budget, so it is the same as with the whole budget)
@@ -215,7 +232,7 @@ def partner_fence_prices(g, p, per, count, done):
 
 def partner_fence_steps(g, p, q, per, done) -> list:
     """The fencing steps ``p`` may build on partner ``q``'s farm with ``q``'s fences, as ("partner", step)."""
-    left = limit_of(g, q, "fences", g.rules.max_fences) - popcount(q.fences)
+    left = fences_left(g, q)
     budget = 0
     while budget < left and can_afford_any(g, p, partner_fence_prices(g, p, per, budget + 1, done)):
         budget += 1
@@ -252,9 +269,12 @@ def _apply_unfinished_fence(g, p, edge, per, free, free_left):
     return used_free
 
 
-def build_fences(g, p, ctx=None, free=False, max_spaces=None, single=False):
-    """Fence pastures one at a time (a new pasture or a division of one) until the player stops."""
+def build_fences(g, p, ctx=None, free=False, max_spaces=None, single=False, at_most=None):
+    """Fence pastures one at a time (a new pasture or a division of one) until the player stops; with
+    ``at_most``, at most that many fences in the action besides the free fences per action of modifiers
+    (``build up to N fences``, docs/language.md 4.12 UPN)."""
     steps = 0
+    counted = 0   # fences of this action counted against ``at_most``
     if g.listeners.get("instead:build_fences") and replaced(g, p, "build_fences", ctx):
         return True
     before = snapshot(g, p, "build_fences")
@@ -262,10 +282,13 @@ def build_fences(g, p, ctx=None, free=False, max_spaces=None, single=False):
     per = fence_price_per(g, p)
     free_left = p.mods.get("free_fences", 0)
     # in team play, the fencing action may also fence on the partner's farm (with the partner's fences)
-    q = partner_for(g, p, "fences") if g.partners and max_spaces is None and not single and not free else None
+    q = partner_for(g, p, "fences") if (g.partners and max_spaces is None and not single and not free
+                                        and at_most is None) else None
     partner_fences = 0   # fences built on the partner's farm in this action (the extra price is by groups)
     while True:
         budget = _fence_budget(g, p, per, free, free_left)
+        if at_most is not None:
+            budget = min(budget, at_most - counted + free_left)
         opts = fencing_steps(g, p, budget)
         if max_spaces is not None:
             opts = [o for o in opts if popcount(o[1]) <= max_spaces and not o[2]]
@@ -283,7 +306,9 @@ def build_fences(g, p, ctx=None, free=False, max_spaces=None, single=False):
         if pick[0] == PARTNER:
             partner_fences += _apply_partner_fence_step(g, p, q, pick[1], per, partner_fences)
             continue
-        free_left -= _apply_fence_step(g, p, pick, per, free, free_left)
+        used = _apply_fence_step(g, p, pick, per, free, free_left)
+        free_left -= used
+        counted += (1 if pick[0] == "fence" else pick[0]) - used
         steps += 1
         if single:
             break

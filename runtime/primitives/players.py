@@ -11,7 +11,7 @@ def _for(ctx, owner):
     if ctx is None:
         return Ctx(actor=owner, owner=owner)
     return Ctx(space=ctx.space, card=ctx.card, actor=ctx.actor, event=ctx.event, data=ctx.data, goods=ctx.goods,
-               before=ctx.before, owner=owner)
+               before=ctx.before, owner=owner, aside=ctx.aside)
 
 
 def for_each_player(g, p, ctx, can, do):

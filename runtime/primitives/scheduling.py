@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..payments import pay_cost
 from .. import gamelog
+from ..words import plural
 
 
 # ====================================================================== schedule, scoring
@@ -77,19 +78,48 @@ def never(g, p, c=None):
 
 
 class ScheduledAction:
-    """An effect waiting on a future round space (``schedule action(...) on …``)."""
+    """An effect waiting on a future round space (``schedule action(...) on …``); ``aside``: the player's
+    pieces set aside on that round space for it, ((piece, count),) (``… with 4 fences set aside``)."""
 
-    __slots__ = ("can", "do", "label")
+    __slots__ = ("can", "do", "label", "aside")
 
-    def __init__(self, can, do, label):
-        self.can, self.do, self.label = can, do, label
+    def __init__(self, can, do, label, aside=()):
+        self.can, self.do, self.label, self.aside = can, do, label, aside
 
 
-def schedule_action(g, p, can, do, rounds, label, ctx=None, source=None):
-    """An effect for ``p`` to take at the start of each of ``rounds``; ``source`` as for ``schedule``."""
-    entry = ScheduledAction(can, do, label)
-    for r in rounds:
-        g.schedule.setdefault(r, []).append((p.idx, entry, source))
+def schedule_action(g, p, can, do, rounds, label, ctx=None, source=None, aside=None):
+    """An effect for ``p`` to take at the start of each of ``rounds``; ``source`` as for ``schedule``.
+    ``aside`` = (piece, n): up to n of the player's unbuilt pieces are set aside on each of those round
+    spaces, the earliest round first, as many as are left (docs/language.md 4.3); until that round they are
+    not the player's to build."""
+    if aside is None:
+        entry = ScheduledAction(can, do, label)
+        for r in rounds:
+            g.schedule.setdefault(r, []).append((p.idx, entry, source))
+    else:
+        from .fences import fences_left
+        piece, n = aside
+        key = "set_aside:" + piece
+        for r in rounds:
+            k = max(0, min(n, fences_left(g, p)))
+            if k:
+                p.stats[key] = p.stats.get(key, 0) + k
+            g.schedule.setdefault(r, []).append((p.idx, ScheduledAction(can, do, label, ((piece, k),)), source))
+            if g.log is not None:
+                g.say(f"{p.name} sets aside {plural(k, piece[:-1])} on the space of round {r}")
     if g.log is not None and rounds:
         g.say(f"{p.name} will '{label}' in {gamelog.rounds_words(rounds)}")
     return True
+
+
+def release_set_aside(g, p, entry):
+    """The pieces set aside for ``entry`` go back to ``p``'s supply as its round starts (those its action does
+    not build stay there); returns them as ((piece, count),) for ``set_aside(…)``."""
+    for piece, k in entry.aside:
+        key = "set_aside:" + piece
+        left = p.stats.get(key, 0) - k
+        if left > 0:
+            p.stats[key] = left
+        else:
+            p.stats.pop(key, None)
+    return entry.aside
