@@ -682,7 +682,7 @@ def test_error_in_plain_multiline_text_points_at_the_second_line(root, capsys):
          "  effect: build rooms and/or\n    build stabels\n")
     err = check(root, capsys, "revised", block(
         "rules/revised/actions.yaml:6:11: error[E202]: unexpected 'stabels'; expected 'fences', 'improvement', "
-        "'major', 'pastures', 'room', 'rooms', 'stable', 'stables'",
+        "'major', 'pastures', 'room', 'rooms', 'stable', 'stables', 'up'",
         "      build stabels",
         "            ^^^^^^^",
     ))
@@ -909,7 +909,7 @@ def test_caret_after_blank_lines_at_the_start_of_a_text(root, capsys):
          "  effect: |\n\n    build rooms and/or build stabels\n")
     check(root, capsys, "revised", block(
         "rules/revised/actions.yaml:7:30: error[E202]: unexpected 'stabels'; expected 'fences', 'improvement', "
-        "'major', 'pastures', 'room', 'rooms', 'stable', 'stables'",
+        "'major', 'pastures', 'room', 'rooms', 'stable', 'stables', 'up'",
         "      build rooms and/or build stabels",
         "                               ^^^^^^^",
     ))
