@@ -776,19 +776,36 @@ def test_alternative_prices_are_whole_ways_of_an_improvement(root, capsys):  # n
         "                                  ^^^^^^"))
 
 
+
 def test_fences_set_aside_by_a_card_in_play_from_the_start(original):
-    """A set-up that puts the Fence Deliveryman in play before round 1 plays it in round 0: its fences lie on
-    the spaces of rounds 6 and 10 (the 2007 ruling for a card in play at the start of a solo game), 4 each;
+    """An occupation of the 2007 cards that sets fences aside ('schedule action (…) on rounds +a, +b with N
+    fences set aside'), put in play before round 1 by a set-up, is played in round 0: its fences lie on the
+    spaces of rounds a and b (the 2007 ruling for a card in play at the start of a solo game), N on each;
     a copy of the state keeps them apart from the original's (docs/language.md 4.3)."""
+    import re
+    from pathlib import Path
+
+    import yaml
+
     from runtime import given_setup
     from runtime import primitives as P
     from runtime.engine import Game
-    g = Game(original, 1, seed=1, setup={"start_player": None, "seats": [{"occupations": ["fence_deliveryman"]}]})
-    given_setup.play_given_cards(g)
-    p = g.players[0]
-    assert P.set_aside_count(p, "fences") == 8 and P.fences_left(g, p) == 7
-    aside = {r: e[1].aside for r, entries in g.schedule.items() for e in entries if isinstance(e[1], P.ScheduledAction)}
-    assert aside == {6: (("fences", 4),), 10: (("fences", 4),)}
-    copy = g.copy_state()
-    P.release_set_aside(copy, copy.players[0], g.schedule[6][0][1])
-    assert P.set_aside_count(copy.players[0], "fences") == 4 and P.set_aside_count(p, "fences") == 8
+    form = re.compile(r"on rounds \+(\d+), \+(\d+) with (\d+) fences set aside")
+    found = []
+    for path in sorted((Path(__file__).resolve().parent.parent / "cards" / "original").rglob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        m = form.search(str(data.get("effects", ""))) if isinstance(data, dict) else None
+        if m and data.get("kind") == "occupation":
+            found.append((str(data["id"]), *(int(x) for x in m.groups())))
+    assert found
+    for cid, a, b, n in found:
+        g = Game(original, 1, seed=1, setup={"start_player": None, "seats": [{"occupations": [cid]}]})
+        given_setup.play_given_cards(g)
+        p = g.players[0]
+        assert P.set_aside_count(p, "fences") == 2 * n and P.fences_left(g, p) == 15 - 2 * n
+        aside = {r: e[1].aside for r, entries in g.schedule.items() for e in entries
+                 if isinstance(e[1], P.ScheduledAction)}
+        assert aside == {a: (("fences", n),), b: (("fences", n),)}
+        copy = g.copy_state()
+        P.release_set_aside(copy, copy.players[0], g.schedule[a][0][1])
+        assert P.set_aside_count(copy.players[0], "fences") == n and P.set_aside_count(p, "fences") == 2 * n
