@@ -291,15 +291,15 @@ def test_coverage_of_a_2007_pack_reports_the_2007_cards(pack, tmp_path):
     base's): the 2007 packs with the 308 hand cards of 2007, as many expressed as cards/original holds;
     every other card is listed with its note from missing.yaml or as having no card file yet."""
     status, out, err = run_cli("--build", tmp_path / "build", "coverage", "--pack", pack)
-    assert status == 2, err
-    lines = out.splitlines()
     minors, occupations = _card_files(REPO / "cards" / "original")
     done = minors + occupations
+    assert status == (2 if done < 308 else 0), err   # every card expressed: nothing is missing, status 0
+    lines = out.splitlines()
     assert lines[:5] == [f"Coverage of original_2007 by pack '{pack}' (reference: the catalogue shipped with agricola)",
                          f"  minor improvements    {minors:3}/139 expressed",
                          f"  occupations           {occupations:3}/169 expressed",
                          f"  total                 {done:3}/308 expressed, {308 - done} missing",
-                         "Missing:"]
+                         "Missing:"][:5 if done < 308 else 4]
     rows = lines[5:]
     assert len(rows) == 308 - done and all(row.startswith("  orig-") for row in rows)
     # the notes are read from cards/<pack>/missing.yaml: the family version inherits the cards, not the notes
