@@ -733,7 +733,8 @@ class English:
             return f"the {plural(noun)} of rounds {rs.numbers[0]} to {rs.numbers[1]} (those still to come)"
         if rs.kind == "offsets":
             many = len(rs.numbers) != 1
-            return f"the {plural(noun) if many else noun} {_join([f'{x} rounds from now' for x in rs.numbers], 'and')}"
+            later = _join([f"{x} {plural('round', x)} from now" for x in rs.numbers], "and")
+            return f"the {plural(noun) if many else noun} {later}"
         return {"remaining": f"each remaining {noun}", "even": f"each remaining even-numbered {noun}",
                 "odd": f"each remaining odd-numbered {noun}"}[rs.kind]
 

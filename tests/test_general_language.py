@@ -110,7 +110,7 @@ TEXTS = {
     "fence_up_to_probe": "When you play this card: you may build up to 3 fences (as many as you choose, at least 1) "
                          "in one fencing action (fences your cards make free in each fencing action come on top).",
     "fence_aside_probe": "When you play this card: set aside 5 of your unbuilt fences on each of the round spaces 1 "
-                         "rounds from now and 2 rounds from now (the earlier one first, as many as you have left; none "
+                         "round from now and 2 rounds from now (the earlier one first, as many as you have left; none "
                          "beyond the last round): until then you cannot build them otherwise. At the start of those "
                          "rounds, build as many fences as you choose at no cost, at least 1 and at most the fences "
                          "that were set aside on that round space, in one fencing action (fences your cards make free "
