@@ -267,10 +267,14 @@ TABLE = {
 }
 
 
-def recount(p, goods, bonus, begging_under_cards=False, pack_id=""):
-    """Score from the raw state: ``goods`` and ``bonus`` as they were before the scoring phase.
+def recount(p, goods, bonus, begging_under_cards=False, pack_id="", workshop_goods=None):
+    """Score from the raw state: ``goods`` as scoring finds them (after the cards that act as scoring
+    begins, such as one that brings animals), ``bonus`` as it was before the scoring phase, and
+    ``workshop_goods`` (default ``goods``) the goods before it, which the workshops' bonus counts.
     ``begging_under_cards``: the 2007 table, begging cards counted in card points; ``pack_id``: whose hand
     cards the player has."""
+    if workshop_goods is None:
+        workshop_goods = goods
     fenced = 0
     for m in p.pastures:
         fenced |= m
@@ -284,7 +288,7 @@ def recount(p, goods, bonus, begging_under_cards=False, pack_id=""):
     for cid in p.majors + p.minors:   # a major played as a minor (docs/language.md 4.8) keeps its scoring
         if cid in WORKSHOPS:
             good, steps = WORKSHOPS[cid]
-            extra += tier(goods[good], steps)
+            extra += tier(workshop_goods[good], steps)
     cats = {
         "fields": tier(len(field_cells), TABLE["fields"]),
         "pastures": tier(len(p.pastures), TABLE["pastures"]),
@@ -330,8 +334,10 @@ def _play_checked(pack, n, seed, agent="random"):
     g.finish()
     for p, s, (goods, bonus) in zip(g.players, g.scores, g.before_scoring):
         check_player(g, p)
-        cats, total, workshop_bonus = recount(p, goods, bonus, begging_under_cards=pack.id in ORIGINAL,
-                                              pack_id=cards_of)
+        # the scored goods are those scoring finds (a card acting as scoring begins may bring animals,
+        # which then must fit); the workshops' bonus counts the goods held before the scoring phase
+        cats, total, workshop_bonus = recount(p, dict(p.goods), bonus, begging_under_cards=pack.id in ORIGINAL,
+                                              pack_id=cards_of, workshop_goods=goods)
         added, floored = score_changes(cards_of, p.majors + p.minors + p.occupations,
                                        stored=lambda cid, p=p: P.stored_on(p, cid))
         for cat, n in added.items():
