@@ -26,20 +26,6 @@ from .phases import Phases
 SAME = object()  # clone(agents=SAME): copies of the game's own agents
 
 
-def _shuffle(rng: random.Random, items: list) -> None:
-    """``rng.shuffle(items)`` with the same result, draw for draw (CPython's Fisher-Yates over
-    ``getrandbits``, as ``random.Random.shuffle`` and ``_randbelow_with_getrandbits`` do it), without a
-    Python call per card: dealing the 2007 decks shuffles about 300 cards a game."""
-    getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        items[i], items[j] = items[j], items[i]
-
-
 class Game(Decisions, CardsInPlay, Phases):
     def __init__(self, pack, nplayers: int, seed: int = 0, agents=None, log: bool = False, decks=None,
                  setup=None):
@@ -176,8 +162,8 @@ class Game(Decisions, CardsInPlay, Phases):
         return s
 
     # ``rng`` is a property, not an attribute looked up through ``__getattr__``: a class with
-    # ``__getattr__`` loses CPython's fast attribute access for every attribute of the game (about 9%
-    # of a game's time, docs/architecture.md "Speed").
+    # ``__getattr__`` loses CPython's fast attribute access for every attribute of the game (about a tenth
+    # of a game's instructions, docs/architecture.md "Speed, session 10").
     @property
     def rng(self) -> random.Random:
         """The game's random generator; a state copy's own copy is made on its first draw."""
@@ -235,7 +221,7 @@ class Game(Decisions, CardsInPlay, Phases):
         order = []
         for stage in sorted(by_stage):
             ids = by_stage[stage]
-            _shuffle(self.rng, ids)
+            self.rng.shuffle(ids)
             order.extend(ids)
         self.round_order = order
         self.start_player = self.rng.randrange(n)
@@ -283,8 +269,8 @@ class Game(Decisions, CardsInPlay, Phases):
             return
         drafted = {k for phase in self.rules.draft for k in phase["kinds"]}  # dealt by the draft instead
         occs, minors = self.dealable("occupations"), self.dealable("minors")
-        _shuffle(self.rng, occs)
-        _shuffle(self.rng, minors)
+        self.rng.shuffle(occs)
+        self.rng.shuffle(minors)
         sizes = {}   # kind -> hand size of each seat
         for kind, deck in (("occupations", occs), ("minors", minors)):
             full = 0 if kind in drafted else hand.get(kind, 0)

@@ -232,18 +232,3 @@ def test_bool_is_not_a_number_option(revised):
     with pytest.raises(IllegalDecision):
         game.play()
 
-
-def test_the_deal_shuffles_exactly_as_random_shuffle():
-    """The engine's own shuffle (runtime/engine.py ``_shuffle``, a loop without a call per card) draws
-    the same numbers and gives the same order as ``random.Random.shuffle``: games dealt before it came
-    in are dealt the same; a Python whose shuffle changed would show here first."""
-    import random
-    from runtime.engine import _shuffle
-    for seed in range(200):
-        for n in (0, 1, 2, 3, 8, 139, 169, 1000):
-            ours, theirs = list(range(n)), list(range(n))
-            a, b = random.Random(f"deal:{seed}"), random.Random(f"deal:{seed}")
-            _shuffle(a, ours)
-            b.shuffle(theirs)
-            assert ours == theirs
-            assert a.getstate() == b.getstate()
