@@ -4,14 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-slow bench setup clean compile browser docs mutate balance-report
+.PHONY: run test test-slow bench setup clean compile browser docs mutate balance-report native
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	@# setuptools 68 or newer builds wheels by itself (pyproject.toml; tests/test_tools.py installs without isolation)
 	$(BIN)/pip install --quiet --upgrade pip 'setuptools>=68'
 	@# setuptools' notice about editable installs is a UserWarning: not shown
-	PYTHONWARNINGS=ignore::UserWarning $(BIN)/pip install --quiet -e '.[test,rl,web,sim,ray]'
+	PYTHONWARNINGS=ignore::UserWarning $(BIN)/pip install --quiet -e '.[test,rl,web,sim,ray,native]'
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -31,16 +31,25 @@ browser:
 	  $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q chromium; \
 	fi
 
+## make native: the runtime compiled with Cython into build/native (only modules whose source changed are
+## rebuilt; a module edited since runs from its source until then). Installs gcc when there is no C compiler.
+native: $(STAMP)
+	@command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || { \
+	  echo "installing Debian's gcc (needed to compile the runtime with Cython)"; \
+	  $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q gcc; }
+	@$(BIN)/python -c "import Cython" 2>/dev/null || PYTHONWARNINGS=ignore::UserWarning $(BIN)/pip install --quiet -e '.[native]'
+	$(BIN)/python tools/native.py
+
 ## make docs: the rules reference of the default pack, as HTML and PDF, in build/docs/revised
 docs: $(STAMP) browser
 	$(BIN)/agricola docs --pack revised --out build/docs/revised --pdf
 
 ## make test: the default (fast) test suite
-test: $(STAMP) browser
+test: $(STAMP) browser native
 	$(BIN)/python -m pytest
 
 ## make test-slow: long property runs and big simulations
-test-slow: $(STAMP)
+test-slow: $(STAMP) native
 	$(BIN)/python -m pytest -m slow
 
 ## make mutate: mutation testing with mutmut (not part of CI); writes build/mutation.json; stops after
@@ -63,7 +72,7 @@ balance-report: $(STAMP)
 	$(BIN)/agricola balance build/sim/revised-4p-$(BALANCE_AGENTS) --out build/balance/revised-4p.html
 
 ## make bench: writes build/bench.json
-bench: $(STAMP)
+bench: $(STAMP) native
 	$(BIN)/python -m compiler.bench --out build/bench.json
 
 compile: $(STAMP)

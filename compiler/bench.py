@@ -162,9 +162,14 @@ def _card_count(pack: str) -> int:
     return len([p for p in (REPO_ROOT / "cards" / pack).glob("*/*.yaml") if not p.name.endswith(".test.yaml")])
 
 
-def _run(snippet, *args) -> dict:
+def _run(snippet, *args, pure: bool = False) -> dict:
+    """Runs a snippet in a new process pinned to one core; ``pure``: with the runtime's Python sources only
+    (AGRICOLA_PURE_PYTHON=1), not its compiled modules (make native)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = str(REPO_ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env.pop("AGRICOLA_PURE_PYTHON", None)
+    if pure:
+        env["AGRICOLA_PURE_PYTHON"] = "1"
     cmd = [sys.executable, "-c", snippet, *map(str, args)]
     if shutil.which("taskset"):
         cmd = ["taskset", "-c", "0"] + cmd  # one core
@@ -212,8 +217,26 @@ def bench_compile(pack: str, runs: int) -> dict:
                                   "folder; one_card_edit = recompile after renaming one card (its module is regenerated)"}
 
 
-def bench_games(pack: str, build: Path, players: int, games: int, runs: int) -> dict:
-    r = _run(GAMES_SNIPPET, pack, build, players, games, runs)
+RUNTIME_SNIPPET = r"""
+import json, runtime, runtime.engine, runtime.primitives, runtime.agents, runtime.savegame, runtime.search
+from pathlib import Path
+names = sorted(n for n in __import__("sys").modules if n.startswith("runtime."))
+manifest = Path(runtime.__file__).resolve().parent.parent / "build" / "native" / "manifest.json"
+cython = json.loads(manifest.read_text())["cython"] if manifest.is_file() else None
+print(json.dumps({"compiled_modules": len(runtime.compiled_modules()), "modules_imported": len(names), "cython": cython}))
+"""
+
+
+def bench_runtime() -> dict:
+    """How the runtime runs: how many of its modules (those a game imports) come compiled from build/native."""
+    r = _run(RUNTIME_SNIPPET)
+    r["note"] = ("make native compiles runtime/ with Cython into build/native; a module runs compiled only when "
+                 "its source is the one it was compiled from (docs/architecture.md, 'The compiled runtime')")
+    return r
+
+
+def bench_games(pack: str, build: Path, players: int, games: int, runs: int, pure: bool = False) -> dict:
+    r = _run(GAMES_SNIPPET, pack, build, players, games, runs, pure=pure)
     return {"players": players, "games_per_run": games, "runs": runs,
             "games_per_s_median": statistics.median(r["games_per_s"]),
             "decisions_per_s_median": statistics.median(r["decisions_per_s"]),
@@ -334,6 +357,9 @@ def main(argv=None) -> int:
     if args.only == "cards_2007":
         return _cards_2007_only(args)
     report = {"machine": _machine(), "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    report["runtime"] = bench_runtime()
+    print(f"runtime: {report['runtime']['compiled_modules']} of {report['runtime']['modules_imported']} modules "
+          "compiled (make native)", file=sys.stderr)
     print("compiling (cold and warm) …", file=sys.stderr)
     from runtime.pack import defaults
     cfg = defaults().get("bench") or {}
@@ -374,6 +400,13 @@ def main(argv=None) -> int:
         pack_2007 = str(cfg.get("cards_2007_games") or "")
         if pack_2007:
             report["random_games_2007_cards"] = bench_2007_cards(pack_2007, build, args.games, args.runs)
+        print("the same 2-player games with the runtime's Python sources only (AGRICOLA_PURE_PYTHON=1) …",
+              file=sys.stderr)
+        pure = {games_pack: bench_games(games_pack, build, 2, args.games, args.runs, pure=True)}
+        if pack_2007:
+            pure[pack_2007] = bench_games(pack_2007, build, 2, args.games, args.runs, pure=True)
+        report["random_games_python_sources"] = dict(pure, note="2-player random games as in random_games and "
+                                                     "random_games_2007_cards, the runtime's compiled modules off")
         print(f"50 games at once over HTTP against agricola serve ({games_pack}), one restart …", file=sys.stderr)
         from .web.load import run_load
         report["web_load"] = run_load(build, build / "web-load.sqlite3", games=50, pack=games_pack)
@@ -431,6 +464,7 @@ def _cards_2007_only(args) -> int:
     out = Path(args.out)
     report = json.loads(out.read_text(encoding="utf-8")) if out.is_file() else {"machine": _machine()}
     report["random_games_2007_cards"] = part
+    report["runtime"] = bench_runtime()
     report.setdefault("targets", {})["cards_2007_2p_games_per_s"] = 300
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n", encoding="utf-8")

@@ -1,0 +1,128 @@
+"""The compiled runtime (``make native``, tools/native.py): the same games as the Python sources, used only
+for a module whose source is the one it was compiled from, and never in the way of the sources."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NATIVE = ROOT / "build" / "native"
+
+pytestmark = pytest.mark.native
+
+# Plays seeded random games of three packs (2007 cards dealt, the revised hand cards, the family game) and
+# prints a digest of their decisions and scores, and which runtime modules came from build/native.
+GAMES = r"""
+import hashlib, json, sys
+from pathlib import Path
+import runtime
+from runtime.pack import load_pack
+from runtime.engine import Game
+from runtime.agents import RandomAgent
+h = hashlib.sha256()
+for name, players, games in (("original", 2, 12), ("original", 5, 3), ("revised", 3, 6), ("revised-family", 2, 6)):
+    pack = load_pack(name, Path(sys.argv[1]))
+    for s in range(games):
+        g = Game(pack, players, seed=s, agents=[RandomAgent(f"{s}:{i}") for i in range(players)])
+        g.play()
+        h.update(repr((name, s, g.decisions, g.record, g.scores)).encode())
+print(json.dumps({"digest": h.hexdigest(), "compiled": runtime.compiled_modules()}))
+"""
+
+WHICH = r"""
+import json, runtime, runtime.engine, runtime.phases, runtime.primitives
+print(json.dumps(runtime.compiled_modules()))
+"""
+
+
+def _manifest() -> dict:
+    path = NATIVE / "manifest.json"
+    assert path.is_file(), "the compiled runtime is not built: make native (make test builds it)"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _run(code, *args, root=ROOT, pure=False, cwd=None):
+    env = dict(os.environ, PYTHONPATH=str(root))
+    env.pop("AGRICOLA_PURE_PYTHON", None)
+    if pure:
+        env["AGRICOLA_PURE_PYTHON"] = "1"
+    out = subprocess.run([sys.executable, "-c", code, *map(str, args)], cwd=cwd or root, env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def packs(compiler, build_root):
+    for name in ("original", "revised", "revised-family"):
+        result = compiler.compile(name)
+        assert result.ok, result.report.render()
+    return build_root
+
+
+def _tool():
+    spec = importlib.util.spec_from_file_location("native_tool", ROOT / "tools" / "native.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_runtime_module_is_compiled_from_its_current_source():
+    tool = _tool()
+    sources, module_name, digest = tool.sources, tool.module_name, tool.digest
+    manifest = _manifest()
+    modules = manifest["modules"]
+    assert sorted(modules) == sorted(module_name(s) for s in sources())
+    stale = [name for name, entry in modules.items() if entry["sha256"] != digest(ROOT / entry["source"])]
+    assert stale == [], f"compiled from another source: {stale} (make native)"
+
+
+def test_the_compiled_runtime_plays_the_same_games_as_the_python_sources(packs):
+    compiled = _run(GAMES, packs)
+    pure = _run(GAMES, packs, pure=True)
+    assert pure["compiled"] == []
+    assert "runtime.phases" in compiled["compiled"] and "runtime.primitives.cards" in compiled["compiled"]
+    assert compiled["digest"] == pure["digest"]
+
+
+def _copy_project(tmp_path) -> Path:
+    """runtime/ and build/native/ in a folder of their own, to edit without touching the project."""
+    root = tmp_path / "project"
+    shutil.copytree(ROOT / "runtime", root / "runtime", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(NATIVE, root / "build" / "native")
+    return root
+
+
+def test_a_module_edited_since_its_compilation_runs_from_its_source(tmp_path):
+    _manifest()
+    root = _copy_project(tmp_path)
+    assert "runtime.phases" in _run(WHICH, root=root)
+    with (root / "runtime" / "phases.py").open("a", encoding="utf-8") as f:
+        f.write("\n# an edit\n")
+    which = _run(WHICH, root=root)
+    assert "runtime.phases" not in which
+    assert "runtime.engine" in which   # the others still compiled
+
+
+def test_without_a_usable_manifest_every_module_runs_from_its_source(tmp_path):
+    _manifest()
+    root = _copy_project(tmp_path)
+    manifest = root / "build" / "native" / "manifest.json"
+    for text in ("{not json", json.dumps({"ext_suffix": ".other.so", "modules": {}}), json.dumps([1, 2])):
+        manifest.write_text(text, encoding="utf-8")
+        assert _run(WHICH, root=root) == []
+    manifest.unlink()
+    assert _run(WHICH, root=root) == []
+
+
+def test_pure_python_is_chosen_by_the_environment(tmp_path):
+    _manifest()
+    assert _run(WHICH, pure=True) == []
+    assert "runtime.engine" in _run(WHICH)
