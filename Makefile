@@ -57,10 +57,12 @@ test-slow: $(STAMP) native
 MUTATE_BUDGET ?= 3600
 MUTATE_MODULES ?=
 MUTATE_TESTS ?=
+MUTATE_SAMPLE ?= 0
+MUTATE_SEED ?= 0
 mutate: $(STAMP)
 	@$(BIN)/python -c "import mutmut" 2>/dev/null || PYTHONWARNINGS=ignore::UserWarning $(BIN)/pip install --quiet -e '.[test,rl,web,sim,ray,mutation]'
 	$(BIN)/python tools/mutate.py --budget $(MUTATE_BUDGET) $(foreach m,$(MUTATE_MODULES),--module $(m)) \
-	  $(foreach t,$(MUTATE_TESTS),--tests $(t))
+	  $(foreach t,$(MUTATE_TESTS),--tests $(t)) --sample $(MUTATE_SAMPLE) --seed $(MUTATE_SEED)
 
 ## make balance-report: 20,000 4-player games of revised between greedy agents (resumable: run it again after
 ## a stop), then their balance report in build/balance/revised-4p.html (hours on 2 cores; docs/simulation.md)

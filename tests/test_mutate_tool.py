@@ -63,3 +63,56 @@ def test_a_new_process_started_elsewhere_runs_the_original_code_while_mutmut_col
 
 def test_the_file_goes_with_the_copied_project():
     assert '"sitecustomize.py"' in _tool().mutmut_config(["runtime/savegame.py"], ["tests/"])
+
+
+def test_a_sample_is_drawn_by_its_seed_and_sorted():
+    tool = _tool()
+    names = [f"runtime.m.x_f__mutmut_{i}" for i in range(50)]
+    first = tool.draw_sample(reversed(names), 7, seed=1)
+    assert first == tool.draw_sample(names, 7, seed=1) == sorted(first)
+    assert len(first) == 7 and set(first) <= set(names)
+    assert tool.draw_sample(names, 7, seed=2) != first
+    assert tool.draw_sample(names[:5], 7, seed=1) == sorted(names[:5])
+
+
+def test_the_score_of_a_sample_comes_with_its_95_percent_wilson_interval():
+    tool = _tool()
+    assert tool.wilson_interval(90, 100) == [0.8256, 0.9448]
+    assert tool.wilson_interval(10, 10) == [0.7225, 1.0]
+    assert tool.wilson_interval(0, 0) is None
+
+
+def test_a_mutation_run_leaves_out_the_tests_of_the_compiled_runtime():
+    """build/ is not copied for a mutation run: its mutants run as Python, and the tests that need
+    build/native would fail before any mutant is tried."""
+    config = _tool().mutmut_config(["runtime/savegame.py"], ["tests/"])
+    assert '"not slow and not source_text and not native"' in config
+    assert "build" not in _tool().COPY
+
+
+def test_the_stand_in_for_mutmuts_call_stack_restores_what_it_replaced(monkeypatch):
+    """mutmut's trampoline keeps its callers in a ContextVar; set inside a game's greenlet it crashed CPython
+    (tools/mutate.py). The stand-in sitecustomize puts there behaves as the ContextVar's set and reset."""
+    import sys
+    import types
+    core = types.ModuleType("mutmut.core")
+    package = types.ModuleType("mutmut")
+    package.core = core
+
+    class MutmutCallStack:
+        _ctx = None
+    core.MutmutCallStack = MutmutCallStack
+    monkeypatch.setitem(sys.modules, "mutmut", package)
+    monkeypatch.setitem(sys.modules, "mutmut.core", core)
+    monkeypatch.setenv("AGRICOLA_MUTMUT_CALL_STACK", "1")
+    monkeypatch.delenv("MUTANT_UNDER_TEST", raising=False)
+    exec(_tool().SITECUSTOMIZE, {})
+    stack = MutmutCallStack._ctx
+    assert stack.get() == (None, 0)
+    outer = stack.set(("runtime.phases.x_place", 1))
+    inner = stack.set(("runtime.payments.x_can_afford", 2))
+    assert stack.get() == ("runtime.payments.x_can_afford", 2)
+    stack.reset(inner)
+    assert stack.get() == ("runtime.phases.x_place", 1)
+    stack.reset(outer)
+    assert stack.get() == (None, 0)

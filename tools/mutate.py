@@ -13,13 +13,21 @@ score is the share of mutants the tests kill. This driver:
 3. writes ``build/mutation.json``: for each module the counts by verdict and the score, and every
    surviving mutant with its diff.
 
-    python tools/mutate.py [--budget SECONDS] [--module GLOB]... [--tests PATH]... [--workers N] [--fresh]
+With ``--sample N`` only N mutants drawn at random (``--seed``) from all of the selected modules' mutants
+are tested, and the score is an estimate with its 95% interval (Wilson): a full campaign over runtime/,
+the checker and the parser is tens of thousands of mutants, many hours on 2 cores, while a sample of a
+few hundred gives the score to a few points in an hour or two (README, "Mutation testing").
+
+    python tools/mutate.py [--budget SECONDS] [--module GLOB]... [--tests PATH]... [--workers N]
+                           [--sample N [--seed S]] [--fresh]
 """
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import random
 import re
 import shutil
 import signal
@@ -41,7 +49,8 @@ def select_modules(patterns, root: Path = ROOT) -> list:
     """The files the patterns name (globs relative to root, ``**`` recursive), less SKIP, sorted."""
     return sorted({str(p.relative_to(root)) for pat in patterns for p in root.glob(pat)
                    if p.suffix == ".py" and "__pycache__" not in p.parts} - set(SKIP))
-COPY = ["compiler", "runtime", "rules", "cards", "docs", "tests", "README.md", "pyproject.toml"]
+# the tests read some of these as files (the Makefile's run command, tools/mutate.py itself)
+COPY = ["compiler", "runtime", "rules", "cards", "docs", "tests", "tools", "README.md", "Makefile", "pyproject.toml"]
 TARGET = 0.90
 DETECTED = {"killed", "timeout", "caught by type check", "segfault"}
 UNDETECTED = {"survived", "no tests", "suspicious"}
@@ -72,10 +81,11 @@ def sync(config_text: str) -> int:
                 dst.parent.mkdir(parents=True, exist_ok=True)
                 dst.write_bytes(data)
                 written += 1
-    site = WORK / "sitecustomize.py"
-    if not site.is_file() or site.read_text(encoding="utf-8") != SITECUSTOMIZE:
-        site.write_text(SITECUSTOMIZE, encoding="utf-8")
-        written += 1
+    for site in (WORK / "sitecustomize.py", WORK / "_site" / "sitecustomize.py"):
+        if not site.is_file() or site.read_text(encoding="utf-8") != SITECUSTOMIZE:
+            site.parent.mkdir(parents=True, exist_ok=True)
+            site.write_text(SITECUSTOMIZE, encoding="utf-8")
+            written += 1
     for name in COPY:
         for old in list(_files(WORK / name)) if (WORK / name).exists() else []:
             if old not in wanted:
@@ -89,11 +99,40 @@ def sync(config_text: str) -> int:
 # the current folder, which such a process does not have (a test's temporary folder): the first full run
 # stopped there. The new process then runs the original code (no mutant), as it records nothing anyway;
 # with a mutant under test it runs that mutant, as the test process does.
+# The second run (2026-12-06) died of a segmentation fault while mutmut collected its stats: its
+# trampoline sets a ContextVar (the caller, for its dependency edges) on every call, and a game runs in a
+# greenlet; CPython crashed inside ContextVar.set. With AGRICOLA_MUTMUT_CALL_STACK set (run_mutmut sets it,
+# and puts this file on PYTHONPATH from a folder of its own so that mutmut's own process imports it too)
+# a plain variable stands in for the ContextVar.
 SITECUSTOMIZE = """\
 # written by tools/mutate.py (make mutate): see SITECUSTOMIZE there
 import os
 if os.environ.get("MUTANT_UNDER_TEST") == "stats" and not os.path.isfile("pyproject.toml"):
     os.environ["MUTANT_UNDER_TEST"] = ""
+if os.environ.get("AGRICOLA_MUTMUT_CALL_STACK"):
+    try:
+        import mutmut.core
+    except ImportError:
+        pass
+    else:
+        class _CallStack:
+            # mutmut's ContextVar of callers, without a ContextVar: games run in greenlets, and setting a
+            # ContextVar there crashed CPython (tools/mutate.py); the callers only feed mutmut's dependency
+            # edges, not which tests reach which function
+            def __init__(self):
+                self.value = (None, 0)
+
+            def get(self):
+                return self.value
+
+            def set(self, value):
+                token, self.value = self.value, value
+                return token
+
+            def reset(self, token):
+                self.value = token
+
+        mutmut.core.MutmutCallStack._ctx = _CallStack()
 """
 
 
@@ -108,22 +147,25 @@ def mutmut_config(modules, tests) -> str:
         'source_paths = ["compiler/", "runtime/"]',
         f"only_mutate = {_toml_list(modules)}",
         f"do_not_mutate = {_toml_list(SKIP)}",
-        'also_copy = ["rules/", "cards/", "docs/", "README.md", "sitecustomize.py"]',
+        'also_copy = ["rules/", "cards/", "docs/", "tools/", "README.md", "Makefile", "sitecustomize.py"]',
         f"pytest_add_cli_args_test_selection = {_toml_list(tests)}",
         # tests that read the sources as text see mutmut's rewritten files, not a fault (pyproject markers)
-        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not slow and not source_text"]',
+        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not slow and not source_text and not native"]',
         "use_git_change_detection = false",
         "",
     ])
 
 
-def run_mutmut(workers: int, budget: float, log_path: Path) -> tuple[int | None, bool, float]:
-    """Run ``mutmut run`` in WORK; returns (exit status, whether the budget stopped it, seconds)."""
-    cmd = [sys.executable, "-m", "mutmut", "run", "--max-children", str(workers)]
+def run_mutmut(workers: int, budget: float, log_path: Path, names=()) -> tuple[int | None, bool, float]:
+    """Run ``mutmut run`` in WORK (only the named mutants if any are given); returns (exit status, whether
+    the budget stopped it, seconds)."""
+    cmd = [sys.executable, "-m", "mutmut", "run", "--max-children", str(workers), *names]
     start = time.monotonic()
     stopped = False
     with log_path.open("wb") as log:
-        proc = subprocess.Popen(cmd, cwd=WORK, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        env = dict(os.environ, AGRICOLA_MUTMUT_CALL_STACK="1")
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(WORK / "_site"), os.environ.get("PYTHONPATH")]))
+        proc = subprocess.Popen(cmd, cwd=WORK, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         last_report = start
         while True:
             try:
@@ -162,6 +204,61 @@ def _mutmut(*args) -> str:
     return out.stdout
 
 
+# mutmut's own first step (the mutants written into WORK/mutants/), alone: the names of every mutant, to
+# draw a sample from before any test runs. mutmut has no command for it; these are its own functions.
+_GENERATE_SCRIPT = """
+import json, sys
+from mutmut.__main__ import create_mutants, store_lines_covered_by_tests, collect_source_file_mutation_data
+from mutmut.mutation.trampoline import set_mutant_under_test
+from mutmut.utils.file_utils import copy_src_dir, copy_also_copy_files, setup_source_paths
+import os
+set_mutant_under_test("mutant_generation")
+os.makedirs("mutants", exist_ok=True)
+copy_src_dir(); copy_also_copy_files(); setup_source_paths(); store_lines_covered_by_tests()
+create_mutants(int(sys.argv[1]))
+mutants, _ = collect_source_file_mutation_data(mutant_names=())
+print(json.dumps(sorted({name for _, name, _ in mutants})))
+"""
+
+
+def all_mutant_names(workers: int) -> list:
+    """Every mutant of the configured modules (generating them in WORK as ``mutmut run`` would)."""
+    out = subprocess.run([sys.executable, "-c", _GENERATE_SCRIPT, str(workers)], cwd=WORK,
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"generating the mutants failed:\n{out.stdout[-2000:]}{out.stderr[-4000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def draw_sample(names, size: int, seed: int) -> list:
+    """``size`` of the names drawn at random with ``seed`` (all of them if there are fewer), sorted."""
+    names = sorted(names)
+    if size >= len(names):
+        return names
+    return sorted(random.Random(seed).sample(names, size))
+
+
+def wilson_interval(killed: int, checked: int, z: float = 1.96) -> list | None:
+    """The 95% Wilson score interval of killed/checked, as [low, high] rounded to 4 places."""
+    if not checked:
+        return None
+    p = killed / checked
+    denom = 1 + z * z / checked
+    centre = (p + z * z / (2 * checked)) / denom
+    half = z * math.sqrt(p * (1 - p) / checked + z * z / (4 * checked * checked)) / denom
+    return [round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)]
+
+
+def _verdicts() -> dict:
+    """mutmut's verdict of every generated mutant in WORK ('not checked' for those not tested yet)."""
+    verdicts = {}
+    for line in _mutmut("results", "--all", "true").splitlines():
+        m = re.match(r"^\s*(\S+): (.+)$", line)
+        if m:
+            verdicts[m.group(1)] = m.group(2).strip()
+    return verdicts
+
+
 def _module_of(mutant: str, modules: dict) -> str:
     """The file of a mutant name such as 'runtime.savegame.x_norm__mutmut_1'."""
     dotted = mutant.split(".")
@@ -172,16 +269,16 @@ def _module_of(mutant: str, modules: dict) -> str:
     return "?"
 
 
-def collect(selected: list, max_diffs: int) -> dict:
-    """Verdicts of the mutants of the selected modules (from mutmut's records in WORK)."""
+def collect(selected: list, max_diffs: int, only=None) -> dict:
+    """Verdicts of the mutants of the selected modules (from mutmut's records in WORK); with ``only``,
+    of those mutants alone (a sample)."""
     dotted = {str(Path(p).with_suffix("")).replace(os.sep, "."): p for p in selected}
+    wanted = set(only) if only is not None else None
     verdicts = {}
-    for line in _mutmut("results", "--all", "true").splitlines():
-        m = re.match(r"^\s*(\S+): (.+)$", line)
-        if m:
-            module = _module_of(m.group(1), dotted)
-            if module != "?":
-                verdicts[m.group(1)] = (module, m.group(2).strip())
+    for name, verdict in _verdicts().items():
+        module = _module_of(name, dotted)
+        if module != "?" and (wanted is None or name in wanted):
+            verdicts[name] = (module, verdict)
     modules = {}
     for module in sorted(selected):
         modules[module] = {"mutants": 0, "killed": 0, "survived": 0, "not_checked": 0, "by_verdict": {}}
@@ -203,6 +300,7 @@ def collect(selected: list, max_diffs: int) -> dict:
             total[k] += row[k]
     checked = total["killed"] + total["survived"]
     total["score"] = round(total["killed"] / checked, 4) if checked else None
+    total["interval_95"] = wilson_interval(total["killed"], checked)
     names = sorted(n for n, (_, v) in verdicts.items() if v in UNDETECTED)
     diffs = _diffs(names[:max_diffs])
     survivors = []
@@ -244,6 +342,9 @@ def main(argv=None) -> int:
                     help="the tests to run, as pytest arguments (repeatable; default: tests/, the fast suite)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="mutants tested at once (default: cores)")
     ap.add_argument("--diffs", type=int, default=1000, help="at most this many survivors get their diff (default 1000)")
+    ap.add_argument("--sample", type=int, default=0,
+                    help="test only this many mutants drawn at random from all of them (0: all; default 0)")
+    ap.add_argument("--seed", type=int, default=0, help="the seed of the sample's draw (default 0)")
     ap.add_argument("--fresh", action="store_true", help="forget the verdicts of earlier runs")
     ap.add_argument("--out", type=Path, default=OUT, help="the report (default build/mutation.json)")
     args = ap.parse_args(argv)
@@ -264,7 +365,18 @@ def main(argv=None) -> int:
     written = sync(mutmut_config(selected, tests))
     print(f"mutmut {mutmut.__version__}: {len(selected)} module(s), tests {' '.join(tests)}, "
           f"budget {args.budget:.0f} s, {args.workers} worker(s); {written} file(s) copied to {WORK.relative_to(ROOT)}")
-    status, stopped, seconds = run_mutmut(args.workers, args.budget, WORK / "mutmut.log")
+    sample = population = None
+    names = ()
+    if args.sample > 0:
+        population = all_mutant_names(args.workers)
+        sample = draw_sample(population, args.sample, args.seed)
+        verdicts = _verdicts()
+        names = [n for n in sample if verdicts.get(n, "not checked") == "not checked"]
+        print(f"sample: {len(sample)} of {len(population)} mutants (seed {args.seed}), {len(names)} not checked yet")
+    if args.sample > 0 and not names:
+        status, stopped, seconds = 0, False, 0.0
+    else:
+        status, stopped, seconds = run_mutmut(args.workers, args.budget, WORK / "mutmut.log", names)
     if status not in (0, None) and not stopped:
         print(f"mutmut stopped with status {status}; see {WORK / 'mutmut.log'}", file=sys.stderr)
         print(_progress(WORK / "mutmut.log"), file=sys.stderr)
@@ -272,13 +384,19 @@ def main(argv=None) -> int:
     report = {"tool": f"mutmut {mutmut.__version__}", "modules_selected": selected, "tests": tests,
               "budget_seconds": args.budget, "seconds": round(seconds), "stopped_by_budget": stopped,
               "target_score": TARGET}
-    report.update(collect(selected, args.diffs))
+    if sample is not None:
+        report["sample"] = {"size": len(sample), "seed": args.seed, "population": len(population)}
+    report.update(collect(selected, args.diffs, only=sample))
     report["complete"] = report["total"]["not_checked"] == 0 and report["total"]["mutants"] > 0
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     t = report["total"]
     score = f"{t['score']:.1%}" if t["score"] is not None else "-"
-    print(f"{t['mutants']} mutants: {t['killed']} killed, {t['survived']} survived, {t['not_checked']} not checked yet; "
+    interval = t["interval_95"]
+    if interval:
+        score += f" (95% interval {interval[0]:.1%}-{interval[1]:.1%})"
+    of = f" of a sample of {len(sample)} from {len(population)}" if sample is not None else ""
+    print(f"{t['mutants']} mutants{of}: {t['killed']} killed, {t['survived']} survived, {t['not_checked']} not checked yet; "
           f"score {score} (target {TARGET:.0%}){'' if report['complete'] else '; run again to go on'}")
     for module, row in report["modules"].items():
         if row["mutants"]:
