@@ -136,6 +136,12 @@ if os.environ.get("AGRICOLA_MUTMUT_CALL_STACK"):
 """
 
 
+# Tests a mutation run cannot hold: this one installs the project into a folder of its own and runs it
+# there with PYTHONPATH set to that folder alone; the installed copy is mutmut's rewritten code, whose
+# recorder needs mutmut's configuration (the third full run, 2026-12-06, stopped on it).
+DESELECT = ["tests/test_tools.py::test_an_installed_agricola_finds_its_packs_from_any_folder"]
+
+
 def _toml_list(items) -> str:
     return "[" + ", ".join(json.dumps(str(x)) for x in items) + "]"
 
@@ -150,7 +156,8 @@ def mutmut_config(modules, tests) -> str:
         'also_copy = ["rules/", "cards/", "docs/", "tools/", "README.md", "Makefile", "sitecustomize.py"]',
         f"pytest_add_cli_args_test_selection = {_toml_list(tests)}",
         # tests that read the sources as text see mutmut's rewritten files, not a fault (pyproject markers)
-        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not slow and not source_text and not native"]',
+        "pytest_add_cli_args = " + _toml_list(["-p", "no:cacheprovider", "-m", "not slow and not source_text and not native"]
+                                              + [f"--deselect={t}" for t in DESELECT]),
         "use_git_change_detection = false",
         "",
     ])
