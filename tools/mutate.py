@@ -139,7 +139,10 @@ if os.environ.get("AGRICOLA_MUTMUT_CALL_STACK"):
 # Tests a mutation run cannot hold: this one installs the project into a folder of its own and runs it
 # there with PYTHONPATH set to that folder alone; the installed copy is mutmut's rewritten code, whose
 # recorder needs mutmut's configuration (the third full run, 2026-12-06, stopped on it).
-DESELECT = ["tests/test_tools.py::test_an_installed_agricola_finds_its_packs_from_any_folder"]
+# The second reads a card function's source with inspect.getsource, which mutmut's rewritten modules do not
+# have (the fourth run, 2026-12-06, stopped on it in mutmut's clean run of the tests).
+DESELECT = ["tests/test_tools.py::test_an_installed_agricola_finds_its_packs_from_any_folder",
+            "tests/test_game_log.py::test_goods_and_actions_a_card_lays_on_round_spaces_name_the_card_when_taken"]
 
 
 def _toml_list(items) -> str:
