@@ -8,6 +8,15 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def load_tool(name: str):
+    """A script of tools/ (not a package) as a module, e.g. load_tool("native") for tools/native.py."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(f"{name}_tool", ROOT / "tools" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.fixture(scope="session")
 def build_root(tmp_path_factory):
     return tmp_path_factory.mktemp("build")

@@ -2,17 +2,15 @@
 runtime/, its packages included, and compiler/checker.py and compiler/parser.py."""
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
+
+from tests.conftest import load_tool
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _tool():
-    spec = importlib.util.spec_from_file_location("mutate_tool", ROOT / "tools" / "mutate.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("mutate")
 
 
 def test_the_default_modules_are_all_of_runtime_with_its_packages_and_the_checker_and_parser():

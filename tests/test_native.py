@@ -2,7 +2,6 @@
 for a module whose source is the one it was compiled from, and never in the way of the sources."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
@@ -11,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import load_tool
 
 ROOT = Path(__file__).resolve().parent.parent
 NATIVE = ROOT / "build" / "native"
@@ -68,10 +69,7 @@ def packs(compiler, build_root):
 
 
 def _tool():
-    spec = importlib.util.spec_from_file_location("native_tool", ROOT / "tools" / "native.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("native")
 
 
 def test_every_runtime_module_is_compiled_from_its_current_source():
