@@ -59,7 +59,7 @@ MUTATE_MODULES ?=
 MUTATE_TESTS ?=
 MUTATE_SAMPLE ?= 0
 MUTATE_SEED ?= 0
-mutate: $(STAMP)
+mutate: $(STAMP) browser
 	@$(BIN)/python -c "import mutmut" 2>/dev/null || PYTHONWARNINGS=ignore::UserWarning $(BIN)/pip install --quiet -e '.[test,rl,web,sim,ray,mutation]'
 	$(BIN)/python tools/mutate.py --budget $(MUTATE_BUDGET) $(foreach m,$(MUTATE_MODULES),--module $(m)) \
 	  $(foreach t,$(MUTATE_TESTS),--tests $(t)) --sample $(MUTATE_SAMPLE) --seed $(MUTATE_SEED)
