@@ -63,7 +63,7 @@ from .fences import (
     partner_fence_steps, pasture_tile_options, tile_cost_options, unfinished_fence_steps)
 from .animals import (
     _card_places, _housing_with_capacities, _PASTURE, _PASTURE_WITH_STABLE, animal_counts, animals_fit,
-    best_food_exchange, best_food_rate, breed, breeding_blocked, capacity_of, housing, limit_of, roomy_pasture_count,
+    best_food_exchange, breed, breeding_blocked, capacity_of, housing, limit_of, roomy_pasture_count,
     settle_animals)
 from .family import (
     can_family_growth, can_family_growth_without_room, card_rooms, can_take_goods, family_growth, family_growth_without_room,

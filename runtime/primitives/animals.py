@@ -185,11 +185,6 @@ def animals_fit(g, p, counts=None) -> bool:
     return fits_housing(caps, singles, counts or animal_counts(g, p), g.rules.pastures_per_kind)
 
 
-def best_food_rate(g, p, good):
-    """The most food one ``good`` gives through the player's exchanges usable now, or 0."""
-    return best_food_exchange(g, p, good)[0]
-
-
 def best_food_exchange(g, p, good):
     """(food, card) of the player's exchange usable now that gives the most food for one ``good``;
     (0, None) when there is none."""
