@@ -13,8 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from compiler import cli
+from compiler import cli, parser
+from compiler import nodes as N
+from compiler.diagnostics import Report, Span
 
+from test_english import SYNTHETIC_BODIES, SYNTHETIC_RULES
 from test_faults import snapshot
 
 REPO = Path(__file__).resolve().parent.parent
@@ -924,6 +927,40 @@ def test_caret_in_a_prerequisite_block(root, capsys):
     ))
 
 
+# ---------------------------------------------------------------- where the nodes of an effect text stand
+
+def _in_text(span, text: str) -> bool:
+    """Whether ``span`` is a position inside ``text`` as the parser sees it (file '<text>')."""
+    lines = text.split("\n")
+    return (isinstance(span, Span) and span.file == "<text>" and 1 <= span.line <= len(lines)
+            and 1 <= span.col <= len(lines[span.line - 1]) + 1)
+
+
+def test_every_node_of_every_construct_points_into_its_text():
+    # a diagnostic may point at any node: each node the parser builds from the texts that use every
+    # alternative of the grammar (tests/test_english.py) carries a span inside the text it was read from
+    texts = [(SYNTHETIC_RULES, "rules")] + [(body, "body") for body in SYNTHETIC_BODIES]
+    lost = []
+    for text, kind in texts:
+        report = Report()
+        tree = parser.parse(text, kind, report)
+        assert tree is not None and not report, report.render()
+        lost += [f"{type(n).__name__} {getattr(n, 'kind', getattr(n, 'name', ''))}: {n.span}"
+                 for n in N.walk(list(tree) if kind == "rules" else tree) if not _in_text(n.span, text)]
+    assert lost == []
+
+
+@pytest.mark.parametrize("rule, node, marked", [
+    ("after you use the marked space: gain 1 food", lambda r: r.trigger, "after you use the marked space"),
+    ("capacity of one stable = 3", lambda r: r.modifier.expr, "3"),
+], ids=["marked space trigger", "capacity set number"])
+def test_span_of_a_node_is_what_it_was_read_from(rule, node, marked):
+    report = Report()
+    rules = parser.parse(rule, "rules", report)
+    assert not report, report.render()
+    assert node(rules[0]).span == Span("<text>", 1, rule.rindex(marked) + 1, len(marked))
+
+
 # ---------------------------------------------------------------- a construct must do what it says
 
 def _rule_case(rule: str, marked: str, code: str, message: str):
@@ -964,6 +1001,9 @@ MEANINGLESS = [
     _rule_case("after another player builds major: gain (event_size) food", "event_size", "E300",
                "'after another player build major' gives no event_size "
                "(missing feature: event_size for after another player build major)"),
+    _rule_case("instead of you renovate: gain (event_size) food", "event_size", "E300",
+               "'instead of you renovate' gives no event_size "
+               "(missing feature: event_size for instead of you renovate)"),
     _rule_case("at scoring if most(event_size): bonus 1", "event_size", "E206",
                "most() compares players, and 'event_size' is no quantity of a player"),
     _rule_case("at scoring: bonus others_max(rounds_left)", "rounds_left", "E206",
@@ -974,6 +1014,10 @@ MEANINGLESS = [
     _rule_case("after you renovate from stone: gain 1 food", "stone", "E208", "no renovation starts from a stone house"),
     _rule_case("after you renovate from clay to clay: gain 1 food", "clay:", "E208",
                "no renovation leads from a clay to a clay house"),
+    # goods paid to the player who carried out an event need an event
+    _rule_case("on build: pay 1 food to actor", "pay 1 food to actor", "E212",
+               "'pay … to actor' needs the player who carried out an event: it belongs in an 'after …', "
+               "'before …' or 'end of turn after …' rule"),
     # goods put back on "the space" need a space just used
     _rule_case("at harvest start: return 1 reed to the space", "return 1 reed to the space", "E212",
                "'return … to the space' belongs in a card's 'after you use' rule"),

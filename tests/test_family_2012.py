@@ -284,6 +284,15 @@ def test_the_example_farm_scores_by_the_table(fam):
     assert result["total"] == 47
 
 
+def test_the_state_of_a_farm_of_tiles_names_each_tile_as_the_farm_file_does(fam):
+    # the player's state (what the state hash of a save covers) holds the tiles as pasture_tiles in the farm file
+    from compiler.farmfile import load_farm
+    _, p = load_farm(ROOT / "rules" / "family-2012" / "example-farm.yaml", fam)
+    state = p.to_dict()
+    assert state["pasture_tiles"] == {"C3": "small_pasture", "C6+C7": "large_pasture_4", "D5": "small_pasture"}
+    assert "pasture_tiles" not in Game(fam, 2, seed=1, agents=[RandomAgent(0), RandomAgent(1)]).players[0].to_dict()
+
+
 def test_agricola_score_on_the_command_line():
     out = subprocess.run([sys.executable, "-m", "compiler.cli", "score", "rules/family-2012/example-farm.yaml",
                           "--pack", "family-2012"], cwd=ROOT, capture_output=True, text=True)

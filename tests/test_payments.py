@@ -58,6 +58,19 @@ def test_one_way_is_taken_without_asking_several_are_a_request(revised):
                                     "1 food with 1 vegetable -> 3 food (cooking_hearth_4)"])]
 
 
+def test_a_card_with_alternative_prices_can_be_paid_either_way(pack_loader):
+    # the probe card costs '2 wood or 2 clay, 1 reed' (docs/language.md 4.3): the loaded card keeps both
+    # ways, and 2 clay and 1 reed without wood pay for it
+    from runtime.pack import Pack
+    pack = Pack(pack_loader("lang-probes").module)
+    card = pack.all_cards["alt_price_probe"]
+    assert card.cost_ways == ((("wood", 2),), (("clay", 2), ("reed", 1)))
+    g, p = fresh(pack, clay=2, reed=1)
+    p.hand_minors = ["alt_price_probe"]
+    assert P.card_cost_options(g, p, card) == [(("wood", 2),), (("clay", 2), ("reed", 1))]
+    assert P.can_play_minor(g, p)
+
+
 def test_harvest_exchanges_pay_only_in_the_harvest(revised):
     g, p = fresh(revised, "joinery", wood=1)
     assert not P.can_afford(g, p, (("food", 2),))

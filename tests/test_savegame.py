@@ -160,6 +160,16 @@ def test_writes_are_atomic(tmp_path, monkeypatch):
     assert [p.name for p in tmp_path.iterdir()] == ["save.json"]  # no half-written file is left
 
 
+def test_the_line_of_a_save_error_counts_a_blank_first_line(tmp_path):
+    # a save file edited by hand may start with an empty line: the error points at the line an editor shows
+    bad = tmp_path / "bad.json"
+    bad.write_text('\n{"format": "other"}\n', encoding="utf-8")
+    with pytest.raises(SaveError) as exc:
+        read_save(bad)
+    assert str(exc.value) == f"{bad}:2:12: error[E160]: not an agricola save file"
+    assert exc.value.located
+
+
 def test_read_save_reports_a_missing_file(tmp_path):
     with pytest.raises(SaveError, match="no such save file"):
         read_save(tmp_path / "nope.json")

@@ -138,6 +138,22 @@ def test_a_team_scores_the_lower_of_the_partners_points_in_each_category(pack_lo
     assert table.splitlines()[-1] == f"Winning team: {best['team']}"
 
 
+def test_the_team_table_has_a_column_of_8_for_each_team(pack_loader):
+    # before any round every farm scores alike; team names of 5 letters get the least width, 8 characters
+    from runtime.report import score_table
+    g = Game(pack_loader("revised-teams"), 4, seed=1, agents=[RandomAgent(i) for i in range(4)])
+    table = score_table(g).splitlines()
+    start = table.index("Team scores (the lower of the partners' points in each category)")
+    assert table[start + 1:start + 3] == [" " * 23 + "   P1+P3   P2+P4", "Fields" + " " * 17 + "      -1      -1"]
+    assert table[start + 16:] == [
+        "-" * (23 + 2 * 8),
+        "Total" + " " * 18 + "     -14     -14",
+        "Tie-break (resources)  " + "       0       0",
+        "",
+        "Shared win: teams P1+P3, P2+P4",
+    ]
+
+
 def test_the_team_score_uses_each_category_of_the_weaker_partner(pack_loader):
     pack = pack_loader("revised-teams")
     g = Game(pack, 4, seed=1, agents=[RandomAgent(i) for i in range(4)])
