@@ -266,6 +266,21 @@ def test_start_food_and_the_board_by_player_count(fam):
     assert board[4] == sorted(base + ["grove", "hollow", "copse", "reed_and_food"])
 
 
+def test_the_state_view_shows_each_pasture_tile_with_its_spaces_stables_and_tile(fam):
+    g = Game(fam, 2, seed=0)
+    p = g.players[0]
+    gr = p.grid
+    large, small = gr.mask_from_names("C6+C7"), gr.mask_from_names("D5")
+    p.tile_pastures = tuple(sorted(((large, "large_pasture_4"), (small, "small_pasture"))))
+    p.stables = gr.mask_from_names("C7")
+    view = g.view(seat=0)["players"][0]
+    assert sorted(view["pastures"], key=lambda t: t["tile"]) == [
+        {"cells": ["C6", "C7"], "stables": 1, "tile": "large_pasture_4"},
+        {"cells": ["D5"], "stables": 0, "tile": "small_pasture"}]
+    cells = {c["cell"]: c for c in view["farmyard"]["cells"]}
+    assert (cells["C6"]["kind"], cells["C7"]["kind"], cells["C7"]["stable"]) == ("pasture", "pasture", True)
+    assert cells["C6"]["pasture"] == cells["C7"]["pasture"] != cells["D5"]["pasture"]
+
 # ---------------------------------------------------------------- farm files (agricola score)
 
 def _farm(tmp_path, text):

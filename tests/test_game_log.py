@@ -315,3 +315,16 @@ def test_goods_and_actions_a_card_lays_on_round_spaces_name_the_card_when_taken(
                 assert given[0].startswith("P1 gets ") and given[0].endswith(f" ({card.name})"), given
                 assert all(line.startswith("P1 has no room for ") for line in given[1:]), given
     assert checked >= (3 if verb == "schedule" else 1)
+
+
+def test_adding_to_each_grain_field_says_how_many_fields_got_more(revised):
+    """'add N <good> to each <good> field' (the Clapper): one line with the number of fields that got more
+    (the empty field and the vegetable field get nothing), and the verb reports that it did something."""
+    from runtime import primitives as P
+    game = Game(revised, 2, seed=1, agents=[RandomAgent(0), RandomAgent(1)], log=True)
+    p = game.players[0]
+    p.fields.update({0: ["grain", 2], 1: ["grain", 1], 2: ["vegetable", 2], 3: [None, 0]})
+    start = len(game.log)
+    assert P.add_to_fields(game, p, None, 1, "grain") is True
+    assert [line.strip() for line in game.log[start:]] == ["P1 puts 1 more on each of 2 fields"]
+    assert p.fields == {0: ["grain", 3], 1: ["grain", 2], 2: ["vegetable", 2], 3: [None, 0]}

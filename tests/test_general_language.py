@@ -52,6 +52,8 @@ TEXTS = {
                   "of this card to get 1 clay.",
     "tax_probe": 'Each time another player uses "Clay Pit": take 1 clay from that player (as much of it as they '
                  "have).",
+    "tax_once_probe": 'Each time another player uses "Clay Pit" (once per game): take 1 clay from that player (as '
+                      "much of it as they have).",
     "gift_probe": 'Each time another player uses "Fishing": that player gets 1 wood from the general supply.',
     "actor_probe": "Each time another player uses \"Forest\", if the acting player's rooms are more than your "
                    "rooms: get 2 food.",
@@ -98,6 +100,7 @@ TEXTS = {
     "stable_set_probe": "Each of your unfenced stables holds 2 animals of one kind.",
     "small_pasture_probe": "Each of your pastures with a stable holds 2 more animals.",
     "house_set_probe": "Your house holds 0 animals.",
+    "house_round_probe": "Your house holds up to the round number animals instead of 1.",
     "no_well_probe": 'At any time, while no player (you included) has "Well" or "Joinery", you may exchange: '
                      "1 clay → 1 food.",
     "building_discount_probe": 'For "Well", "Clay Oven", "Stone Oven" and "Counts As Probe", you pay 2 building '
@@ -321,6 +324,32 @@ def test_goods_and_animals_on_cards_survive_clone_and_show_in_the_view(probes):
     p.goods["cattle"] = 1
     assert not P.animals_fit(g, p)
 
+
+def test_the_view_shows_a_card_holding_any_number_of_one_kind_without_a_number(probes):
+    """In the view's 'on_cards', a place for any number of animals has "animals": None (not the runtime's
+    stand-in number); a place for a fixed number shows the number."""
+    g = _game(probes, 2)
+    p = g.players[0]
+    for cid in ("any_boar_probe", "pen_probe"):
+        p.minors.append(cid)
+        g.install_card(p, probes.all_cards[cid])
+    assert g.view(seat=0)["players"][0]["on_cards"] == {
+        "any_boar_probe": {"holds": [{"animals": None, "kind": "boar"}]},
+        "pen_probe": {"holds": [{"animals": 2, "kind": "sheep"}]}}
+
+def test_moving_goods_the_player_cannot_pay_onto_a_card_moves_nothing_and_says_so(probes):
+    """'move 1 grain from your supply onto this card' (the verb on its own): without the grain and no way
+    to make it, nothing moves and the verb reports that it did nothing; with the grain, it moves."""
+    from runtime import primitives as P
+    g = _game(probes, 2)
+    p = g.players[0]
+    p.minors.append("keep_probe")
+    g.install_card(p, probes.all_cards["keep_probe"])
+    assert P.move_to_card(g, p, "keep_probe", (("grain", 1),)) is False
+    assert (p.goods["grain"], P.stored_on(p, "keep_probe")) == (0, {})
+    p.goods["grain"] = 1
+    assert P.move_to_card(g, p, "keep_probe", (("grain", 1),)) is True
+    assert (p.goods["grain"], P.stored_on(p, "keep_probe")) == (0, {"grain": 1})
 
 def _game(pack, n):
     from runtime.engine import Game

@@ -85,3 +85,51 @@ def test_it_beats_the_greedy_agent_in_seat_swapped_games(revised):
         theirs.append(g.scores[1 - seat]["total"])
     assert wins >= 10
     assert sum(mine) > sum(theirs)
+
+
+def _last_round_placement(pack, nplayers, seed):
+    """A game of ``nplayers`` open seats played on at random to P1's first placement of the last round."""
+    import random
+    game = Game(pack, nplayers, seed=seed, agents=[None] * nplayers)
+    request, rng = game.run(), random.Random(1)
+    while not (game.round == game.last_round and request.kind == "place" and request.seat == 0):
+        request = game.answer(rng.randrange(len(request.options)))
+    return game
+
+
+def test_a_look_in_the_last_round_is_the_final_score_difference_to_the_best_other(family):
+    """In the last round the look plays on to the game's end (P1 by the GreedyAgent, its follow-ups by the
+    RuleAgent, the others by GreedyAgents) and is worth P1's total minus the best total of the others."""
+    game = _last_round_placement(family, 3, seed=5)
+    agent = SearchAgent(0)
+    for index in (0, 1, 5):
+        trial = game.clone(agents=[None, GreedyAgent(0), GreedyAgent(0)])
+        follow, mine = trial.answer(index), GreedyAgent(0)
+        while follow is not None:
+            choice = mine.choose(trial, follow.player, follow.kind, follow.options, follow.given_labels,
+                                 follow.prompt)
+            follow = trial.answer(follow.options.index(choice))
+        totals = [s["total"] for s in trial.scores]
+        assert agent._look(game, 0, index) == totals[0] - max(totals[1:])
+    assert [agent._look(game, 0, i) for i in (0, 1, 5)] == [-25, -11, -9]
+
+
+def test_a_look_tells_its_policies_the_kind_of_each_request(family):
+    """Through the first harvest the look answers P1's placements by the GreedyAgent and P1's other
+    requests by the RuleAgent, each told the kind of the request it answers."""
+    asked = []
+
+    class Spy:
+        def __init__(self, name, inner):
+            self.name, self.inner = name, inner
+
+        def choose(self, game, player, kind, options, labels=None, prompt=None):
+            asked.append((self.name, kind))
+            return self.inner.choose(game, player, kind, options, labels, prompt)
+    agent = SearchAgent(0, harvests=1)
+    agent.greedy, agent.rules = Spy("greedy", agent.greedy), Spy("rules", agent.rules)
+    game = Game(family, 2, seed=5, agents=[None, None])
+    request = game.run()
+    agent._look(game, 0, request.options.index("farmland"))
+    assert {kind for name, kind in asked if name == "greedy"} == {"place"}
+    assert {kind for name, kind in asked if name == "rules"} == {"next", "room"}

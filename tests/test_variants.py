@@ -169,6 +169,30 @@ def test_the_team_score_uses_each_category_of_the_weaker_partner(pack_loader):
     assert (mine["begging"], theirs["begging"], team["categories"]["begging"]) == (0, -6, -6)
 
 
+def test_a_change_of_the_stable_price_applies_to_a_stable_built_for_the_partner(pack_loader):
+    """A card's 'cost of stable: -1 wood' lowers the team price of a stable for the partner (3 wood), the
+    owner's card and, the pack sharing building prices, the partner's card; a change of room prices does
+    not. (No card of the revised decks changes the price of stables: the change is put in as a card's
+    install puts it.)"""
+    from runtime import primitives as P
+    from runtime.payments import price_cache_for
+
+    def give(q, kind, targets, goods):
+        q.mods.setdefault("cost", []).append((kind, targets, goods))
+        q.prices = price_cache_for(q)
+    for owner in (0, 2):
+        g = Game(pack_loader("revised-teams"), 4, seed=1)
+        p1 = g.players[0]
+        p1.goods["wood"] = 2
+        assert P.partner_stable_options(g, p1) == [(("wood", 3),)]
+        assert P.partner_stable_cells(g, p1) == (None, 0)
+        give(g.players[owner], "delta", ("room",), (("wood", -1),))
+        assert P.partner_stable_options(g, p1) == [(("wood", 3),)]
+        give(g.players[owner], "delta", ("stable",), (("wood", -1),))
+        assert P.partner_stable_options(g, p1) == [(("wood", 2),)], owner
+        assert P.partner_stable_cells(g, p1)[0] is g.players[2]
+
+
 def test_a_teams_section_that_does_not_fit_the_table_is_refused(tmp_path, capsys):
     import shutil
     shutil.copytree(ROOT / "rules", tmp_path / "rules")
