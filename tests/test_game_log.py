@@ -318,7 +318,7 @@ def test_goods_and_actions_a_card_lays_on_round_spaces_name_the_card_when_taken(
 
 
 def test_adding_to_each_grain_field_says_how_many_fields_got_more(revised):
-    """'add N <good> to each <good> field' (the Clapper): one line with the number of fields that got more
+    """'add N <good> to each <good> field': one line with the number of fields that got more
     (the empty field and the vegetable field get nothing), and the verb reports that it did something."""
     from runtime import primitives as P
     game = Game(revised, 2, seed=1, agents=[RandomAgent(0), RandomAgent(1)], log=True)
