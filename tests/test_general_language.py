@@ -337,6 +337,7 @@ def test_the_view_shows_a_card_holding_any_number_of_one_kind_without_a_number(p
         "any_boar_probe": {"holds": [{"animals": None, "kind": "boar"}]},
         "pen_probe": {"holds": [{"animals": 2, "kind": "sheep"}]}}
 
+
 def test_moving_goods_the_player_cannot_pay_onto_a_card_moves_nothing_and_says_so(probes):
     """'move 1 grain from your supply onto this card' (the verb on its own): without the grain and no way
     to make it, nothing moves and the verb reports that it did nothing; with the grain, it moves."""
@@ -350,6 +351,7 @@ def test_moving_goods_the_player_cannot_pay_onto_a_card_moves_nothing_and_says_s
     p.goods["grain"] = 1
     assert P.move_to_card(g, p, "keep_probe", (("grain", 1),)) is True
     assert (p.goods["grain"], P.stored_on(p, "keep_probe")) == (0, {"grain": 1})
+
 
 def _game(pack, n):
     from runtime.engine import Game
