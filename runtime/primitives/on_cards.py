@@ -152,7 +152,11 @@ def add_card_space(g, p, card, can, use, anyone, takes_goods, tags=()):
         return (anyone or who.idx == owner) and bool(can(g, who, context(g, who, c)))
 
     def do_use(g, who, c):
-        return use(g, who, context(g, who, c))
+        ctx = context(g, who, c)
+        done = use(g, who, ctx)
+        if c is not None:   # the goods the body took ('take the goods') are what the use brought, as on a board space
+            c.goods = ctx.goods
+        return done
 
     n = g.nplayers
     defn = SpaceDef({"id": card.id, "name": card.name, "players": (n,), "tags": ("card_space",) + tuple(tags),
