@@ -9,7 +9,7 @@ import pytest
 from compiler import nodes as N
 from compiler.codegen import Gen
 from runtime import queries as Q
-from runtime.agents import RandomAgent
+from runtime.agents import RandomAgent, heuristic
 from runtime.engine import Game
 
 
@@ -68,3 +68,20 @@ def test_the_total_is_the_sum_of_the_categories_through_games(pack_name, request
         g.emit = watched
         g.play()
     assert checked >= 100, checked
+
+
+@pytest.mark.parametrize("pack_name", ["revised", "family"])
+def test_the_heuristic_is_the_same_whichever_way_the_farm_is_added_up(pack_name, request, monkeypatch):
+    """The greedy agent's heuristic adds the categories up one by one for a player whose cards change a
+    category, and calls ``rules.score_total`` otherwise: on the same farm both give the same value."""
+    pack = request.getfixturevalue(pack_name)
+    for seed in range(3):
+        g = Game(pack, 2, seed=seed, agents=[RandomAgent(f"{seed}:{i}") for i in range(2)])
+        while g.round < 6 + seed:
+            g.play_round()
+        assert g.rules.score_total is not None
+        one_call = [heuristic(g, p) for p in g.players]
+        with monkeypatch.context() as m:
+            m.setattr(g.rules, "score_total", None)
+            added_up = [heuristic(g, p) for p in g.players]
+        assert added_up == one_call
