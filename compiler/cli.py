@@ -477,11 +477,18 @@ def _resume_at_the_terminal(args, doc, pack) -> int:
     return _terminal_loop(args, table, lambda: write_atomic(path, table.document()), args.file)
 
 
+def _card_texts(args, pack_id) -> dict:
+    """The generated text of the pack's cards, by id (for the terminal's 'h'; empty if the pack does not check)."""
+    from .docs import card_texts
+    _src, checked, _report = _compiler(args).check(pack_id)
+    return card_texts(checked) if checked is not None else {}
+
+
 def _terminal_loop(args, table, after, saved_in) -> int:
     from .terminal import TerminalPlay, finish_text
 
     read, write = _read_line, _write_line
-    done = TerminalPlay(table, read, write, after=after).run()
+    done = TerminalPlay(table, read, write, after=after, card_texts=lambda: _card_texts(args, table.game.pack.id)).run()
     after()
     if not done:
         where = f"; saved in {saved_in} (agricola resume {saved_in} goes on from there)" if saved_in else ""

@@ -138,6 +138,18 @@ def _card(eng, unit) -> dict:
     }
 
 
+def card_texts(checked) -> dict:
+    """The generated English of each improvement and hand card of a checked pack, by id, as one paragraph:
+    its price and prerequisite, then its rules (what the terminal's ``h`` shows beside a card in hand)."""
+    eng = english.for_pack(checked)
+    out = {}
+    for unit in checked.majors + checked.cards:
+        c = _card(eng, unit)
+        parts = ([f"Cost: {c['cost']}."] if c["cost"] else []) + ([f"Needs {c['requires']}."] if c["requires"] else [])
+        out[unit.id] = " ".join(parts + [r if r.endswith(".") else r + "." for r in c["rules"]])
+    return out
+
+
 def card_tags(checked) -> list:
     """The tags of a pack's improvements and hand cards, for 'agricola cards tags' and the index page: a list
     of {"tag", "cards"} sorted by tag, each card {"id", "name", "kind", "deck", "counts_as"} in the pack's

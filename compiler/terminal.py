@@ -53,16 +53,15 @@ def board_text(game) -> str:
     return "\n".join(lines)
 
 
-def hand_text(game, seat: int) -> str:
-    """The cards in the hand of the player at ``seat``, with their text."""
+def hand_text(game, seat: int, texts=None) -> str:
+    """The cards in the hand of the player at ``seat``, each with its text from ``texts`` (id -> text)."""
     p = game.players[seat]
     lines = []
     for title, ids in (("Occupations", p.hand_occupations), ("Minor improvements", p.hand_minors)):
         lines.append(f"{title} in hand: {len(ids) or 'none'}")
         for cid in ids:
-            card = game.card(cid)
-            text = " ".join(str(card.text or "").split())
-            lines.append(f"  {card.name}" + (f": {text}" if text else ""))
+            text = " ".join(str((texts or {}).get(cid) or "").split())
+            lines.append(f"  {game.card(cid).name}" + (f": {text}" if text else ""))
     return "\n".join(lines)
 
 
@@ -92,12 +91,15 @@ def _seats_named(game, text: str, default: int) -> list[int] | None:
 class TerminalPlay:
     """The read-answer loop of ``agricola play`` with people at some seats."""
 
-    def __init__(self, table: Table, read, write, after=None):
+    def __init__(self, table: Table, read, write, after=None, card_texts=None):
         self.table = table
         self.read = read      # returns the next line, or None at the end of the input
         self.write = write
         self.after = after    # called after each decision (saving)
         self.shown = 0        # log lines shown so far
+        # returns the cards' texts (id -> text): called at the first 'h' only, as it checks the pack's sources
+        self.card_texts = card_texts
+        self._texts = None
 
     def run(self) -> bool:
         """Play until the game is over (True) or the person stops (False)."""
@@ -169,7 +171,9 @@ class TerminalPlay:
                 else:
                     self.write("\n\n".join(farm_text(game, s) for s in seats))
             elif text == "h":
-                self.write(hand_text(game, seat))
+                if self._texts is None and self.card_texts is not None:
+                    self._texts = self.card_texts()
+                self.write(hand_text(game, seat, self._texts))
             elif text == "s":
                 self.write(scores_text(game))
             elif text == "l":

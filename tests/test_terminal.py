@@ -151,3 +151,30 @@ def test_a_person_stops_and_resume_goes_on_at_the_terminal(family, build_root, t
     assert "Final scores" in out.stdout and "P2> " in out.stdout
     done = json.loads(save.read_text())
     assert done["finished"] and done["decisions"][:len(doc["decisions"])] == doc["decisions"]
+
+
+def test_h_shows_each_card_in_hand_with_its_generated_text(revised, build_root):
+    """'h' lists the hand with each card's text, generated from the card's effects as in the printed
+    reference (price and prerequisite first); the texts are made once, at the first 'h'."""
+    from compiler.build import Compiler
+    from compiler.docs import card_texts
+    table = Table(revised, 2, 1, agent_specs(("human", "random"), 1))
+    _src, checked, _report = Compiler(ROOT, build_root).check("revised")
+    texts, made = card_texts(checked), []
+
+    def source():
+        made.append(1)
+        return texts
+    out = []
+    lines = iter(["h", "h", "q"])
+    TerminalPlay(table, lambda prompt: next(lines), out.append, card_texts=source).run()
+    p, game = table.game.players[0], table.game
+    hands = [block for block in out if block.startswith("Occupations in hand")]
+    assert hands == ["\n".join([f"Occupations in hand: {len(p.hand_occupations)}"]
+                               + [f"  {game.card(cid).name}: {texts[cid]}" for cid in p.hand_occupations]
+                               + [f"Minor improvements in hand: {len(p.hand_minors)}"]
+                               + [f"  {game.card(cid).name}: {texts[cid]}" for cid in p.hand_minors])] * 2
+    assert len(p.hand_occupations) == len(p.hand_minors) == 7
+    assert all(texts[cid].startswith("Cost: ") or texts[cid].startswith("Needs ") or cid in
+               {u.id for u in checked.cards if u.data.get("cost") is None} for cid in p.hand_minors)
+    assert made == [1]
