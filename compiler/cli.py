@@ -1069,7 +1069,7 @@ def _campaign_game_at_the_terminal(args, pack, doc, kinds, seed) -> int:
     print("Type ? at a prompt for what the request asks and the commands.")
     stopped = (f"; the campaign file {args.file} is as it was before this game ('agricola campaign next "
                f"{args.file}' plays this game again from its start)")
-    if not TerminalPlay(table, read, write).run():
+    if not TerminalPlay(table, read, write, card_texts=lambda: _card_texts(args, pack.id)).run():
         print(f"stopped at decision {table.game.decisions + 1}{stopped}")
         return EXIT_OK
     print(finish_text(table.game))
