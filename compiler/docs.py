@@ -145,7 +145,7 @@ def card_texts(checked) -> dict:
     out = {}
     for unit in checked.majors + checked.cards:
         c = _card(eng, unit)
-        parts = ([f"Cost: {c['cost']}."] if c["cost"] else []) + ([f"Needs {c['requires']}."] if c["requires"] else [])
+        parts = ([f"Cost: {c['cost']}."] if c["cost"] else []) + ([f"Prerequisite: {c['requires']}."] if c["requires"] else [])
         out[unit.id] = " ".join(parts + [r if r.endswith(".") else r + "." for r in c["rules"]])
     return out
 

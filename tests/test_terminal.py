@@ -175,6 +175,6 @@ def test_h_shows_each_card_in_hand_with_its_generated_text(revised, build_root):
                                + [f"Minor improvements in hand: {len(p.hand_minors)}"]
                                + [f"  {game.card(cid).name}: {texts[cid]}" for cid in p.hand_minors])] * 2
     assert len(p.hand_occupations) == len(p.hand_minors) == 7
-    assert all(texts[cid].startswith("Cost: ") or texts[cid].startswith("Needs ") or cid in
+    assert all(texts[cid].startswith("Cost: ") or texts[cid].startswith("Prerequisite: ") or cid in
                {u.id for u in checked.cards if u.data.get("cost") is None} for cid in p.hand_minors)
     assert made == [1]

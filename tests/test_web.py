@@ -20,6 +20,8 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 TINY = ROOT / "tests" / "fixtures" / "tiny"
+TINY_TOOL_TEXT = ('Cost: 1 wood. Prerequisite: you have "Tiny Helper" or you have "Tiny Helper" or you have '
+                  '"Small Hearth" or "Day Work" is occupied. When you play this card: get 1 food.')
 
 
 @pytest.fixture
@@ -207,6 +209,8 @@ def test_hot_reload_shows_the_diagnostics_and_new_games_use_the_new_card(tmp_pat
         made = client.post("/api/games", json={"pack": "tiny", "seats": ["human"], "seed": 1}).json()
         hand = client.get(f"/api/games/{made['id']}", params={"token": made["seats"]["0"]}).json()
         assert "Tiny Tool" in hand["card_names"].values()
+        tool = next(cid for cid, name in hand["card_names"].items() if name == "Tiny Tool")
+        assert hand["card_texts"][tool] == TINY_TOOL_TEXT
         card = root / "cards" / "tiny" / "A" / "tiny_tool.yaml"
         text = card.read_text()
         card.write_text(text.replace("gain 1 food", "gain 1 reeds"))

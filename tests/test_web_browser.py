@@ -148,6 +148,8 @@ def test_two_people_at_one_table_each_in_their_own_browser(browser, playwright_c
         assert hands[0] and hands[1] is None
         names = [state["card_names"][c] for c in sorted(hands[0])]
         assert all(n in p1.inner_text(".hand") for n in names)
+        # each card in hand with its text, generated from its effects
+        assert all(f"{state['card_names'][c]}: {state['card_texts'][c]}" in p1.inner_text(".hand") for c in hands[0])
         shown_to_p2 = p2.inner_text("#farms")
         assert not any(n in shown_to_p2 for n in names)   # P2's page holds nothing of P1's hand
         clicks = [0, 0]
@@ -259,7 +261,7 @@ def test_hot_reload_of_a_card_with_a_mistake(browser, tmp_path):
         page.click("#start")
         page.wait_for_url("**/play/**")
         page.wait_for_selector(".hand")
-        assert "Tiny Shovel" in page.inner_text(".hand")
+        assert "Tiny Shovel: Cost: 1 wood. Prerequisite: " in page.inner_text(".hand")
         assert not errors, errors
     finally:
         live.stop()

@@ -44,6 +44,7 @@ class PackState:
         self.pack = None
         self.diagnostics = None   # the located messages of the last compile that failed, as the CLI prints them
         self.generation = 0       # how many times it was (re)compiled
+        self.texts = {}           # card id -> its text generated from its effects (the hands show it)
 
 
 class Server:
@@ -105,6 +106,9 @@ class Server:
             if result.ok:
                 state.pack = load_pack(state.id, self.build_root)
                 state.diagnostics = None
+                from ..docs import card_texts
+                _src, checked, _report = self.compiler.check(state.id)
+                state.texts = card_texts(checked) if checked is not None else {}
             else:
                 # a pack that does not compile any more: new games wait for a fix; games going on keep theirs
                 state.pack = None
@@ -288,6 +292,8 @@ class Server:
         labels = [label for _, label, _ in game.rules.scoring]
         ids = [cid for cid, _, _ in game.rules.scoring]
         scores = game.scores or [game.score(p) for p in game.players]
+        state = self.packs.get(game.pack.id)
+        texts = state.texts if state is not None and state.pack is game.pack else {}
         names = {cid: game.card(cid).name for p in view["players"]
                  for cid in p["cards"]["majors"] + p["cards"]["minors"] + p["cards"]["occupations"]
                  + ((p["hand"] or {}).get("occupations", []) + (p["hand"] or {}).get("minors", []))}
@@ -303,6 +309,7 @@ class Server:
             "score_table": {"labels": labels, "rows": [[s["categories"][c] for c in ids] for s in scores],
                             "totals": [s["total"] for s in scores], "players": [p.name for p in game.players]},
             "card_names": names,
+            "card_texts": {cid: texts[cid] for cid in names if cid in texts},
             "can_undo": seat is not None and at is None and any(pi == seat for pi, _, _ in game.record),
         }
 

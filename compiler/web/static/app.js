@@ -134,6 +134,7 @@ function boardSection(view) {
 function playersSection(state) {
   const names = state.card_names || {};
   const card = id => names[id] || id;
+  const texts = state.card_texts || {};
   return h("section", { id: "players" }, h("h2", {}, "Players"),
     h("div", { id: "farms" }, state.view.players.map((p, i) => {
       const box = h("div", { class: "farm-box" + (i === state.seat ? " mine" : ""), "data-player": p.name });
@@ -144,7 +145,8 @@ function playersSection(state) {
         h("div", {}, "People " + p.people + (p.begging ? ", " + p.begging + " begging" : "") + "; score so far " + p.score.total),
         h("div", {}, "In play: " + ([...p.cards.majors, ...p.cards.minors, ...p.cards.occupations].map(card).join(", ") || "nothing")),
         p.hand ? h("div", { class: "hand" }, "Hand: ", p.hand.occupations.length + p.hand.minors.length ? h("ul", {},
-          [...p.hand.occupations, ...p.hand.minors].map(id => h("li", {}, card(id)))) : "none") :
+          [...p.hand.occupations, ...p.hand.minors].map(id => h("li", {}, h("b", {}, card(id)),
+            texts[id] ? h("span", { class: "card-text" }, ": " + texts[id]) : ""))) : "none") :
           h("div", {}, "Hand: " + p.hand_size.occupations + " occupations, " + p.hand_size.minors + " minors"));
       return box;
     })));
