@@ -478,10 +478,9 @@ def _resume_at_the_terminal(args, doc, pack) -> int:
 
 
 def _card_texts(args, pack_id) -> dict:
-    """The generated text of the pack's cards, by id (for the terminal's 'h'; empty if the pack does not check)."""
-    from .docs import card_texts
-    _src, checked, _report = _compiler(args).check(pack_id)
-    return card_texts(checked) if checked is not None else {}
+    """The generated text of the pack's cards, by id (for the terminal's 'h')."""
+    from .docs import pack_card_texts
+    return pack_card_texts(_compiler(args), pack_id)
 
 
 def _terminal_loop(args, table, after, saved_in) -> int:

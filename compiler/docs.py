@@ -150,6 +150,13 @@ def card_texts(checked) -> dict:
     return out
 
 
+def pack_card_texts(compiler, pack_id: str) -> dict:
+    """card_texts of a pack as its sources are now (empty when they do not check): the hands of the
+    terminal and of the web page show them."""
+    _src, checked, _report = compiler.check(pack_id)
+    return card_texts(checked) if checked is not None else {}
+
+
 def card_tags(checked) -> list:
     """The tags of a pack's improvements and hand cards, for 'agricola cards tags' and the index page: a list
     of {"tag", "cards"} sorted by tag, each card {"id", "name", "kind", "deck", "counts_as"} in the pack's

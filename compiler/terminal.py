@@ -60,7 +60,7 @@ def hand_text(game, seat: int, texts=None) -> str:
     for title, ids in (("Occupations", p.hand_occupations), ("Minor improvements", p.hand_minors)):
         lines.append(f"{title} in hand: {len(ids) or 'none'}")
         for cid in ids:
-            text = " ".join(str((texts or {}).get(cid) or "").split())
+            text = (texts or {}).get(cid)
             lines.append(f"  {game.card(cid).name}" + (f": {text}" if text else ""))
     return "\n".join(lines)
 

@@ -44,7 +44,7 @@ class PackState:
         self.pack = None
         self.diagnostics = None   # the located messages of the last compile that failed, as the CLI prints them
         self.generation = 0       # how many times it was (re)compiled
-        self.texts = {}           # card id -> its text generated from its effects (the hands show it)
+        self.texts = None         # card id -> its text generated from its effects (the hands show it); made when first shown
 
 
 class Server:
@@ -106,13 +106,24 @@ class Server:
             if result.ok:
                 state.pack = load_pack(state.id, self.build_root)
                 state.diagnostics = None
-                from ..docs import card_texts
-                _src, checked, _report = self.compiler.check(state.id)
-                state.texts = card_texts(checked) if checked is not None else {}
+                state.texts = None
             else:
                 # a pack that does not compile any more: new games wait for a fix; games going on keep theirs
                 state.pack = None
                 state.diagnostics = result.report.render() + "\n" + result.report.summary()
+
+    def _card_texts(self, pack) -> dict:
+        """The texts of ``pack``'s cards, made from its sources once per compile (a game whose pack has been
+        compiled again since gets none: its sources may say something else now)."""
+        state = self.packs.get(pack.id)
+        if state is None or state.pack is not pack:
+            return {}
+        if state.texts is None:
+            from ..docs import pack_card_texts
+            with self.compile_lock:
+                if state.texts is None:
+                    state.texts = pack_card_texts(self.compiler, state.id)
+        return state.texts
 
     def _fingerprint(self):
         """The size and time of change of every rule and card file (what hot reload compares)."""
@@ -292,11 +303,10 @@ class Server:
         labels = [label for _, label, _ in game.rules.scoring]
         ids = [cid for cid, _, _ in game.rules.scoring]
         scores = game.scores or [game.score(p) for p in game.players]
-        state = self.packs.get(game.pack.id)
-        texts = state.texts if state is not None and state.pack is game.pack else {}
         names = {cid: game.card(cid).name for p in view["players"]
                  for cid in p["cards"]["majors"] + p["cards"]["minors"] + p["cards"]["occupations"]
                  + ((p["hand"] or {}).get("occupations", []) + (p["hand"] or {}).get("minors", []))}
+        texts = self._card_texts(game.pack) if names else {}
         return {
             "id": game_id, "seat": seat, "pack": game.pack.id, "pack_name": game.rules.name,
             "seats": [{"seat": i, "name": p.name, "kind": "human" if s.get("kind") == "open" else s.get("kind")}
