@@ -1,6 +1,8 @@
 """Shared fixtures: the compiled built-in packs and small game helpers."""
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import pytest
@@ -38,9 +40,12 @@ def pack_loader(build_root):
 
     def load(name):
         if name not in cache:
-            result = compiler.compile(name)
-            assert result.ok, result.report.render()
-            cache[name] = load_pack(name, build_root)
+            with _reached(("pack_loader", name)):
+                result = compiler.compile(name)
+                assert result.ok, result.report.render()
+                cache[name] = load_pack(name, build_root)
+        else:
+            _credit(("pack_loader", name))
         return cache[name]
     return load
 
@@ -70,3 +75,83 @@ def original(compiler, build_root):
 @pytest.fixture(scope="session")
 def original_family(compiler, build_root):
     return _pack(compiler, build_root, "original-family")
+
+
+# ---- make mutate (tools/mutate.py): mutmut's test selection and the order of a mutant's tests ----
+# mutmut first runs every test once and records which functions each test reaches; a mutant is later tested
+# with the tests that reached its function only. A session fixture (a compiled pack) or a cache runs its
+# code once, inside the first test that asks for it: without help mutmut would credit pack loading to that
+# test alone, and a mutant there that a later test would catch counted as surviving (session 13 found five).
+# Here the functions a shared fixture or a cached pack reaches are recorded once and credited to every test
+# that uses them. Outside that recording run (MUTANT_UNDER_TEST is not "stats") these hooks do nothing.
+_REACHED: dict = {}
+
+
+def _mutmut_calls():
+    """The set of functions mutmut records for the running test, or None when it is not recording."""
+    if os.environ.get("MUTANT_UNDER_TEST") != "stats":
+        return None
+    try:
+        from mutmut.state import state
+    except ImportError:
+        return None
+    return state()._stats
+
+
+class _reached:
+    """Record under ``key`` the functions reached inside the block (and keep crediting the running test)."""
+
+    def __init__(self, key):
+        self.key = key
+
+    def __enter__(self):
+        self.calls = _mutmut_calls()
+        if self.calls is not None:
+            self.before = set(self.calls)
+            self.calls.clear()
+
+    def __exit__(self, *exc):
+        if self.calls is not None:
+            _REACHED[self.key] = set(self.calls)
+            self.calls.update(self.before)
+
+
+def _credit(key):
+    calls = _mutmut_calls()
+    if calls is not None:
+        calls.update(_REACHED.get(key, ()))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_fixture_setup(fixturedef, request):
+    if fixturedef.scope == "function" or _mutmut_calls() is None:
+        yield
+        return
+    with _reached(("fixture", fixturedef.baseid, fixturedef.argname)):
+        yield
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item, nextitem):
+    # before mutmut's own teardown hook, which files the functions reached under this test
+    if _mutmut_calls() is not None:
+        for name in item.fixturenames:
+            for fixturedef in item._fixtureinfo.name2fixturedefs.get(name, ()):
+                _credit(("fixture", fixturedef.baseid, name))
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """While mutmut tests a mutant, run its tests module by module, the cheapest first: mutmut passes them
+    in no particular order, which set module fixtures up again at every switch, and stops at the first
+    failure (-x), which comes sooner when the quick tests run first."""
+    mutant = os.environ.get("MUTANT_UNDER_TEST", "")
+    if not mutant or mutant in ("stats", "list_all_tests", "mutant_generation") or not os.path.isfile("mutmut-stats.json"):
+        return
+    with open("mutmut-stats.json", encoding="utf-8") as f:
+        duration = json.load(f).get("duration_by_test", {})
+    by_module: dict = {}
+    for item in items:
+        by_module.setdefault(item.nodeid.split("::")[0], []).append(item)
+    cost = {module: sum(duration.get(i.nodeid, 0.0) for i in group) for module, group in by_module.items()}
+    items[:] = [item for module in sorted(by_module, key=lambda m: (cost[m], m))
+                for item in sorted(by_module[module], key=lambda i: (duration.get(i.nodeid, 0.0), i.nodeid))]
