@@ -114,3 +114,79 @@ def test_the_stand_in_for_mutmuts_call_stack_restores_what_it_replaced(monkeypat
     assert stack.get() == ("runtime.phases.x_place", 1)
     stack.reset(outer)
     assert stack.get() == (None, 0)
+
+
+def _fake_run(monkeypatch, tool, verdicts, diffs):
+    monkeypatch.setattr(tool, "_verdicts", lambda: dict(verdicts))
+    monkeypatch.setattr(tool, "_diffs", lambda names: {n: diffs[n] for n in names if n in diffs})
+
+
+def test_a_mutant_recorded_as_equivalent_is_left_out_of_the_score_while_its_diff_is_the_same(monkeypatch):
+    tool = _tool()
+    verdicts = {"runtime.queries.x_f__mutmut_1": "killed", "runtime.queries.x_f__mutmut_2": "killed",
+                "runtime.queries.x_f__mutmut_3": "killed", "runtime.queries.x_f__mutmut_4": "survived",
+                "runtime.queries.x_f__mutmut_5": "survived", "runtime.queries.x_f__mutmut_6": "not checked"}
+    diffs = {"runtime.queries.x_f__mutmut_4": "-a\n+b\n", "runtime.queries.x_f__mutmut_5": "-c\n+d\n"}
+    _fake_run(monkeypatch, tool, verdicts, diffs)
+    equivalents = {"runtime.queries.x_f__mutmut_4": (tool.diff_digest("-a\n+b\n"), "nobody reads it")}
+    report = tool.collect(["runtime/queries.py"], 10, equivalents=equivalents)
+    total = report["total"]
+    assert (total["killed"], total["survived"], total["equivalent"], total["not_checked"]) == (3, 1, 1, 1)
+    assert total["score"] == 0.75 and total["score_with_equivalent"] == 0.6
+    assert report["modules"]["runtime/queries.py"]["equivalent"] == 1
+    assert report["survivors"][0] == {"mutant": "runtime.queries.x_f__mutmut_4", "module": "runtime/queries.py",
+                                      "verdict": "equivalent", "reason": "nobody reads it", "diff": "-a\n+b\n"}
+    assert report["survivors"][1]["verdict"] == "survived"
+    # the code changed: the mutant's diff is not the one looked at, so it counts as a survivor again
+    diffs["runtime.queries.x_f__mutmut_4"] = "-a\n+e\n"
+    report = tool.collect(["runtime/queries.py"], 10, equivalents=equivalents)
+    assert (report["total"]["survived"], report["total"]["equivalent"], report["total"]["score"]) == (2, 0, 0.6)
+    assert report["survivors"][0]["verdict"] == "survived"
+    assert report["survivors"][0]["stale_equivalent_entry"] == \
+        "the diff changed since it was found equivalent: look again"
+
+
+def test_an_equivalent_mutant_is_recorded_with_its_digest_and_reason(monkeypatch, tmp_path):
+    tool = _tool()
+    _fake_run(monkeypatch, tool, {}, {"runtime.m.x_g__mutmut_7": "-x = 1\n+x = 2\n"})
+    path = tmp_path / "equivalent.yaml"
+    digest = tool.add_equivalent("runtime.m.x_g__mutmut_7", "x is written again before it is read", path)
+    assert digest == tool.diff_digest("-x = 1\n+x = 2\n") and len(digest) == 16
+    assert tool.load_equivalents(path) == {"runtime.m.x_g__mutmut_7": (digest, "x is written again before it is read")}
+    try:
+        tool.add_equivalent("runtime.m.x_g__mutmut_7", "again", path)
+    except tool.EquivalentFileError as exc:
+        assert str(exc) == f"runtime.m.x_g__mutmut_7 is already in {path}"
+    else:
+        raise AssertionError("a second entry for the same mutant was written")
+    try:
+        tool.add_equivalent("runtime.m.x_g__mutmut_8", "no such mutant", path)
+    except tool.EquivalentFileError as exc:
+        assert str(exc) == f"no mutant runtime.m.x_g__mutmut_8 in {tool.WORK}"
+    else:
+        raise AssertionError("a mutant without a diff was recorded")
+
+
+def test_a_wrong_equivalent_file_is_refused_with_what_is_wrong(tmp_path):
+    tool = _tool()
+    path = tmp_path / "equivalent.yaml"
+    cases = [("mutant: [", "not YAML"),
+             ("mutant: a\n", "a list of entries (mutant, digest, reason) is expected"),
+             ("- mutant: a\n  digest: b\n", "entry 1 needs exactly mutant, digest and reason, each a text"),
+             ("- {mutant: a, digest: b, reason: c}\n- {mutant: a, digest: b, reason: ''}\n",
+              "entry 2 needs exactly mutant, digest and reason, each a text")]
+    for text, message in cases:
+        path.write_text(text, encoding="utf-8")
+        try:
+            tool.load_equivalents(path)
+        except tool.EquivalentFileError as exc:
+            assert str(exc).startswith(f"{path}: {message}"), str(exc)
+        else:
+            raise AssertionError(f"accepted {text!r}")
+    assert tool.load_equivalents(tmp_path / "none.yaml") == {}
+
+
+def test_the_shipped_equivalent_file_loads():
+    tool = _tool()
+    entries = tool.load_equivalents()
+    assert all(len(digest) == 16 and reason for digest, reason in entries.values())

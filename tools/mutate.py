@@ -18,12 +18,21 @@ are tested, and the score is an estimate with its 95% interval (Wilson): a full 
 the checker and the parser is tens of thousands of mutants, many hours on 2 cores, while a sample of a
 few hundred gives the score to a few points in an hour or two (README, "Mutation testing").
 
+Some mutants cannot be killed: no behaviour can differ (an argument nobody reads, a default every caller
+overrides). Each one a person has looked at is written in ``tools/mutation-equivalent.yaml`` with its
+diff's digest and the reason (``--equivalent NAME --reason TEXT`` adds one); the report counts them apart
+and leaves them out of the score, as the field does (killed / (mutants checked - equivalent)), and gives
+the raw share too. An entry whose digest no longer matches the mutant's diff (the code changed) no longer
+counts.
+
     python tools/mutate.py [--budget SECONDS] [--module GLOB]... [--tests PATH]... [--workers N]
                            [--sample N [--seed S]] [--fresh]
+    python tools/mutate.py --equivalent NAME --reason TEXT
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -51,6 +60,7 @@ def select_modules(patterns, root: Path = ROOT) -> list:
                    if p.suffix == ".py" and "__pycache__" not in p.parts} - set(SKIP))
 # the tests read some of these as files (the Makefile's run command, tools/mutate.py itself)
 COPY = ["compiler", "runtime", "rules", "cards", "docs", "tests", "tools", "README.md", "Makefile", "pyproject.toml"]
+EQUIVALENT_FILE = ROOT / "tools" / "mutation-equivalent.yaml"
 TARGET = 0.90
 DETECTED = {"killed", "timeout", "caught by type check", "segfault"}
 UNDETECTED = {"survived", "no tests", "suspicious"}
@@ -279,9 +289,61 @@ def _module_of(mutant: str, modules: dict) -> str:
     return "?"
 
 
-def collect(selected: list, max_diffs: int, only=None) -> dict:
+def diff_digest(diff: str) -> str:
+    """The first 16 hex digits of the SHA-256 of a mutant's diff: what an equivalent entry is checked by."""
+    return hashlib.sha256(diff.encode("utf-8")).hexdigest()[:16]
+
+
+class EquivalentFileError(Exception):
+    pass
+
+
+def load_equivalents(path: Path = EQUIVALENT_FILE) -> dict:
+    """The mutants looked at and found equivalent: {name: (diff digest, reason)}; {} when there is no file."""
+    import yaml
+    if not path.is_file():
+        return {}
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise EquivalentFileError(f"{path}: not YAML: {exc}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, list):
+        raise EquivalentFileError(f"{path}: a list of entries (mutant, digest, reason) is expected")
+    out = {}
+    for i, entry in enumerate(data, 1):
+        if not isinstance(entry, dict) or set(entry) != {"mutant", "digest", "reason"} \
+                or not all(isinstance(v, str) and v.strip() for v in entry.values()):
+            raise EquivalentFileError(f"{path}: entry {i} needs exactly mutant, digest and reason, each a text")
+        out[entry["mutant"]] = (entry["digest"], entry["reason"])
+    return out
+
+
+def add_equivalent(name: str, reason: str, path: Path = EQUIVALENT_FILE) -> str:
+    """Append an entry for the mutant ``name`` (its diff read from WORK); returns the digest written."""
+    import yaml
+    diff = _diffs([name]).get(name)
+    if not diff:
+        raise EquivalentFileError(f"no mutant {name} in {WORK}")
+    known = load_equivalents(path)
+    if name in known:
+        raise EquivalentFileError(f"{name} is already in {path}")
+    digest = diff_digest(diff)
+    entry = yaml.safe_dump([{"mutant": name, "digest": digest, "reason": reason}], sort_keys=False,
+                           allow_unicode=True, width=110)
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    if text and not text.endswith("\n"):
+        text += "\n"
+    path.write_text(text + entry, encoding="utf-8")
+    return digest
+
+
+def collect(selected: list, max_diffs: int, only=None, equivalents=None) -> dict:
     """Verdicts of the mutants of the selected modules (from mutmut's records in WORK); with ``only``,
-    of those mutants alone (a sample)."""
+    of those mutants alone (a sample). An undetected mutant listed in ``equivalents`` with its diff's
+    digest counts as equivalent: out of the score."""
+    equivalents = equivalents or {}
     dotted = {str(Path(p).with_suffix("")).replace(os.sep, "."): p for p in selected}
     wanted = set(only) if only is not None else None
     verdicts = {}
@@ -289,20 +351,27 @@ def collect(selected: list, max_diffs: int, only=None) -> dict:
         module = _module_of(name, dotted)
         if module != "?" and (wanted is None or name in wanted):
             verdicts[name] = (module, verdict)
+    names = sorted(n for n, (_, v) in verdicts.items() if v in UNDETECTED)
+    listed = [n for n in names if n in equivalents]
+    diffs = _diffs(sorted(set(names[:max_diffs]) | set(listed)))
+    equivalent = {n for n in listed if n in diffs and diff_digest(diffs[n]) == equivalents[n][0]}
     modules = {}
     for module in sorted(selected):
-        modules[module] = {"mutants": 0, "killed": 0, "survived": 0, "not_checked": 0, "by_verdict": {}}
+        modules[module] = {"mutants": 0, "killed": 0, "survived": 0, "equivalent": 0, "not_checked": 0,
+                           "by_verdict": {}}
     for name, (module, verdict) in verdicts.items():
         row = modules[module]
         row["mutants"] += 1
         row["by_verdict"][verdict] = row["by_verdict"].get(verdict, 0) + 1
         if verdict in DETECTED:
             row["killed"] += 1
+        elif name in equivalent:
+            row["equivalent"] += 1
         elif verdict in UNDETECTED:
             row["survived"] += 1
         else:
             row["not_checked"] += 1
-    total = {"mutants": 0, "killed": 0, "survived": 0, "not_checked": 0}
+    total = {"mutants": 0, "killed": 0, "survived": 0, "equivalent": 0, "not_checked": 0}
     for row in modules.values():
         checked = row["killed"] + row["survived"]
         row["score"] = round(row["killed"] / checked, 4) if checked else None
@@ -311,12 +380,16 @@ def collect(selected: list, max_diffs: int, only=None) -> dict:
     checked = total["killed"] + total["survived"]
     total["score"] = round(total["killed"] / checked, 4) if checked else None
     total["interval_95"] = wilson_interval(total["killed"], checked)
-    names = sorted(n for n, (_, v) in verdicts.items() if v in UNDETECTED)
-    diffs = _diffs(names[:max_diffs])
+    raw = checked + total["equivalent"]
+    total["score_with_equivalent"] = round(total["killed"] / raw, 4) if raw else None
     survivors = []
     for name in names:
         module, verdict = verdicts[name]
-        entry = {"mutant": name, "module": module, "verdict": verdict}
+        entry = {"mutant": name, "module": module, "verdict": "equivalent" if name in equivalent else verdict}
+        if name in equivalent:
+            entry["reason"] = equivalents[name][1]
+        elif name in listed:
+            entry["stale_equivalent_entry"] = "the diff changed since it was found equivalent: look again"
         if name in diffs:
             entry["diff"] = diffs[name]
         survivors.append(entry)
@@ -357,7 +430,26 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="the seed of the sample's draw (default 0)")
     ap.add_argument("--fresh", action="store_true", help="forget the verdicts of earlier runs")
     ap.add_argument("--out", type=Path, default=OUT, help="the report (default build/mutation.json)")
+    ap.add_argument("--equivalent", metavar="NAME",
+                    help=f"record the mutant NAME (of the last run) as equivalent in {EQUIVALENT_FILE.relative_to(ROOT)}, "
+                         "with --reason; then stop")
+    ap.add_argument("--reason", help="why no test can kill the --equivalent mutant")
     args = ap.parse_args(argv)
+    if args.equivalent:
+        if not (args.reason and args.reason.strip()):
+            ap.error("--equivalent needs --reason: why no behaviour can differ")
+        try:
+            digest = add_equivalent(args.equivalent, args.reason.strip())
+        except (EquivalentFileError, RuntimeError) as exc:
+            print(exc, file=sys.stderr)
+            return 2
+        print(f"{args.equivalent} ({digest}) recorded as equivalent in {EQUIVALENT_FILE.relative_to(ROOT)}")
+        return 0
+    try:
+        equivalents = load_equivalents()
+    except EquivalentFileError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     try:
         import mutmut
     except ImportError:
@@ -396,7 +488,7 @@ def main(argv=None) -> int:
               "target_score": TARGET}
     if sample is not None:
         report["sample"] = {"size": len(sample), "seed": args.seed, "population": len(population)}
-    report.update(collect(selected, args.diffs, only=sample))
+    report.update(collect(selected, args.diffs, only=sample, equivalents=equivalents))
     report["complete"] = report["total"]["not_checked"] == 0 and report["total"]["mutants"] > 0
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -406,13 +498,14 @@ def main(argv=None) -> int:
     if interval:
         score += f" (95% interval {interval[0]:.1%}-{interval[1]:.1%})"
     of = f" of a sample of {len(sample)} from {len(population)}" if sample is not None else ""
-    print(f"{t['mutants']} mutants{of}: {t['killed']} killed, {t['survived']} survived, {t['not_checked']} not checked yet; "
-          f"score {score} (target {TARGET:.0%}){'' if report['complete'] else '; run again to go on'}")
+    print(f"{t['mutants']} mutants{of}: {t['killed']} killed, {t['survived']} survived, {t['equivalent']} equivalent, "
+          f"{t['not_checked']} not checked yet; score {score} (target {TARGET:.0%}; with the equivalent counted as "
+          f"survivors {t['score_with_equivalent'] or 0:.1%}){'' if report['complete'] else '; run again to go on'}")
     for module, row in report["modules"].items():
         if row["mutants"]:
             s = f"{row['score']:.1%}" if row["score"] is not None else "-"
             print(f"  {module}: {row['killed']}/{row['killed'] + row['survived']} killed ({s}), "
-                  f"{row['not_checked']} not checked")
+                  f"{row['equivalent']} equivalent, {row['not_checked']} not checked")
     print(f"report: {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out}")
     return 0
 
