@@ -141,11 +141,13 @@ def pytest_runtest_teardown(item, nextitem):
 
 
 def pytest_collection_modifyitems(session, config, items):
-    """While mutmut tests a mutant, run its tests module by module, the cheapest first: mutmut passes them
-    in no particular order, which set module fixtures up again at every switch, and stops at the first
-    failure (-x), which comes sooner when the quick tests run first."""
-    mutant = os.environ.get("MUTANT_UNDER_TEST", "")
-    if not mutant or mutant in ("stats", "list_all_tests", "mutant_generation") or not os.path.isfile("mutmut-stats.json"):
+    """While mutmut tests a mutant (and in its clean run, MUTANT_UNDER_TEST set but empty), run the tests
+    module by module, the cheapest first: mutmut passes them in no particular order, which sets module
+    fixtures up again at every switch, and stops at the first failure (-x), which comes sooner when the
+    quick tests run first."""
+    mutant = os.environ.get("MUTANT_UNDER_TEST")
+    if mutant is None or mutant in ("stats", "list_all_tests", "mutant_generation") \
+            or not os.path.isfile("mutmut-stats.json"):
         return
     with open("mutmut-stats.json", encoding="utf-8") as f:
         duration = json.load(f).get("duration_by_test", {})
