@@ -2,6 +2,7 @@
 runtime/, its packages included, and compiler/checker.py and compiler/parser.py."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from tests.conftest import load_tool
@@ -190,3 +191,59 @@ def test_the_shipped_equivalent_file_loads():
     tool = _tool()
     entries = tool.load_equivalents()
     assert all(len(digest) == 16 and reason for digest, reason in entries.values())
+
+
+class _Item:
+    def __init__(self, nodeid):
+        self.nodeid = nodeid
+
+
+def test_a_mutants_tests_run_module_by_module_the_cheapest_first(monkeypatch, tmp_path):
+    import json
+    from tests import conftest
+    (tmp_path / "mutmut-stats.json").write_text(json.dumps({"duration_by_test": {
+        "tests/test_b.py::one": 5.0, "tests/test_b.py::two": 0.5, "tests/test_a.py::one": 9.0,
+        "tests/test_c.py::one": 0.1, "tests/test_c.py::two": 0.2}}), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    order = ["tests/test_b.py::one", "tests/test_a.py::one", "tests/test_c.py::two", "tests/test_b.py::two",
+             "tests/test_c.py::one", "tests/test_d.py::unknown"]
+    for mutant in ("runtime.m.x_f__mutmut_1", ""):
+        monkeypatch.setenv("MUTANT_UNDER_TEST", mutant)
+        items = [_Item(n) for n in order]
+        conftest.pytest_collection_modifyitems(None, None, items)
+        assert [i.nodeid for i in items] == [
+            "tests/test_d.py::unknown", "tests/test_c.py::one", "tests/test_c.py::two",
+            "tests/test_b.py::two", "tests/test_b.py::one", "tests/test_a.py::one"]
+    for mutant in ("stats", None):
+        if mutant is None:
+            monkeypatch.delenv("MUTANT_UNDER_TEST")
+        else:
+            monkeypatch.setenv("MUTANT_UNDER_TEST", mutant)
+        items = [_Item(n) for n in order]
+        conftest.pytest_collection_modifyitems(None, None, items)
+        assert [i.nodeid for i in items] == order
+
+
+def test_what_a_shared_fixture_reaches_is_credited_to_every_test_that_uses_it(monkeypatch):
+    """mutmut records the functions each test reaches; a session fixture runs its code inside the first
+    test only, so tests/conftest.py records it once and adds it to every later test that uses it."""
+    import types
+    from tests import conftest
+    recorded = types.SimpleNamespace(_stats=set())
+    module = types.ModuleType("mutmut.state")
+    module.state = lambda: recorded
+    monkeypatch.setitem(sys.modules, "mutmut.state", module)
+    monkeypatch.setitem(conftest._REACHED, ("pack_loader", "probe"), set())
+    monkeypatch.setenv("MUTANT_UNDER_TEST", "stats")
+    recorded._stats.update({"test_body_before"})
+    with conftest._reached(("pack_loader", "probe")):
+        recorded._stats.update({"load", "compile"})
+    assert conftest._REACHED[("pack_loader", "probe")] == {"load", "compile"}
+    assert recorded._stats == {"test_body_before", "load", "compile"}
+    recorded._stats.clear()
+    conftest._credit(("pack_loader", "probe"))
+    assert recorded._stats == {"load", "compile"}
+    monkeypatch.setenv("MUTANT_UNDER_TEST", "runtime.m.x_f__mutmut_1")
+    recorded._stats.clear()
+    conftest._credit(("pack_loader", "probe"))
+    assert recorded._stats == set()
