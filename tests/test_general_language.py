@@ -652,6 +652,11 @@ REFUSED = [
      "turn after …' rule", "event_goods"),
     ("after you use forest: claim (gain 1 food) at round end if occupied(fishing)", "E212",
      "occupied() asks about the people on an action space, and at the end of a round nobody is on one", "occupied"),
+    # a claim is the owner's: not inside a statement run for other players, whichever of the two it is
+    ("after you use forest: for each other player (claim (gain 1 food) at returning home)", "E212",
+     "a claim is staked by the card's owner, not for other players", "claim (gain 1 food) at returning home"),
+    ("after you use forest: for each player (claim (gain 1 food) at returning home)", "E212",
+     "a claim is staked by the card's owner, not for other players", "claim (gain 1 food) at returning home"),
     ("on play: take the food of fishin", "E205", "unknown action space 'fishin' (did you mean 'fishing'?)", "fishin"),
     ("on play: take the gold of fishing", "E203", "unknown good 'gold'", "gold"),
     ("on play: play occupation chosen at random", "E300", "'play occupation chosen at random' plays a hand card at "
@@ -756,6 +761,9 @@ REFUSED = [
     ("after you use forest: may pay 1 food to each other player to build room", "E212",
      "'pay … to each other player to …' takes 'gain <goods>' after 'to' (the goods gained come first and may pay "
      "the other players)", "build room"),
+    ("after you use forest: may pay 1 food to each other player to skip the next harvest", "E212",
+     "'pay … to each other player to …' takes 'gain <goods>' after 'to' (the goods gained come first and may pay "
+     "the other players)", "skip the next harvest"),
     ("at round start: may pay 1 food to start player to place first", "E212",
      "'place first' puts the owner before the others in this round's placements: it belongs in an 'at work phase "
      "start' rule, before anyone is placed", "place first"),
