@@ -953,7 +953,8 @@ def test_every_node_of_every_construct_points_into_its_text():
 @pytest.mark.parametrize("rule, node, marked", [
     ("after you use the marked space: gain 1 food", lambda r: r.trigger, "after you use the marked space"),
     ("capacity of one stable = 3", lambda r: r.modifier.expr, "3"),
-], ids=["marked space trigger", "capacity set number"])
+    ("on play: schedule 1 food on remaining odd rounds", lambda r: r.body.rounds, "remaining odd rounds"),
+], ids=["marked space trigger", "capacity set number", "remaining odd rounds"])
 def test_span_of_a_node_is_what_it_was_read_from(rule, node, marked):
     report = Report()
     rules = parser.parse(rule, "rules", report)
