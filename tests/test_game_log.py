@@ -180,6 +180,20 @@ def test_farmyard_drawing(family):
     ])
 
 
+def test_farmyard_lists_the_fields_on_cards(revised):
+    """A card that is a field is no farmyard space: under the drawing, each such field (the last made first)
+    with the name of its card ('card' when it is not known) and its crop, or 'empty' when nothing is sown."""
+    from runtime import primitives as P
+    game = Game(revised, 1, seed=1, agents=[RandomAgent(0)])
+    p = game.players[0]
+    cid = sorted(revised.cards)[0]
+    P.add_card_field(game, p, cid, ("grain",), stacks=2)
+    P.add_card_field(game, p, None, None)
+    p.fields[-1] = ["grain", 2]
+    name = revised.cards[cid].name
+    assert farmyard(game, p).split("\n")[-1] == f"   fields on cards: card (empty), {name} (empty), {name} (2 grain)"
+
+
 def test_bonus_points_say_where_they_came_from(revised):
     from runtime import primitives as P
     game = Game(revised, 2, seed=1, agents=[RandomAgent(0), RandomAgent(1)])
@@ -193,6 +207,21 @@ def test_bonus_points_say_where_they_came_from(revised):
     first, second = revised.cards[cards[0]].name, revised.cards[cards[1]].name
     assert f"\nBonus points of P1: 3 from {first}, 1 from {second}\n" in table
     assert "Bonus points of P2" not in table
+
+
+def test_bonus_points_of_the_rules_and_from_elsewhere_are_named_so(revised):
+    """Bonus points of no card come 'from the rules'; points the tally does not explain come 'from
+    elsewhere' (last); the cards and the rules are ordered by points, most first."""
+    from runtime import primitives as P
+    game = Game(revised, 2, seed=1, agents=[RandomAgent(0), RandomAgent(1)])
+    p = game.players[0]
+    cid = sorted(revised.cards)[0]
+    P.bonus(game, p, 1, None, cid)
+    P.bonus(game, p, 2, None, None)
+    p.bonus += 3
+    game.finish()
+    name = revised.cards[cid].name
+    assert f"\nBonus points of P1: 2 from the rules, 1 from {name}, 3 from elsewhere\n" in score_table(game)
 
 
 def test_solo_game_shows_its_target(family):
