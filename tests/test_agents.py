@@ -1,4 +1,5 @@
-"""Agents: the greedy agent (one-step lookahead on runtime.agents.heuristic) beats the random agent."""
+"""Agents: the greedy agent (one-step lookahead on runtime.agents.heuristic) beats the random agent; the rule
+agent's choice of an improvement when it does not try the cards."""
 from runtime.agents import GreedyAgent, RandomAgent
 from runtime.engine import Game
 
@@ -31,3 +32,25 @@ def test_greedy_is_deterministic(revised):
         g.play()
         return g.record
     assert run() == run()
+
+
+def test_the_rule_agent_without_trials_picks_the_improvement_worth_most(revised):
+    """Without trying each card on a copy (``try_cards=False``, the answers inside the greedy agent's trials),
+    an improvement is worth its points, 5 more for the first that cooks animals at any time, 1 more for an
+    upgrade (it costs a returned card instead of clay); a minor its points and a half."""
+    from runtime.agents import RuleAgent, _improvement_value
+    game = Game(revised, 2, seed=1, agents=[RandomAgent(0), RandomAgent(1)])
+    p = game.players[0]
+    minor = next(c for c in sorted(revised.cards) if revised.cards[c].kind == "minor")
+    values = {o: _improvement_value(game, p, o)
+              for o in ("well", "fireplace_2", "cooking_hearth_4", "cooking_hearth_4<fireplace_2", f"minor:{minor}")}
+    assert values == {"well": 4, "fireplace_2": 6, "cooking_hearth_4": 6, "cooking_hearth_4<fireplace_2": 7,
+                      f"minor:{minor}": revised.cards[minor].points + 0.5}
+    agent = RuleAgent(try_cards=False)
+    assert agent.choose(game, p, "improvement", ["well", "cooking_hearth_4", "cooking_hearth_4<fireplace_2"]) \
+        == "cooking_hearth_4<fireplace_2"
+    # once the player cooks, a cooking improvement is worth its points only: the Well is taken
+    p.majors.append("fireplace_2")
+    game.install_card(p, game.card("fireplace_2"))
+    assert _improvement_value(game, p, "cooking_hearth_4") == 1
+    assert agent.choose(game, p, "major", ["cooking_hearth_4", "cooking_hearth_4<fireplace_2", "well"]) == "well"
