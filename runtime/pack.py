@@ -81,7 +81,6 @@ class CardDef:
         # alternative prices ('1 wood or 1 clay', docs/language.md 4.3): every way to pay, or None for one
         self.cost_ways = tuple(tuple(way) for way in d["cost_ways"]) if d.get("cost_ways") else None
         self.points = d.get("points", 0)
-        self.bonus_points = d.get("bonus_points", False)
         self.tags = tuple(d.get("tags", ()))
         self.upgrade_of = tuple(d.get("upgrade_of", ()))
         self.returns = d.get("returns", 1)   # how many cards of upgrade_of a minor's price returns
