@@ -114,6 +114,14 @@ def test_redrawing_a_kind_gives_one_card_fewer_until_the_player_keeps(pack_loade
     assert req.seat != p.idx and req.kind == "redraw"
 
 
+def test_the_log_says_each_redraw(pack_loader):
+    g = Game(pack_loader("revised-redraw"), 2, seed=1, agents=[None] * 2, log=True)
+    req = g.run()
+    name = g.players[req.seat].name
+    g.answer(1)
+    assert g.log == [f"    {name} gives back 7 occupations and draws 6"]
+
+
 def test_swaps_and_a_card_drawn_after_each_card_played(pack_loader):
     g, req = held_open(pack_loader("revised-swap-and-draw"), 2)
     p = g.players[req.seat]
@@ -153,6 +161,18 @@ def test_solo_the_player_lays_out_the_round_cards_and_chooses_the_hand(pack_load
     while req is not None and g.round < 1:
         req = g.answer(0)
     assert g.space_by_id[chosen[0]].round_revealed == 1
+
+
+def test_the_log_names_the_round_cards_in_the_order_laid_out(pack_loader):
+    pack = pack_loader("revised-solo-choices")
+    g = Game(pack, 1, seed=1, agents=[None], log=True)
+    req = g.run()
+    while req.kind == "round_card":
+        req = g.answer(len(req.options) - 1)     # the last of the sorted ids: each stage in reverse order
+    assert g.log == ["    P1 lays out the round cards: Sheep Market, Major Improvement, Grain Utilization, "
+                     "Fencing, Western Quarry, House Redevelopment, Basic Wish for Children, Vegetable Seeds, "
+                     "Pig Market, Eastern Quarry, Cattle Market, Urgent Wish for Children, Cultivation, "
+                     "Farm Redevelopment"]
 
 
 def test_a_drafted_game_replays_from_its_decisions(pack_loader):
