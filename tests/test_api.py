@@ -258,6 +258,41 @@ def test_the_state_view_is_json_and_hides_other_hands(revised):
     assert occupied == {p.name: [s.id for s in g.spaces if p.idx in s.occupants] for p in g.players}
 
 
+def test_the_state_view_counts_the_decisions_and_names_the_round_cards(revised):
+    g = Game(revised, 2, seed=2)
+    _play_to(g, 25, random.Random(2))
+    view = g.view(seat=0)
+    assert sorted(view) == ["board", "decisions", "finished", "format", "harvest_rounds", "hidden_round_cards",
+                            "last_round", "major_supply", "pack", "pending", "player_count", "players", "round",
+                            "round_cards", "scores", "seat", "stage", "start_player", "teams", "tile_supply",
+                            "version", "work_phase"]
+    assert view["decisions"] == 25 and view["round"] == 5
+    assert view["round_cards"] == [
+        {"round": 1, "id": "grain_utilization", "name": "Grain Utilization"},
+        {"round": 2, "id": "major_improvement", "name": "Major Improvement"},
+        {"round": 3, "id": "sheep_market", "name": "Sheep Market"},
+        {"round": 4, "id": "fencing", "name": "Fencing"},
+        {"round": 5, "id": "house_redevelopment", "name": "House Redevelopment"}]
+    assert view["hidden_round_cards"] == 9
+
+
+def test_the_state_view_shows_each_fenced_pasture_with_its_spaces_and_stables(revised):
+    g = Game(revised, 2, seed=0)
+    p = g.players[0]
+    gr = p.grid
+    large, small = gr.mask_from_names("A4+A5+B4+B5"), gr.mask_from_names("C5")
+    p.pastures = tuple(sorted((large, small)))
+    p.stables = gr.mask_from_names("A4+B5+C5")
+    view = g.view(seat=0)["players"][0]
+    assert sorted(view["pastures"], key=lambda t: len(t["cells"])) == [
+        {"cells": ["C5"], "stables": 1}, {"cells": ["A4", "A5", "B4", "B5"], "stables": 2}]
+    cells = {c["cell"]: c for c in view["farmyard"]["cells"]}
+    assert {name: (cells[name]["kind"], cells[name]["stable"]) for name in ("A4", "A5", "C5", "C4")} == {
+        "A4": ("pasture", True), "A5": ("pasture", False), "C5": ("pasture", True), "C4": ("empty", False)}
+    assert [view["pastures"][cells[name]["pasture"]]["cells"][0] for name in ("A4", "B5", "C5")] == [
+        "A4", "A4", "C5"]
+
+
 def test_an_abandoned_game_held_open_is_freed(family):
     refs = []
     for seed in range(1000, 1020):
