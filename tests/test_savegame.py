@@ -170,6 +170,28 @@ def test_the_line_of_a_save_error_counts_a_blank_first_line(tmp_path):
     assert exc.value.located
 
 
+def test_a_damaged_save_names_the_line_and_column_of_the_damage(tmp_path):
+    # columns count from 1, on the first line as on the others
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b'{\n  "seed": 1234567890123456789\n}\n')
+    with pytest.raises(SaveError) as exc:
+        read_save(bad)
+    assert str(exc.value) == (f"{bad}:2:11: the save file is damaged (1234567890123456789; a save holds whole "
+                              "numbers of at most 18 digits)")
+    bad.write_bytes(b'{"x": "\xff"}')
+    with pytest.raises(SaveError) as exc:
+        read_save(bad)
+    assert str(exc.value) == f"{bad}:1:8: the save file is damaged (it is not UTF-8 text)"
+
+
+def test_a_save_dealing_from_decks_the_pack_lacks_names_them_all(family):
+    _, doc = _full_game(family, 2, 3)
+    with pytest.raises(SaveError) as exc:
+        restore(dict(doc, decks=["Z", "Q"]), family)
+    assert str(exc.value) == ("the save deals from decks 'Q', 'Z', which pack 'revised-family' does not have; "
+                              "its decks are A, B")
+
+
 def test_read_save_reports_a_missing_file(tmp_path):
     with pytest.raises(SaveError, match="no such save file"):
         read_save(tmp_path / "nope.json")
