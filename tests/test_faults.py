@@ -249,6 +249,18 @@ def test_a_full_disk_keeps_the_last_good_save(tmp_path, monkeypatch):
     assert out == expected
 
 
+def test_a_full_disk_at_the_first_save_says_no_save_was_written(tmp_path, monkeypatch):
+    path = tmp_path / "game.json"
+
+    def fsync(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(fileio.os, "fsync", fsync)
+    status, out, err = run_cli("play", "--players", "2", "--seed", "5", "--json", "--save", path)
+    assert status == 2
+    assert err == f"error: {path}: cannot write the save: no space left on the device; no save was written\n"
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_full_disk_while_compiling_is_a_located_error(tmp_path, monkeypatch):
     def full(*a, **k):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(tmp_path / "build"))
