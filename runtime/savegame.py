@@ -179,9 +179,8 @@ class Recorder:
         try:
             write_atomic(self.path, doc)
         except OSError as exc:
-            done = len(self.written["decisions"]) if self.written else 0
-            kept = (f"the save file keeps the game up to decision {done}" if self.written
-                    else "no save was written")
+            kept = (f"the save file keeps the game up to decision {len(self.written['decisions'])}"
+                    if self.written else "no save was written")
             why = "no space left on the device" if no_space(exc) else (exc.strerror or str(exc))
             raise SaveWriteError(f"{self.path}: cannot write the save: {why}; {kept}") from None
         self.written = doc
