@@ -357,3 +357,35 @@ def test_adding_to_each_grain_field_says_how_many_fields_got_more(revised):
     assert P.add_to_fields(game, p, None, 1, "grain") is True
     assert [line.strip() for line in game.log[start:]] == ["P1 puts 1 more on each of 2 fields"]
     assert p.fields == {0: ["grain", 3], 1: ["grain", 2], 2: ["vegetable", 2], 3: [None, 0]}
+
+
+def test_goods_put_moved_to_and_taken_from_a_card_say_so(revised):
+    """The three lines of goods on a card: put there from the supply, moved there from the player's
+    supply, taken from it."""
+    from runtime import primitives as P
+    game = Game(revised, 2, seed=1, agents=[RandomAgent(0), RandomAgent(1)], log=True)
+    p = game.players[0]
+    p.goods["wood"] = 3
+    start = len(game.log)
+    assert P.put_on_card(game, p, "well", (("wood", 2),))
+    assert P.move_to_card(game, p, "well", (("wood", 1),))
+    assert P.take_from_card(game, p, "well", (("wood", 3),))
+    assert [line.strip() for line in game.log[start:]] == [
+        "P1 puts 2 wood on Well", "P1 moves 1 wood to Well", "P1 takes 3 wood from Well"]
+    assert p.goods["wood"] == 5
+
+
+def test_a_line_naming_its_card_inside_another_cards_effect_names_only_its_own(revised):
+    """A line that already names the card it comes from keeps that name alone when a card effect around
+    it names the lines it wrote; the effect's other lines get the effect's card."""
+    from runtime import gamelog
+    game = Game(revised, 2, seed=1, agents=[RandomAgent(0), RandomAgent(1)], log=True)
+    p = game.players[0]
+
+    def effect(g, who, ctx):
+        gamelog.paid(g, who, (("wood", 1),))
+        gamelog.gained(g, who, (("food", 2),), "well")
+        return True
+    start = len(game.log)
+    assert gamelog.from_card(game, "joinery", effect, p, None) is True
+    assert [line.strip() for line in game.log[start:]] == ["P1 pays 1 wood (Joinery)", "P1 gets 2 food (Well)"]
