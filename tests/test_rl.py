@@ -124,6 +124,29 @@ def test_the_observation_shows_only_the_observers_hand(revised):
     assert other.sum() == 0  # only the acting agent has legal actions
 
 
+def test_each_players_counts_are_named_features_the_observer_first(family):
+    """The per-player block of the observation: its names, in order, and each holding that player's
+    count, the observing player's block first ("me"), then the next seat's ("next1")."""
+    env = AgricolaEnv(family, players=2)
+    env.reset(seed=4)
+    for _ in range(12):
+        env.step(0)
+    names = env.feature_names()
+    first = names.index("me:start_player")
+    assert names[first:first + 13] == [
+        "me:start_player", "me:rooms", "me:fences", "me:fences_left", "me:stables_left", "me:people",
+        "me:newborns", "me:at_home", "me:begging", "me:bonus", "me:score", "me:hand_occupations",
+        "me:hand_minors"]
+    g = env.game
+    assert sorted(p.home for p in g.players) == [0, 1] and all(p.people == 2 for p in g.players)
+    for seat, agent in enumerate(env.possible_agents):
+        obs = env.observe(agent)["observation"]
+        for k, who in ((0, "me"), (1, "next1")):
+            p = g.players[(seat + k) % 2]
+            counts = [obs[names.index(f"{who}:{w}")] for w in ("people", "at_home", "rooms", "start_player")]
+            assert counts == [p.people, p.home, p.room_count, float(p.idx == g.start_player)], (seat, who)
+
+
 def test_wrong_actions_and_settings_are_refused(family):
     env = AgricolaEnv(family, players=2)
     env.reset(seed=1)
