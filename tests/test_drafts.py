@@ -169,10 +169,13 @@ def test_the_log_names_the_round_cards_in_the_order_laid_out(pack_loader):
     req = g.run()
     while req.kind == "round_card":
         req = g.answer(len(req.options) - 1)     # the last of the sorted ids: each stage in reverse order
-    assert g.log == ["    P1 lays out the round cards: Sheep Market, Major Improvement, Grain Utilization, "
-                     "Fencing, Western Quarry, House Redevelopment, Basic Wish for Children, Vegetable Seeds, "
-                     "Pig Market, Eastern Quarry, Cattle Market, Urgent Wish for Children, Cultivation, "
-                     "Farm Redevelopment"]
+    order = ["sheep_market", "major_improvement", "grain_utilization", "fencing", "western_quarry",
+             "house_redevelopment", "basic_wish_for_children", "vegetable_seeds", "pig_market", "eastern_quarry",
+             "cattle_market", "urgent_wish_for_children", "cultivation", "farm_redevelopment"]
+    assert g.round_order == order
+    # (the names are the pack's: two of them end in a word that is also a hand card's name)
+    assert g.log == ["    P1 lays out the round cards: Sheep Market, Major Improvement, Grain Utilization, Fencing, "
+                     + ", ".join(pack.space_defs[c].name for c in order[4:])]
 
 
 def test_a_drafted_game_replays_from_its_decisions(pack_loader):
