@@ -414,6 +414,29 @@ def test_a_major_that_is_a_minor_for_you(probes):
     assert probes.all_cards["counts_as_probe"].price_names[-1] == "#oven"
 
 
+def test_marking_an_action_space_asks_which_one_in_words(probes):
+    """'mark an action space' (docs/language.md 4.4) asks the player for a space of the board: a request of
+    kind 'space' whose prompt (shown by the terminal and the web table) says what the space is for; the
+    marker stays on the space chosen and the log says so."""
+    from runtime import primitives as P
+    from runtime.engine import Game
+    from runtime.primitives.board import MARKED
+    asked = []
+
+    class Marking:
+        def choose(self, game, player, kind, options, labels=None, prompt=None):
+            asked.append((kind, prompt, "forest" in options))
+            return "forest"
+    g = Game(probes, 2, seed=1, agents=[Marking(), None])
+    g.log = []
+    p = g.players[0]
+    g.install_card(p, probes.all_cards["marker_probe"])
+    assert P.mark_space(g, p, "marker_probe") is True
+    assert asked == [("space", "the action space to mark", True)]
+    assert MARKED in g.space_by_id["forest"].tags and p.card_state[MARKED] == {"marker_probe": "forest"}
+    assert g.log[-1].strip() == "P1 marks Forest"
+
+
 def test_events_nobody_listens_to_do_no_work(probes):
     """Without cards that listen, no event name has listeners and no verb copies a player; the only
     events listened to before any card is played are those of the history counters of the cards dealt
