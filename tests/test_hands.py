@@ -85,3 +85,26 @@ def test_views_show_only_the_own_hand(draw_game):
     assert other["hand"] is None and set(other["hand_size"]) == {"occupations", "minors"}
     own = g.view(seat=0)["players"][0]
     assert own["hand"] == {"occupations": g.players[0].hand_occupations, "minors": g.players[0].hand_minors}
+
+
+@pytest.mark.parametrize("food,begging,line", [
+    (0, 2, "P1 takes 2 begging cards to pay for Food Occupation Probe"),
+    (1, 1, "P1 takes 1 begging card to pay for Food Occupation Probe"),
+])
+def test_an_occupation_drawn_at_random_is_paid_with_begging_cards_for_the_food_short(probes, food, begging, line):
+    """'play occupation chosen at random' (docs/language.md 4.10, the probe replaces the occupation action of
+    Lessons, free for a first occupation): seed 1 draws the occupation costing 2 food; each food of it the
+    player cannot pay is a begging card, and the log says how many, in a real plural."""
+    g = Game(probes, 2, seed=1, agents=[RandomAgent(0), RandomAgent(1)])
+    g.log = []
+    p = g.players[0]
+    p.hand_occupations = ["two_occupations_probe", "food_occupation_probe"]
+    for good in p.goods:
+        p.goods[good] = 0
+    p.goods["food"] = food
+    g.install_card(p, probes.all_cards["random_occupation_probe"])
+    g.use_space(p, g.space_by_id["lessons"])
+    assert (p.begging, p.goods["food"], p.goods["grain"]) == (begging, 0, 1)
+    assert p.occupations == ["food_occupation_probe"] and p.hand_occupations == ["two_occupations_probe"]
+    lines = [text.strip() for text in g.log]
+    assert lines[lines.index("P1 draws Food Occupation Probe at random") + 1] == line
