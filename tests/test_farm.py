@@ -514,6 +514,15 @@ def test_the_shipped_regions_are_the_grown_ones():
     assert farm_regions.tables_literal() in text  # python -m runtime.farm_regions prints it
 
 
+def test_running_the_regions_module_prints_the_tables_literal(capsys, monkeypatch):
+    import runpy
+    import sys
+    from runtime import farm_regions
+    monkeypatch.delitem(sys.modules, "runtime.farm_regions")   # run afresh as __main__
+    runpy.run_module("runtime.farm_regions", run_name="__main__")
+    assert capsys.readouterr().out == farm_regions.tables_literal()
+
+
 # ================================================================ a real game with a scripted agent
 
 def test_build_fences_in_a_game_with_a_scripted_agent(family):
@@ -595,3 +604,78 @@ def test_pastures_need_not_touch_when_the_rules_say_so():
     anywhere = {r for _, r, _ in fencing_options(gr, 0, a5, gr.boundary(1 << 4), 4, touching=False)}
     assert near == {1 << 3, 1 << 9}
     assert anywhere == {1 << i for i in range(15) if i != 4}
+
+
+# ================================================================ naming, small grids, the caches
+
+def test_a_space_past_the_last_column_is_not_a_farmyard_space():
+    from runtime.farm import Grid
+    with pytest.raises(ValueError) as exc:
+        Grid(3, 5).index("B6")
+    assert str(exc.value) == "'B6' is not a farmyard space (use A1 to C5)"
+    assert Grid(3, 5).index("c5") == 14
+
+
+def test_names_of_spaces_skip_empty_parts():
+    """'A1+ +B2,' names A1 and B2: the empty parts between separators name nothing."""
+    from runtime.farm import Grid
+    assert Grid(3, 5).mask_from_names("A1+ +B2,") == M("A1+B2")
+
+
+def test_no_spaces_are_not_connected():
+    from runtime.farm import Grid
+    gr = Grid(3, 5)
+    assert gr.connected(0) is False
+    assert gr.connected(M("A1")) is True
+
+
+def test_a_farmyard_of_another_size_grows_its_regions_in_perimeter_order():
+    """Only 3 x 5 is listed in runtime/farm_regions.py: a 2 x 3 farmyard grows its regions and orders them
+    by the fences around them, then by mask (the 2 x 2 square, 8 fences, among the 3-space regions)."""
+    from runtime.farm import Grid
+    gr = Grid(2, 3)
+    listed = gr.by_perimeter()
+    assert gr._region_bounds is not None   # grown
+    square = 0b011011   # A1+A2+B1+B2
+    row = 0b000111      # A1+A2+A3
+    assert [f for f, _, _ in listed][:6] == [4] * 6
+    assert listed.index((8, row, gr.boundary(row))) < listed.index((8, square, gr.boundary(square)))
+    assert listed[-1] == (12, 0b111101, gr.boundary(0b111101))   # the U of A1, A3 and row B: 12 fences
+    assert [f for f, _, _ in listed] == sorted(f for f, _, _ in listed)
+    assert sorted(gr.regions()) == sorted(r for _, r, _ in listed)   # kept from the growing
+
+
+def test_a_card_for_one_kind_beside_pastures_limited_per_kind():
+    """A pasture of 2 (at most 1 pasture per kind) and a card holding 2 sheep: the card adds to the
+    sheep whatever the pasture keeps (the card is no pasture and is not limited)."""
+    from runtime.farm import pasture_frontier
+    assert pasture_frontier(((2, -1), (2, 0)), 3, per_kind=1) == ((2, 0, 2), (2, 2, 0), (4, 0, 0))
+
+
+@pytest.mark.parametrize("name, limit", [("_FENCE_CACHE", "_FENCE_CACHE_LIMIT"), ("_PASTURE_CACHE", 20_000),
+                                         ("_FRONTIER_CACHE", 20_000), ("_KEEPS_CACHE", 20_000)])
+def test_a_full_cache_is_emptied_before_the_next_answer_is_kept(monkeypatch, name, limit):
+    from runtime import farm
+    if isinstance(limit, str):
+        limit = getattr(farm, limit)
+    full = {("filler", i): () for i in range(limit + 1)}
+    monkeypatch.setattr(farm, name, full)
+    if name == "_FENCE_CACHE":
+        farm.fencing_options(farm.grid(3, 5), 0, (), 0, 4)
+    elif name == "_PASTURE_CACHE":
+        farm.pasture_frontier(((5, -1),), 3)
+    elif name == "_FRONTIER_CACHE":
+        farm.capacity_frontier(((5, -1),), 1, 3)
+    else:
+        farm.best_keeps(((4, 1, 0),), [2, 3, 1])
+    assert len(full) == 1 and ("filler", 0) not in full
+    full.update({("filler", i): () for i in range(limit - 1)})   # at the limit: nothing is emptied
+    if name == "_FENCE_CACHE":
+        farm.fencing_options(farm.grid(3, 5), 0, (), 0, 5)
+    elif name == "_PASTURE_CACHE":
+        farm.pasture_frontier(((6, -1),), 3)
+    elif name == "_FRONTIER_CACHE":
+        farm.capacity_frontier(((6, -1),), 1, 3)
+    else:
+        farm.best_keeps(((4, 1, 0),), [2, 3, 2])
+    assert len(full) == limit + 1
