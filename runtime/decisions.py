@@ -195,5 +195,5 @@ def _stop(engine) -> None:
         try:
             engine.parent = getcurrent()
             engine.throw()
-        except GreenletError:  # started in another thread: greenlet unwinds it there
-            pass
+        except (ValueError, GreenletError):  # started in another thread: greenlet unwinds it there
+            pass   # (ValueError: a greenlet's parent cannot be set from another thread)

@@ -320,6 +320,27 @@ def test_a_game_held_open_is_answered_in_the_thread_that_started_it(family):
     assert g.answer(0) is g.pending  # still fine in its own thread
 
 
+def test_a_game_held_open_in_another_thread_is_freed_quietly(family):
+    """A game started (and left waiting) in a worker thread and freed in this one: its game loop cannot be
+    unwound from here (greenlet unwinds it in its own thread); freeing it raises nothing."""
+    import sys
+    import threading
+    box = []
+    worker = threading.Thread(target=lambda: box.append(Game(family, 2, seed=1)) or box[0].run())
+    worker.start()
+    worker.join()
+    assert box[0].pending is not None
+    ref = weakref.ref(box[0])
+    errors = []
+    old, sys.unraisablehook = sys.unraisablehook, lambda u: errors.append(u.exc_value)
+    try:
+        box.clear()
+        gc.collect()
+    finally:
+        sys.unraisablehook = old
+    assert ref() is None and errors == []
+
+
 def _catch(errors, fn, *args):
     try:
         fn(*args)
