@@ -346,3 +346,71 @@ def _catch(errors, fn, *args):
         fn(*args)
     except Exception as exc:  # noqa: BLE001 - the test looks at it
         errors.append(exc)
+
+
+def test_a_request_reads_in_its_repr(family):
+    g = Game(family, 2, seed=3)
+    request = g.run()
+    assert repr(request) == f"<Request 1: {request.player.name} place ({len(request.options)} options)>"
+    assert request.player.name in ("P1", "P2")
+
+
+def test_answering_by_label_before_the_start(family):
+    g = Game(family, 1, seed=1)
+    with pytest.raises(GameOver, match=r"^no request is pending: call run\(\) first$"):
+        g.answer_label("forest")
+
+
+def test_a_decision_without_any_option_is_an_error(family):
+    g = Game(family, 1, seed=1)
+    with pytest.raises(RuntimeError, match=r"^no legal option for a 'plow' decision$"):
+        g.decide(g.players[0], "plow", [])
+
+
+def test_a_copied_agent_answering_a_clone_with_what_is_no_option(family):
+    """Cloned from inside an agent with other agents: run() asks them the waiting request, and an answer
+    that is none of its options is refused."""
+    clones = []
+
+    class Wrong:
+        def choose(self, game, player, kind, options, labels=None, prompt=None):
+            return "nowhere"
+
+    class Cloning(RandomAgent):
+        def choose(self, game, player, kind, options, labels=None, prompt=None):
+            if not clones:
+                clones.append(game.clone(agents=[Wrong(), Wrong()]))
+            return super().choose(game, player, kind, options, labels, prompt)
+
+    Game(family, 2, seed=2, agents=[Cloning("a"), Cloning("b")]).play()
+    with pytest.raises(IllegalDecision, match=r"^'nowhere' is not a legal option for 'place'$"):
+        clones[0].run()
+
+
+def test_a_script_that_runs_out_falls_back_or_says_what_was_asked(family):
+    from runtime.agents import ScriptedAgent, ScriptError
+    g = Game(family, 1, seed=1)
+    p = g.players[0]
+    fallback = ScriptedAgent(["B1"])
+    agent = ScriptedAgent(["A2"], fallback=fallback)
+    assert agent.choose(g, p, "plow", [5, 1]) == 1 and agent.used == 1
+    assert agent.choose(g, p, "plow", [5, 1]) == 5 and fallback.used == 1
+    with pytest.raises(ScriptError, match=r"^no answer left for the 'plow' request; legal: A2, B1$"):
+        ScriptedAgent([]).choose(g, p, "plow", [1, 5])
+
+
+def test_a_one_answer_trial_with_an_option_no_longer_offered_asks_its_rules(family):
+    from runtime.agents import _OneAnswer
+    g = Game(family, 1, seed=1)
+    asked = []
+
+    class Rules:
+        def choose(self, game, player, kind, options, labels=None, prompt=None):
+            asked.append(tuple(options))
+            return options[-1]
+
+    agent = _OneAnswer(Rules(), 0, "major", "well")
+    assert agent.choose(g, g.players[0], "major", ["fireplace_2", "cooking_hearth_4"]) == "cooking_hearth_4"
+    assert agent.option is None and asked == [("fireplace_2", "cooking_hearth_4")]
+    agent = _OneAnswer(Rules(), 0, "major", "well")
+    assert agent.choose(g, g.players[0], "major", ["fireplace_2", "well"]) == "well" and len(asked) == 1
