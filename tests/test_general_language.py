@@ -338,6 +338,22 @@ def test_the_view_shows_a_card_holding_any_number_of_one_kind_without_a_number(p
         "pen_probe": {"holds": [{"animals": 2, "kind": "sheep"}]}}
 
 
+def test_the_view_works_out_a_computed_capacity_now_and_leaves_out_an_emptied_card(probes):
+    """'capacity of this card: (pastures) cattle' shows the pastures the player has now (never below 0);
+    a card whose goods were all taken shows nothing."""
+    from runtime import primitives as P
+    g = _game(probes, 2)
+    p = g.players[0]
+    for cid in ("computed_card_probe", "store_probe"):
+        p.minors.append(cid)
+        g.install_card(p, probes.all_cards[cid])
+    P.put_on_card(g, p, "store_probe", (("wood", 1),))
+    P.take_from_card(g, p, "store_probe", (("wood", 1),))
+    assert g.view(seat=0)["players"][0]["on_cards"] == {"computed_card_probe": {"holds": [{"animals": 0, "kind": "cattle"}]}}
+    p.pastures = (p.grid.mask_from_names("A5"), p.grid.mask_from_names("B5"))
+    assert g.view(seat=0)["players"][0]["on_cards"] == {"computed_card_probe": {"holds": [{"animals": 2, "kind": "cattle"}]}}
+
+
 def test_moving_goods_the_player_cannot_pay_onto_a_card_moves_nothing_and_says_so(probes):
     """'move 1 grain from your supply onto this card' (the verb on its own): without the grain and no way
     to make it, nothing moves and the verb reports that it did nothing; with the grain, it moves."""
