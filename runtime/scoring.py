@@ -19,12 +19,10 @@ def _penalty(g, p, cid) -> int:
 def category(g, p, cid, points) -> int:
     """The points of category ``cid`` for ``p`` (``points`` as the pack's table counts them), with every
     card's ``score of …: +N`` added, then, for a category held ``>= 0``, no points lost (neither its
-    penalty nor anything below 0). The compiled scoring table calls it for each category."""
-    mods = p.mods.get("score")
-    if not mods:
-        return points
+    penalty nor anything below 0). The compiled scoring table calls it for each category of a player with
+    such changes (``p.mods['score']``: the generated code returns the points itself for the others)."""
     floor = False
-    for c, kind, fn in mods:
+    for c, kind, fn in p.mods["score"]:
         if c == cid:
             if kind == "delta":
                 points += fn(g, p)
