@@ -679,3 +679,15 @@ def test_a_full_cache_is_emptied_before_the_next_answer_is_kept(monkeypatch, nam
     else:
         farm.best_keeps(((4, 1, 0),), [2, 3, 2])
     assert len(full) == limit + 1
+
+
+def test_a_full_cache_of_renovation_prices_is_emptied_before_the_next_is_kept(family, monkeypatch):
+    from runtime.primitives import rooms
+    g, p = new_game(family)
+    full = {("filler", i): () for i in range(1025)}
+    monkeypatch.setattr(rooms, "_RENOVATION_PRICES", full)
+    assert [dict(o) for o in P.renovation_options(g, p, "clay")] == [{"clay": 2, "reed": 1}]
+    assert list(full.values()) == [(("clay", 2), ("reed", 1))]
+    full.update({("filler", i): () for i in range(1023)})   # 1024 kept: nothing is emptied
+    P.renovation_options(g, p, "stone")
+    assert len(full) == 1025
