@@ -35,20 +35,15 @@ def room_options(g, p, cost=None):
 
 def shared_rooms_left(g):
     """Rooms the table's shared supply still holds (rooms built beyond the starting houses count
-    against it), or None when the pack has no shared limit."""
-    limit = g.rules.shared_rooms
-    if limit is None:
-        return None
+    against it); only for a pack with a shared limit (``g.rules.shared_rooms`` not None)."""
     start = g.rules.start_rooms
-    return limit - sum(max(0, pl.room_count - start) for pl in g.players)
+    return g.rules.shared_rooms - sum(max(0, pl.room_count - start) for pl in g.players)
 
 
 def shared_stables_left(g):
-    """Stables the table's shared supply still holds, or None when the pack has no shared limit."""
-    limit = g.rules.shared_stables
-    if limit is None:
-        return None
-    return limit - sum(pl.stables.bit_count() for pl in g.players)
+    """Stables the table's shared supply still holds; only for a pack with a shared limit
+    (``g.rules.shared_stables`` not None)."""
+    return g.rules.shared_stables - sum(pl.stables.bit_count() for pl in g.players)
 
 
 def room_cells(g, p) -> int:
