@@ -94,4 +94,4 @@ from .board import (
     put_on_space, reveal_round_cards, spread_goods)
 from .placements import (
     can_place_first, lodge_people, lodgers, people_to_place, place_first, place_less, place_more, start_player_of)
-from .hands import can_discard_hand, can_draw_cards, can_play_from_hand, discard_hand, draw_cards, play_from_hand
+from .hands import can_draw_cards, can_play_from_hand, discard_hand, draw_cards, play_from_hand

@@ -51,10 +51,6 @@ def play_from_hand(g, p, card_id, ctx=None):
     return True
 
 
-def can_discard_hand(g, p, kind) -> bool:
-    return True
-
-
 def discard_hand(g, p, kind, ctx=None):
     """The hand's cards of ``kind`` go out of the game (not back among the cards not dealt)."""
     hand = getattr(p, HAND_OF[kind])
