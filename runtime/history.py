@@ -22,7 +22,8 @@ _NO_SEAT = -1
 
 
 def _placeholder(g, p, c):
-    return True
+    """Never run: its seat (-1) is no actor's and it reacts only to its owner's events, so no event calls it;
+    listed, it makes the counted event emit."""
 
 
 def register_hand_rules(g, seat, card) -> None:
