@@ -124,3 +124,17 @@ def test_pure_python_is_chosen_by_the_environment(tmp_path):
     _manifest()
     assert _run(WHICH, pure=True) == []
     assert "runtime.engine" in _run(WHICH)
+
+
+def test_a_module_run_as_a_program_stays_python_and_leaves_an_older_manifest(tmp_path, monkeypatch):
+    """`python -m runtime.farm_regions` prints its tables: runpy cannot run an extension module, so that
+    module is not compiled, and a manifest built before it was left out stops naming it."""
+    tool = load_tool("native")
+    assert "runtime/farm_regions.py" not in tool.sources()
+    monkeypatch.setattr(tool, "OUT", tmp_path)
+    monkeypatch.setattr(tool, "MANIFEST", tmp_path / "manifest.json")
+    monkeypatch.setattr(tool, "sources", lambda root=tool.ROOT: [])
+    (tmp_path / "manifest.json").write_text(json.dumps({"ext_suffix": tool.extension_suffix(), "modules": {
+        "runtime.farm_regions": {"source": "runtime/farm_regions.py", "sha256": "0", "binary": "f.so"}}}))
+    assert tool.main([]) == 0
+    assert json.loads((tmp_path / "manifest.json").read_text())["modules"] == {}

@@ -29,9 +29,10 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "build" / "native"
 WORK = ROOT / "build" / "native-c"
 MANIFEST = OUT / "manifest.json"
-# Left as Python: package files (they hold the importer), and modules that find the project's folders
-# from their own path (__file__ of a compiled module is its file under build/native/).
-SKIP = {"runtime/__init__.py", "runtime/primitives/__init__.py", "runtime/pack.py"}
+# Left as Python: package files (they hold the importer), modules that find the project's folders
+# from their own path (__file__ of a compiled module is its file under build/native/), and modules run
+# as a program (`python -m runtime.farm_regions` prints its tables; runpy cannot run an extension module).
+SKIP = {"runtime/__init__.py", "runtime/primitives/__init__.py", "runtime/pack.py", "runtime/farm_regions.py"}
 # Python semantics kept exactly: annotations are documentation, not C types (a str passed where an
 # int is annotated must reach the code that refuses it with the runtime's own message).
 DIRECTIVES = {"language_level": 3, "binding": True, "annotation_typing": False, "embedsignature": False}
@@ -149,6 +150,8 @@ def main(argv=None) -> int:
         print(f"compiled runtime: {len(wanted) - len(todo)} of {len(wanted)} modules current")
         return 1 if todo else 0
     if not todo:
+        if set(manifest.get("modules") or {}) - {module_name(src) for src in wanted}:
+            write_manifest(manifest, wanted, {})   # a module now left as Python (SKIP) must stop being imported
         print(f"compiled runtime: all {len(wanted)} modules current (build/native)")
         return 0
     try:
