@@ -68,6 +68,16 @@ REFUSED = [
     ("on build: gain players(1: 1 food; 2: 1 food; 3: 1 food)", "E213", "players(...) gives nothing for 4 players",
      "players(1: 1 food; 2: 1 food; 3: 1 food)", None,
      "add an entry such as '4: 1 food' or use 'N+' for N players and more"),
+    # how many fields are sown: 0 and one more than the farmyard has
+    ("on build: sow 0 fields", "E215", "sow needs a number of fields from 1 to 15", "0"),
+    ("on build: sow 16 fields", "E215", "sow needs a number of fields from 1 to 15", "16"),
+    # the exchanges of 'spend up to': an amount of 0, at most 0 times
+    ("after you use forest: spend up to 2 food on (0 food -> 1 sheep)", "E215", "an exchange needs amounts from 1 up",
+     "0 food", 1),
+    ("after you use forest: spend up to 2 food on (1 food -> 1 sheep (at most 0 times))", "E215",
+     "'at most' needs a number of times from 1 up", "1 food -> 1 sheep (at most 0 times)"),
+    # rounds counted from the current one: the same offset twice (as its value: '+02' is '+2')
+    ("on build: schedule 1 food on rounds +2, +02", "E215", "'+2' is listed twice", "+02"),
 ]
 
 ACCEPTED = [
@@ -84,6 +94,10 @@ ACCEPTED = [
     "on build: gain players(1: 1 food; 2+: 2 food)",
     "on build: gain players(1+: 1 food)",
     "on build: gain players(1: 1 food; 4: 1 food; 2: 2 food; 3: 2 food)",
+    "on build: sow 1 field; sow 15 fields",
+    "after you use forest: spend up to 2 food on (1 food -> 1 sheep (at most 1 times))",
+    "on build: schedule 1 food on rounds +2, +3",
+    "on build: take grain from a field of another player",
 ]
 
 

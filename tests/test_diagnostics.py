@@ -1241,3 +1241,87 @@ def test_files_print_from_the_working_folder(tmp_path, monkeypatch, capsys):
     assert cli.main(["cards", "list", "--pack", "designer-c3", "--packs", "tests/packs"]) == 2
     assert capsys.readouterr().err == ("tests/packs/cards/designer-c3/C/" + problem
                                        + "the pack 'designer-c3' has problems; fix them first\n")
+
+
+# ---------------------------------------------------------------- texts that belong to no card
+
+EXCHANGES = "  any time: grain -> 1 food; vegetable -> 1 food\n"   # game.yaml line 57: the rules' own exchanges
+
+
+def _shown(rel: str, line: int, text: str, code: str, message: str, start: str) -> str:
+    """The diagnostic for line ``line`` of ``rules/revised/<rel>`` (``text``), the caret under ``start``."""
+    col = text.index(start) + 1
+    return block(f"rules/revised/{rel}:{line}:{col}: error[{code}]: {message}", "  " + text,
+                 "  " + " " * (col - 1) + "^" * len(start))
+
+
+# (file, text replaced, its replacement, the line that holds the mistake, [(code, message, where), …]):
+# the scoring table's points, the rules' own exchanges and an action space's effect belong to no card, so
+# what reads or changes 'this card' is refused there, and so is what reads the scoring table in it
+NO_CARD = [
+    ("game.yaml", 'points: "fenced_stables"', 'points: "score(fields)"', 70,
+     [("E212", "'score' reads the scoring table, so the table's own points cannot use it", "score")]),
+    ("game.yaml", 'points: "fenced_stables"', 'points: "score_negative"', 70,
+     [("E212", "'score_negative' reads the scoring table, so the table's own points cannot use it",
+       "score_negative")]),
+    ("game.yaml", 'points: "fenced_stables"', 'points: "stored(wood)"', 70,
+     [("E212", "stored() is what lies on the card whose rule it is; there is none here", "stored")]),
+    ("game.yaml", 'points: "fenced_stables"', 'points: "pile_top(wood)"', 70,
+     [("E212", "pile_top() reads the pile on the card whose rule it is; there is none here", "pile_top")]),
+    ("game.yaml", 'points: "fenced_stables"', 'points: "drawn(wood)"', 70,
+     [("E212", "drawn() is what the last draw from the card whose rule it is drew; there is none here", "drawn")]),
+    ("game.yaml", 'points: "fenced_stables"', 'points: "has(this)"', 70,
+     [("E206", "'this' means the card whose rule it is; there is none here", "this")]),
+    ("game.yaml", 'points: "fenced_stables"', 'points: "occupations_after(this)"', 70,
+     [("E206", "'this' means the card whose rule it is; there is none here", "this")]),
+    ("game.yaml", EXCHANGES, EXCHANGES + "  any time: 1 wood -> 1 food (at most (rooms) times)\n", 58,
+     [("E212", "'(at most (<expression>) times)' is worked out for the owner of a card: it belongs to a card's "
+       "exchange", "rooms")]),
+    ("game.yaml", EXCHANGES, EXCHANGES + "  any time: 1 wood -> top of pile\n", 58,
+     [("E212", "'-> top of pile' belongs to a card with a pile", "1 wood -> top of pile")]),
+    ("game.yaml", EXCHANGES, EXCHANGES + "  any time if rooms > 2: 1 wood -> 1 food\n", 58,
+     [("E212", "game.yaml 'exchanges' are the rules' own, open to every player: a guard ('if …') belongs to a "
+       "card's exchange", "any time if rooms > 2: 1 wood -> 1 food")]),
+    ("game.yaml", EXCHANGES, EXCHANGES + "  capacity of this card: 2 sheep\n", 58,
+     [("E212", "'capacity of this card' belongs to a card", "capacity of this card: 2 sheep"),
+      ("E212", "game.yaml 'exchanges' may hold only exchange rules ('any time: …')", "capacity of this card: 2 sheep")]),
+    ("game.yaml", EXCHANGES, EXCHANGES + "  this card is an action space: gain 1 food\n", 58,
+     [("E212", "'this card is an action space' belongs to a card", "this card is an action space: gain 1 food"),
+      ("E212", "game.yaml 'exchanges' may hold only exchange rules ('any time: …')",
+       "this card is an action space: gain 1 food")]),
+    ("game.yaml", EXCHANGES, EXCHANGES + "  this card counts as 2 occupations\n", 58,
+     [("E212", "'this card counts as …' belongs to a card", "this card counts as 2 occupations"),
+      ("E212", "game.yaml 'exchanges' may hold only exchange rules ('any time: …')",
+       "this card counts as 2 occupations")]),
+    ("actions.yaml", "effect: gain 1 grain\n", "effect: gain 1 grain; lodge 1 person on this card\n", 13,
+     [("E212", "'lodge … on this card' belongs to a card", "lodge 1 person on this card")]),
+    ("actions.yaml", "effect: gain 1 grain\n", "effect: gain 1 grain; pile 1 wood on this card\n", 13,
+     [("E212", "'pile … on this card' belongs to a card", "pile 1 wood on this card")]),
+    ("actions.yaml", "effect: gain 1 grain\n", "effect: gain 1 grain; put 1 wood on this card\n", 13,
+     [("E212", "'put … on this card' belongs to a card: the goods lie on the card whose rule it is",
+       "put 1 wood on this card")]),
+]
+
+
+@pytest.mark.parametrize("case", NO_CARD, ids=[c[2].strip().split("\n")[-1].strip() for c in NO_CARD])
+def test_what_belongs_to_a_card_is_refused_outside_one(root, capsys, case):
+    rel, old, new, line, diagnostics = case
+    edit(root, f"revised/{rel}", old, new)
+    text = (root / "rules" / "revised" / rel).read_text(encoding="utf-8").split("\n")[line - 1]
+    check(root, capsys, "revised", *(_shown(rel, line, text, *d) for d in diagnostics))
+
+
+@pytest.mark.parametrize("rule, message, start", [
+    ("on play: play this card", "'play this card' is the body of an 'after …' rule of the card while it is in the "
+     "hand ('after another player plays occupation if event_card(…): may play this card')", "play this card"),
+    ("this card counts as 1 occupation", "an occupation counts as 1 occupation already: write a number from 2 up",
+     "1"),
+])
+def test_an_occupations_own_rules_are_checked(root, capsys, rule, message, start):
+    # what only an occupation may say, said wrongly by one (docs/language.md 4.10, 4.3)
+    text = CARD.replace("on play: gain 1 food", rule)
+    code = "E212" if "play this card" in rule else "E215"
+    col = 2 + rule.index(start) + 1   # the card's rules are indented by 2
+    check_card(root, capsys, text, block(
+        f"cards/revised/T/test_card.yaml:7:{col}: error[{code}]: {message}", "    " + rule,
+        "  " + " " * (col - 1) + "^" * len(start)))

@@ -825,6 +825,37 @@ REFUSED = [
      "'with … fences set aside' needs a number of fences from 1 to 15", "0"),
     ("on play: schedule action (build up to (set_aside(wood)) fences) on rounds +2 with 2 fences set aside", "E206",
      "set_aside() needs a piece that can be set aside: fences", "wood"),
+    # names and arguments of functions, and the words of verbs (compiler/checker.py)
+    ("at scoring: bonus foo(1)", "E206", "unknown function 'foo'", "foo"),
+    ("at scoring: bonus min(#oven, 1)", "E206", "a #tag can only be an argument of has(...)", "#oven"),
+    ("on play if house is gold: gain 1 food", "E208", "unknown house material 'gold'", "gold"),
+    ("on play if occupied(1): gain 1 food", "E206", "occupied() needs an action space id", "1"),
+    ("on play if has(3): gain 1 food", "E206", "has() needs a card id or a #tag", "3"),
+    ("on play if stored(3) > 0: gain 1 food", "E206", "stored() needs a good or a group of goods", "3"),
+    ("on play if stored(gold) > 0: gain 1 food", "E203", "unknown good 'gold' (did you mean 'goods'?)", "gold"),
+    ("after you use forest if event_space(3): gain 1 food", "E206",
+     "event_space() needs an action space id or a #tag", "3"),
+    ("on play if occupations_after(forest) > 0: gain 1 food", "E205", "unknown card 'forest'", "forest"),
+    ("on play: pay 1 food to owner to gain 1 wood", "E212", "'pay … to owner' moves goods from another player to "
+     "the card's owner: it belongs inside 'for actor (…)', 'for each other player (…)' or 'for each player (…)'",
+     "pay 1 food to owner to gain 1 wood"),
+    ("on play: pay 1 food to actor to gain 1 wood", "E212", "'pay … to actor' needs the player who carried out an "
+     "event: it belongs in an 'after …', 'before …' or 'end of turn after …' rule",
+     "pay 1 food to actor to gain 1 wood"),
+    ("on play: renovate to gold", "E208", "unknown house material 'gold'", "gold"),
+    ("on play: breed cow", "E203", "'cow' is not an animal", "breed cow"),
+    ("on play: harvest 1 more sheep from each field", "E203", "'sheep' is not a crop",
+     "harvest 1 more sheep from each field"),
+    ("after you use forest: schedule action (return 1 wood to the space) on rounds +2", "E212",
+     "'return to space' cannot be scheduled", "return 1 wood to the space"),
+    ("on play: take 1 grain from a field of another player and give them 1 food per sheep", "E216",
+     "goods must be plain numbers here", "sheep"),
+    ("on play: take 1 grain per sheep from a field of another player", "E212", "'take … from a field of another "
+     "player' takes one good in a plain amount ('take 1 grain from a field of another player')",
+     "take 1 grain per sheep from a field of another player"),
+    ("bake: 1 wood -> 2 food", "E217", "a bake rate turns grain into food", "1 wood -> 2 food"),
+    ("cost of feeding beyond 2 = 1 food", "E300", "'feeding beyond N' takes a change of food only (missing "
+     "feature: set prices of the feeding beyond some people)", "feeding beyond 2"),
 ]
 
 
