@@ -1325,3 +1325,157 @@ def test_an_occupations_own_rules_are_checked(root, capsys, rule, message, start
     check_card(root, capsys, text, block(
         f"cards/revised/T/test_card.yaml:7:{col}: error[{code}]: {message}", "    " + rule,
         "  " + " " * (col - 1) + "^" * len(start)))
+
+
+# ---------------------------------------------------------------- the settings of the game frame
+
+TILE = "{{id: {}, name: Tile, spaces: 1, cost: '{}', capacity: 2, supply: 3}}"
+
+# (pack, [(file, text replaced or '' to append, its replacement)], the diagnostics): each setting of game.yaml and
+# of the spaces that the checker holds against the rest of the pack, word for word
+FRAME = [
+    ("revised", [("game.yaml", "", "reverse_passes: [{round: 15, pass: 1}]\n")], [block(
+        "rules/revised/game.yaml:84:17: error[E131]: reverse_passes names round 15, but the game has 14 rounds",
+        "  reverse_passes: [{round: 15, pass: 1}]",
+        "                  ^")]),
+    ("revised", [("game.yaml", "house: [B1, C1]", "house: [B1, J9]")], [block(
+        "rules/revised/game.yaml:21:10: error[E132]: 'J9' is not a farmyard space (use A1 to C5)",
+        "    house: [B1, J9]          # the two starting rooms (A1 is the top-left space)",
+        "           ^")]),
+    ("revised", [("game.yaml", "sowing: {grain: 3, vegetable: 2}", "sowing: {grain: 3}")], [block(
+        "rules/revised/game.yaml:47:9: error[E133]: sowing: no yield given for 'vegetable'",
+        "  sowing: {grain: 3}    # crops on a newly sown field, the seed included",
+        "          ^")]),
+    ("revised", [("game.yaml", "animals: [sheep, boar, cattle]", "animals: [sheep, boar, cattle, horse]")], [block(
+        "rules/revised/game.yaml:27:3: error[E134]: the runtime knows no good 'horse' (it knows: food, grain, "
+        "vegetable, wood, clay, reed, stone, sheep, boar, cattle)",
+        "    food: food",
+        "    ^")]),
+    ("revised", [("game.yaml", "", "deal_by_class:\n  occupations: [{count: 5}]\n")], [block(
+        "rules/revised/game.yaml:85:16: error[E137]: deal_by_class deals 5 occupations, but 'hand' says 7",
+        "    occupations: [{count: 5}]",
+        "                 ^")]),
+    ("revised", [("game.yaml", "", "campaign: {winner: campaign_points}\n")], [block(
+        "rules/revised/game.yaml:84:20: error[E139]: the campaign is won on campaign points, but 'points_by_rank' "
+        "gives none",
+        "  campaign: {winner: campaign_points}",
+        "                     ^^^^^^^^^^^^^^^")]),
+    ("revised", [("game.yaml", "", "draft:\n  - {kinds: [occupations], deal: all, picks: [1], rest: keep}\n")], [block(
+        "rules/revised/game.yaml:85:5: error[E137]: a draft that deals 'all' cards must remove the rest ('rest: "
+        "remove')",
+        "    - {kinds: [occupations], deal: all, picks: [1], rest: keep}",
+        "      ^")]),
+    # a price by material for a material the house cannot have, and one that cannot be read
+    ("revised", [("game.yaml", "  fence: 1 wood\n", "  fence: 1 wood\n  room_by_material: {gold: 5 wood, wood: '5 wood,'}\n")],
+     [block(
+         "rules/revised/game.yaml:46:22: error[E141]: room_by_material: 'gold' is not one of the house materials "
+         "(wood, clay, stone)",
+         "    room_by_material: {gold: 5 wood, wood: '5 wood,'}",
+         "                       ^^^^"), block(
+         "rules/revised/game.yaml:46:50: error[E202]: unexpected end of text; expected '(', 'players', 'tier', 'up', "
+         "a name, a number",
+         "    room_by_material: {gold: 5 wood, wood: '5 wood,'}",
+         "                                                   ^")]),
+    # a pasture tile listed twice, one whose cost cannot be read, a field tile that is none of them
+    ("revised", [("game.yaml", "", "pasture_tiles:\n  - " + TILE.format("small", "1 wood") + "\n  - "
+                  + TILE.format("small", "1 wood") + "\n  - " + TILE.format("big", "2 wood,") + "\nfield_tile: smal\n")],
+     [block(
+         "rules/revised/game.yaml:86:5: error[E138]: pasture tile 'small' is listed twice",
+         "    - {id: small, name: Tile, spaces: 1, cost: '1 wood', capacity: 2, supply: 3}",
+         "      ^"), block(
+         "rules/revised/game.yaml:87:52: error[E202]: unexpected end of text; expected '(', 'players', 'tier', 'up', "
+         "a name, a number",
+         "    - {id: big, name: Tile, spaces: 1, cost: '2 wood,', capacity: 2, supply: 3}",
+         "                                                     ^"), block(
+         "rules/revised/game.yaml:88:13: error[E138]: field_tile: 'smal' is not one of the pasture tiles (did you "
+         "mean 'small'?)",
+         "  field_tile: smal",
+         "              ^^^^")]),
+    ("revised", [("game.yaml", "", "teams: {players: 4, partners: 'a+b'}\n")], [block(
+        "rules/revised/game.yaml:84:31: error[E226]: teams: partners is 'opposite' or teams of seats naming every "
+        "seat from 1 to 4 once, e.g. '1+2, 3+4'",
+        "  teams: {players: 4, partners: 'a+b'}",
+        "                                ^^^^^")]),
+    # a pack that extends another adds a scoring category without points, and one whose points cannot be read
+    ("revised-family", [("game.yaml", "", "scoring:\n  - {id: extra, label: Extra}\n"
+                         "  - {id: more, label: More, points: 'rooms +'}\n")], [block(
+        "rules/revised-family/game.yaml:8:5: error[E111]: scoring category 'extra' is missing the required key "
+        "'points'",
+        "    - {id: extra, label: Extra}",
+        "      ^"), block(
+        "rules/revised-family/game.yaml:9:45: error[E202]: unexpected end of text; expected '(', '-', 'done', "
+        "'done_by_any', 'done_since', 'first', 'gained', 'house', 'tier', a name, a number",
+        "    - {id: more, label: More, points: 'rooms +'}",
+        "                                              ^")]),
+    # a round card of a stage the pack does not have (its own stage then lacks it)
+    ("revised", [("rounds.yaml", "  stage: 5\n  tags: [wish_for_children]", "  stage: 7\n  tags: [wish_for_children]")],
+     [block(
+         "rules/revised/rounds.yaml:66:10: error[E131]: stage 7 is not one of the pack's stages (1, 2, 3, 4, 5, 6)",
+         "    stage: 7",
+         "           ^"), block(
+         "rules/revised/rounds.yaml:72:10: error[E136]: stage 5 has 1 round card for 1-4 players but 2 rounds "
+         "(rounds 12 to 13)",
+         "    stage: 5",
+         "           ^")]),
+    # a round card missing for one player count alone
+    ("revised", [("rounds.yaml", "  stage: 5\n  tags: [wish_for_children]",
+                  "  stage: 5\n  players: 2+\n  tags: [wish_for_children]")], [block(
+        "rules/revised/rounds.yaml:66:10: error[E136]: stage 5 has 1 round card for 1 player but 2 rounds (rounds 12 "
+        "to 13)",
+        "    stage: 5",
+        "           ^")]),
+    ("revised", [("actions.yaml", "  players: 3+\n  effect: gain 1 food; choose", "  players: 3\n  effect: gain 1 food; "
+                  "choose")], [block(
+        "rules/revised/actions.yaml:66:5: error[E213]: by_players gives 4 players, but 'resource_market' is not used "
+        "with 4 players",
+        "      4:",
+        "      ^")]),
+    ("revised", [("actions.yaml", "  effect: gain 1 grain\n", "")], [block(
+        "rules/revised/actions.yaml:11:3: error[E111]: action space 'grain_seeds' needs an 'effect' or 'accumulate'",
+        "  - id: grain_seeds",
+        "    ^")]),
+    # a space with neither effect nor goods and with a wrong 'players': the wrong players alone is reported
+    ("revised", [("actions.yaml", "  players: 4\n  tags: [food_accumulation]\n  accumulate: 1 food\n",
+                  "  players: 5\n  tags: [food_accumulation]\n")], [block(
+        "rules/revised/actions.yaml:87:12: error[E213]: 'players: 5' is outside this pack's 1 to 4 players",
+        "    players: 5",
+        "             ^")]),
+]
+
+
+@pytest.mark.parametrize("case", FRAME, ids=[
+    "reverse pass after the last round", "house off the farmyard", "crop without a yield", "good unknown to the runtime",
+    "deal by class against the hand", "campaign points without points", "draft of all cards keeping the rest",
+    "room prices by material", "pasture tiles", "team partners not seats", "overlay scoring without points",
+    "round card of no stage", "round card missing for one player count", "by_players for a count not used",
+    "space without effect", "space without effect and with wrong players"])
+def test_a_setting_at_odds_with_the_pack_is_refused(root, capsys, case):
+    pack, edits, diagnostics = case
+    for rel, old, new in edits:
+        path = root / "rules" / pack / rel
+        if old:
+            edit(root, f"{pack}/{rel}", old, new)
+        else:
+            path.write_text(path.read_text(encoding="utf-8") + new, encoding="utf-8")
+    check(root, capsys, pack, *diagnostics)
+
+
+def test_upgrade_of_belongs_to_an_improvement_and_names_cards(root, capsys):
+    # an occupation returns no card (and so loses no claims by it); a minor names known cards or tags
+    occupation = CARD.replace("points: 0\n", "points: 0\nupgrade_of: [fireplace_2]\nreturned_lose_claims: true\n")
+    check_card(root, capsys, occupation, block(
+        "cards/revised/T/test_card.yaml:6:13: error[E212]: 'upgrade_of' belongs to an improvement: an occupation "
+        "returns no card",
+        "  upgrade_of: [fireplace_2]",
+        "              ^"), block(
+        "cards/revised/T/test_card.yaml:7:23: error[E212]: 'returned_lose_claims' is about the cards a minor "
+        "improvement's price returns: it belongs to a minor with 'upgrade_of'",
+        "  returned_lose_claims: true",
+        "                        ^^^^"))
+    minor = (CARD.replace("kind: occupation", "kind: minor").replace("players: 1+\n", "")
+             .replace("points: 0\n", "points: 0\nupgrade_of: [fireplace_9]\n"))
+    check_card(root, capsys, minor, block(
+        "cards/revised/T/test_card.yaml:5:13: error[E205]: unknown card or tag 'fireplace_9' in upgrade_of (did you "
+        "mean 'fireplace_3'?)",
+        "  upgrade_of: [fireplace_9]",
+        "              ^"))
