@@ -1451,6 +1451,7 @@ def _game_settings(src: PackSource, report: Report) -> dict | None:
     lo, hi = players
     if lo > hi:
         report.error("E130", f"players: min {lo} is more than max {hi}", g.span_of("players"))
+        return None   # no player count is left: every space would be reported as used with none
     family = g["family"]
     start, most = settings["start_people"], settings["max_people"]
     if start > most:

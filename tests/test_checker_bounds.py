@@ -175,3 +175,14 @@ def test_a_space_for_one_player_count_more_than_the_pack_has_is_refused(root, ca
         "    players: 4-5",
         "             ^^^",
     ))
+
+
+def test_players_min_above_max_is_one_error(root, capsys):
+    # the pack is for no player count at all: one message, not one for each action space besides
+    edit(root, "revised/game.yaml", "players: {min: 1, max: 4}", "players: {min: 3, max: 2}")
+    check(root, capsys, "revised", block(
+        "rules/revised/game.yaml:6:10: error[E130]: players: min 3 is more than max 2",
+        "  players: {min: 3, max: 2}",
+        "           ^",
+    ))
+
