@@ -1665,9 +1665,6 @@ def _check_round_cards(settings, rounds, src, g, report, lo, hi):
                          f"(rounds {a} to {b})" if need > 1 else
                          f"stage {stage} has {k} round card{'s' if k != 1 else ''} for {_counts_text(counts)} "
                          f"but 1 round (round {a})", span)
-    for u in rounds:
-        if u.data["stage"] not in stages:
-            continue
 
 
 def _teams_frame(g, settings, sym, goods_text, report, space_names) -> dict | None:
