@@ -1110,10 +1110,8 @@ class Checker:
                                      "resources of the player's choice)", span)
                         continue
                     self.good(good, span, allow_material=True)
-                    if isinstance(n, N.Node):
+                    if isinstance(n, N.Node):   # '-(rooms) wood': a set cost's amounts are plain numbers (grammar)
                         self.expr(n)
-                        if m.kind == "cost_set":
-                            self.err("E216", "a set cost must use plain numbers", span)
         elif m.kind in ("sowing_more", "sowing_near_rooms"):
             # more crops on each field newly sown (next to rooms, for the second; docs/language.md 4.12 CFD,
             # 4.14): crops only
