@@ -751,17 +751,13 @@ class Checker:
                 if isinstance(it, N.GoodsItem) and isinstance(it.amount, N.Num) and it.amount.value < 1:
                     self.err("E215", "'(others may buy …)' needs amounts from 1 up", it.amount.span)
 
-        def plain(goods):
+        def plain(goods):   # 'goods' of the grammar (good_item: INT? NAME): plain amounts, or none for 1
             out = {}
             for it in goods.items:
-                if not isinstance(it, N.GoodsItem) or it.per_quantity or not (it.amount is None
-                                                                               or isinstance(it.amount, N.Num)):
-                    return None
                 out[it.good] = out.get(it.good, 0) + (1 if it.amount is None else it.amount.value)
             return out
 
-        bought, given = plain(ex.buy_goods), plain(ex.give)
-        if bought is not None and given is not None and bought != given:
+        if plain(ex.buy_goods) != plain(ex.give):
             from .textgen import goods as goods_text
             self.err("E212", f"'(others may buy {goods_text(ex.buy_goods)} for …)' names other goods than the "
                      f"exchange takes ({goods_text(ex.give)}): a buyer takes what the exchange takes",
