@@ -606,18 +606,17 @@ class Checker:
             if where == "scoring":
                 self.err("E212", "nothing can be scheduled at scoring: no round is left", v.span)
         if v.body is not None:
+            # the verbs with a body ('claim (…)' is checked above): what each counts while its body is checked
             nested = {"schedule_action": "scheduled", "for_each_player": "each_player", "for_actor": "for_other",
-                      "for_each_other": "for_other"}.get(v.name)
-            if nested:
-                setattr(self, nested, getattr(self, nested) + 1)
+                      "for_each_other": "for_other"}[v.name]
+            setattr(self, nested, getattr(self, nested) + 1)
             outer_aside = self.set_aside
             if v.name == "schedule_action" and v.number is not None:
                 self.set_aside_pieces(v)
                 self.set_aside = v.word
             self.body(v.body, where)
             self.set_aside = outer_aside
-            if nested:
-                setattr(self, nested, getattr(self, nested) - 1)
+            setattr(self, nested, getattr(self, nested) - 1)
         if v.name == "schedule_action" and v.body is not None:
             for node in N.walk(v.body):
                 if isinstance(node, N.Verb) and node.name in ("return_to_space", "convert_bonus"):
