@@ -994,7 +994,7 @@ class Checker:
                     known = all(x in self.sym.goods for x in gives + gets)
                     if known and (gives != [self.sym.crops[0]] or gets != [self.sym.food]):
                         self.err("E217", f"a bake rate turns {self.sym.crops[0]} into {self.sym.food}", ex.span)
-        elif rule.kind == "modifier":
+        else:   # a modifier: the parser makes rules of these five kinds only (parser.py, N.Rule)
             self.modifier(rule.modifier)
             cond = getattr(rule.modifier, "cond", None)
             if cond is not None:
