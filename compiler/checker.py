@@ -1338,7 +1338,8 @@ def _players_of(entry, lo, hi, report):
             out = list(range(a, b + 1))
         else:
             out = [int(text)]
-    except ValueError:
+    except ValueError:   # a decimal number such as 4.0: the schema's "integer" takes it for 4
+        report.error("E213", f"'players: {text}' is not a player count: write 3, 3+ or 1-2", span)
         return None
     if any(not lo <= n <= hi for n in out):
         report.error("E213", f"'players: {text}' is outside this pack's {lo} to {hi} players", span)

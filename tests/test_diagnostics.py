@@ -736,6 +736,16 @@ def test_bad_players_of_a_space_is_one_error(root, capsys, players, message):
     ))
 
 
+def test_players_as_a_decimal_number_is_refused(root, capsys):
+    # '4.0' passed the schema (a whole number to it) and the space was left out of the pack without a word
+    edit(root, "revised/actions.yaml", COPSE, "  name: Copse\n  players: 4.0\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/actions.yaml:81:12: error[E213]: 'players: 4.0' is not a player count: write 3, 3+ or 1-2",
+        "    players: 4.0",
+        "             ^^^",
+    ))
+
+
 def test_bad_players_of_a_round_card_is_one_error(root, capsys):
     # no second "stage 1 has 3 round cards for 1-4 players but 4 rounds"
     edit(root, "revised/rounds.yaml", "- id: fencing\n", "- id: fencing\n  players: 9\n")
