@@ -1600,9 +1600,7 @@ def _tile_farm_frame(g, settings, goods_text, report) -> dict:
                 rooms[str(mat)] = node
     tiles = []
     seen = set()
-    for t in g.get("pasture_tiles") or []:
-        if not isinstance(t, dict) or not isinstance(t.get("id"), str):
-            continue  # the schema has reported it
+    for t in g.get("pasture_tiles") or []:   # each a mapping with a text id: the frame passed the schema
         if t["id"] in seen:
             report.error("E138", f"pasture tile '{t['id']}' is listed twice", t.span)
             continue
@@ -1751,9 +1749,7 @@ def check_pack(src: PackSource, report: Report, skip_cards=frozenset()) -> Check
     frame["exchanges"] = exch
     scoring, penalties = [], []
     categories = g.get("scoring") if isinstance(g.get("scoring"), list) else []
-    for i, cat in enumerate(categories):
-        if not isinstance(cat, dict) or not isinstance(cat.get("id"), str):
-            continue  # the schema has reported it
+    for i, cat in enumerate(categories):   # each a mapping with a text id: the frame passed the schema
         text = _text(cat, "points")
         if text is None:
             report.error("E111", f"scoring category '{cat.get('id')}' is missing the required key 'points'", cat.span)
