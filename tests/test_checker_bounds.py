@@ -186,3 +186,9 @@ def test_players_min_above_max_is_one_error(root, capsys):
         "           ^",
     ))
 
+
+
+def test_a_frame_without_exchanges_is_accepted(root, capsys):
+    # game.yaml's own exchanges are optional: a pack may let no crop be eaten raw
+    edit(root, "revised/game.yaml", "exchanges: |\n  any time: grain -> 1 food; vegetable -> 1 food\n", "")
+    assert validate(root, capsys, "revised") == (0, "ok: revised valid\n", "")
