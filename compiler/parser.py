@@ -224,18 +224,15 @@ def _parse_one(source: str, start: str, spans: _Spans, report: Report, one_line:
     except RecursionError:
         report.error("E207", "effect text is nested too deeply", spans.at(1, 1))
         return None
-    if _huge_numbers(tree, spans, report):
-        return None
     build = _Build(spans, source)
     try:
-        node = build.transform(tree)
-    except VisitError as exc:  # a malformed construct the transformer rejects
-        orig = exc.orig_exc
-        if isinstance(orig, _BuildError):
-            report.error(orig.code, orig.message, orig.span)
+        if _huge_numbers(tree, spans, report):
             return None
-        raise
-    except RecursionError:
+        node = build.transform(tree)
+    except (RecursionError, VisitError) as exc:
+        # both walk the tree recursively; the transformer wraps what its methods raise in a VisitError
+        if isinstance(exc, VisitError) and not isinstance(exc.orig_exc, RecursionError):
+            raise
         report.error("E207", "effect text is nested too deeply", spans.at(1, 1))
         return None
     for code, message, span in build.errors:
@@ -294,12 +291,6 @@ def _huge_numbers(tree, spans, report) -> bool:
             report.error("E107", f"number {shown} {why}", spans.of_token(tok))
             found = True
     return found
-
-
-class _BuildError(Exception):
-    def __init__(self, code, message, span):
-        super().__init__(message)
-        self.code, self.message, self.span = code, message, span
 
 
 def _tokens(children, type_=None):

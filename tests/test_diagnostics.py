@@ -184,6 +184,17 @@ def test_nesting_too_deep(root, capsys):
           ))
 
 
+@pytest.mark.parametrize("deep", ["not " * 2000 + "1", "- " * 3000 + "1"])
+def test_effect_text_nested_too_deeply(root, capsys, deep):
+    # within the length limit, but too deep to walk: 'not not … 1' was an internal error (RecursionError)
+    rule = f"on play if {deep}: gain 1 food"
+    check_card(root, capsys, CARD.replace("on play: gain 1 food", rule), block(
+        "cards/revised/T/test_card.yaml:7:3: error[E207]: effect text is nested too deeply",
+        "  " + ("  " + rule)[:160] + "…",   # a long line is shown in part
+        "    ^",
+    ))
+
+
 # ---------------------------------------------------------------- stage 2: schema
 
 def test_unknown_key_did_you_mean(root, capsys):
