@@ -1059,6 +1059,8 @@ MEANINGLESS = [
 ]
 
 OUT_OF_RANGE = [
+    # 7 digits: read, then refused by its value (8 digits and more are refused before they are read)
+    _rule_case("on build: gain 2000000 food", "2000000", "E107", "number 2000000 is too large (the limit is 1000000)"),
     _rule_case("on build: gain tier(rooms; 1: 99999999) food", "99999999", "E107",
                "number 99999999 is too large (the limit is 1000000)"),
     _rule_case("at scoring: bonus tier(rooms; 12345678: 1)", "12345678", "E107",
@@ -1500,3 +1502,40 @@ def test_upgrade_of_belongs_to_an_improvement_and_names_cards(root, capsys):
         "mean 'fireplace_3'?)",
         "  upgrade_of: [fireplace_9]",
         "              ^"))
+
+
+def test_an_empty_effect_text_ends_at_its_start(root, capsys):
+    # no word at all: the text ends where it begins, and the caret is there
+    edit(root, "revised/game.yaml", 'points: "fenced_stables"', 'points: ""')
+    edit(root, "revised/actions.yaml", "effect: gain 1 grain", "effect: '   '")
+    check(root, capsys, "revised", block(
+        "rules/revised/actions.yaml:13:12: error[E202]: unexpected end of text; expected '(', 'add', 'bake', 'bonus', "
+        "'breed', 'build', 'choose', 'claim', 'convert', 'discard', 'draw', 'exchange', 'family', 'fence', 'for', "
+        "'gain', 'give', 'harvest', 'let', 'lodge', 'mark', 'may', 'move', 'pay', 'pile', 'place', 'play', 'plow', "
+        "'put', 'renovate', 'return', 'reveal', 'schedule', 'skip', 'sow', 'spend', 'spread', 'take'",
+        "    effect: '   '",
+        "             ^"), block(
+        "rules/revised/game.yaml:70:58: error[E202]: unexpected end of text; expected '(', '-', 'done', 'done_by_any', "
+        "'done_since', 'first', 'gained', 'house', 'tier', a name, a number",
+        '    - {id: fenced_stables, label: Fenced stables, points: ""}',
+        "                                                           ^"))
+
+
+def test_parse_refuses_a_text_over_the_limit_and_reads_no_text_as_nothing():
+    # the schema refuses longer texts in files; the parser keeps its own limit for any other caller
+    report = Report()
+    assert parser.parse("gain 1 food" + " " * (parser.MAX_TEXT - 10), "body", report) is None
+    assert [(d.code, d.message, d.span.line, d.span.col) for d in report.diagnostics] == [
+        ("E207", f"effect text is {parser.MAX_TEXT + 1} characters; the limit is {parser.MAX_TEXT}", 1, 1)]
+    report = Report()
+    assert parser.parse("gain 1 food" + " " * (parser.MAX_TEXT - 11), "body", report) is not None and not report
+    assert parser.parse(None, "body", report) is None and not report
+
+
+def test_a_line_break_inside_a_body_is_named_end_of_line(root, capsys):
+    # a body is one statement or several joined by ';': the end of its first line is where it goes wrong
+    edit(root, "revised/actions.yaml", "effect: gain 1 grain\n", "effect: |\n    gain 1 grain\n    gain 1 wood\n")
+    check(root, capsys, "revised", block(
+        "rules/revised/actions.yaml:14:17: error[E202]: unexpected end of line; expected end of text",
+        "      gain 1 grain",
+        "                  ^"))
