@@ -9,7 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import UnexpectedCharacters, UnexpectedToken, VisitError
 
 from . import nodes as N
 from .diagnostics import Report, Span
@@ -188,16 +188,11 @@ def _glued_keyword(source: str, start: str):
     except UnexpectedCharacters as exc:
         if glued(prev, exc.pos_in_stream):
             found = prev
-    except (UnexpectedInput, RecursionError):
-        pass
     if found is None:
         return None
     word = re.match(r"[a-z0-9_]+", source[found.start_pos:]).group(0)
     before = parser.parse_interactive(source[:found.start_pos], start=start)
-    try:
-        before.exhaust_lexer()
-    except UnexpectedInput:
-        return None
+    before.exhaust_lexer()   # the tokens before the keyword, which the parser has just taken
     return found, word, before.accepts()
 
 
@@ -214,16 +209,7 @@ def _parse_one(source: str, start: str, spans: _Spans, report: Report, one_line:
         report.error("E202", f"unexpected '{word}'; expected {_expected_words(accepts, one_line, line_start)}",
                      spans.at(tok.line, tok.column, len(word)))
         return None
-    except UnexpectedEOF:
-        report.error("E202", f"unexpected {'end of line' if one_line else 'end of text'}",
-                     _end_span(None, source, spans))
-        return None
-    except UnexpectedInput as exc:  # pragma: no cover - other Lark errors
-        report.error("E202", "cannot read this effect text", spans.at(getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1))
-        return None
-    except RecursionError:
-        report.error("E207", "effect text is nested too deeply", spans.at(1, 1))
-        return None
+    # an LALR parser raises no other UnexpectedInput (UnexpectedEOF is Earley's) and does not recurse
     build = _Build(spans, source)
     try:
         if _huge_numbers(tree, spans, report):
@@ -254,10 +240,7 @@ def _syntax_error(exc, source: str, spans: _Spans, report: Report, one_line: boo
     line_start = one_line and tok.type != "$END" and not source[:tok.start_pos].strip()
     # The parser state's lookaheads are shared with other places in the grammar (LALR); asking the
     # parser which terminals it really accepts here gives the exact choices.
-    try:
-        accepted = exc.interactive_parser.accepts() if exc.interactive_parser is not None else exc.expected
-    except UnexpectedInput:
-        accepted = exc.expected
+    accepted = exc.interactive_parser.accepts() if exc.interactive_parser is not None else exc.expected
     lead = re.match(r"\s*([a-z][a-z0-9_]*)\s+$", source[:tok.start_pos]) if tok.type != "$END" else None
     if lead and set(accepted or ()) == {"IS"}:
         # a rule began with a plain word ('onn play: …'): a misspelt keyword far more often than the card of
