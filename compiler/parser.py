@@ -54,8 +54,7 @@ class _Spans:
         return Span("<text>", line, col, length)
 
     def of_meta(self, meta) -> Span:
-        if getattr(meta, "empty", True):
-            return self.at(1, 1)
+        # every rule of the grammar that builds a node holds a token ('rules', which may be empty, builds none)
         length = meta.end_column - meta.column if meta.line == meta.end_line else 1
         return self.at(meta.line, meta.column, max(1, length))
 
@@ -63,14 +62,12 @@ class _Spans:
         return self.at(tok.line, tok.column, len(tok))
 
 
-def _describe(tok, one_line=False) -> str:
-    if isinstance(tok, Token):
-        if tok.type == "$END":
-            return "end of line" if one_line else "end of text"
-        if tok.type == "_NL":
-            return "end of line"
-        return f"'{tok.value}'"
-    return str(tok)
+def _describe(tok: Token, one_line=False) -> str:
+    if tok.type == "$END":
+        return "end of line" if one_line else "end of text"
+    if tok.type == "_NL":
+        return "end of line"
+    return f"'{tok.value}'"
 
 
 def _choices(pattern: str):
@@ -107,10 +104,8 @@ def _expected_words(expected, one_line=False, line_start=False) -> str:
             continue
         if name == "$END":
             words.add("end of line" if one_line else "end of text")
-        elif name in known:
+        else:   # every terminal has its words but COMMENT and the blanks, which are ignored, never expected
             words.update(known[name])
-        elif not name.startswith("_"):
-            words.add(f"'{name.lower()}'")
     return ", ".join(sorted(words))
 
 
