@@ -1369,8 +1369,8 @@ FRAME = [
         "rules/revised/game.yaml:47:9: error[E133]: sowing: no yield given for 'vegetable'",
         "  sowing: {grain: 3}    # crops on a newly sown field, the seed included",
         "          ^")]),
-    ("revised", [("game.yaml", "animals: [sheep, boar, cattle]", "animals: [sheep, boar, cattle, horse]")], [block(
-        "rules/revised/game.yaml:27:3: error[E134]: the runtime knows no good 'horse' (it knows: food, grain, "
+    ("revised", [("game.yaml", "animals: [sheep, boar, cattle]", "animals: [sheep, boar, cattle, llama]")], [block(
+        "rules/revised/game.yaml:27:3: error[E134]: the runtime knows no good 'llama' (it knows: food, grain, "
         "vegetable, wood, clay, reed, stone, sheep, boar, cattle)",
         "    food: food",
         "    ^")]),
