@@ -298,6 +298,93 @@ def test_leftover_temporary_files_of_killed_runs_are_removed(tmp_path):
     assert not other.exists() and live.exists()
 
 
+def test_a_temporary_file_whose_pid_cannot_be_a_process_is_kept(tmp_path):
+    """A pid too big for the system to ask about (os.kill raises OverflowError) may belong to a running
+    writer as far as anyone can tell: its temporary file is left alone; so are a folder and a symbolic link
+    named like one of a dead writer (an atomic write leaves neither)."""
+    huge = tmp_path / f".game.json.{2 ** 70}.abcd1234.tmp"
+    huge.write_text("half a save")
+    folder = tmp_path / ".game.json.99999999.abcd1234.tmp"
+    folder.mkdir()
+    (tmp_path / "notes.txt").write_text("my notes")
+    link = tmp_path / ".game.json.99999999.efgh5678.tmp"
+    link.symlink_to(tmp_path / "notes.txt")
+    assert fileio.clean_stale_temps(tmp_path) == []
+    assert huge.read_text() == "half a save" and folder.is_dir() and link.is_symlink()
+
+
+def test_cleaning_a_folder_that_cannot_be_listed_removes_nothing(tmp_path):
+    assert fileio.clean_stale_temps(tmp_path / "no such folder") == []
+    (tmp_path / "file").write_text("x")
+    assert fileio.clean_stale_temps(tmp_path / "file") == []
+
+
+def test_a_temporary_file_that_cannot_be_removed_is_left_without_an_error(tmp_path, monkeypatch):
+    stale = tmp_path / ".game.json.99999999.abcd1234.tmp"
+    stale.write_text("half a save")
+
+    def refuse(path):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
+    monkeypatch.setattr(fileio.os, "unlink", refuse)
+    assert fileio.clean_stale_temps(tmp_path) == []
+    monkeypatch.undo()
+    assert stale.read_text() == "half a save"
+
+
+def test_a_failed_write_raises_its_own_error_when_its_temporary_file_is_gone(tmp_path, monkeypatch):
+    """The rename fails and the temporary file cannot be removed either (it is gone already): the error of
+    the rename is the one raised, and the old file is as it was."""
+    target = tmp_path / "game.json"
+    target.write_text("old")
+
+    def replace(src, dst):
+        os.unlink(src)
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+    monkeypatch.setattr(fileio.os, "replace", replace)
+    with pytest.raises(OSError) as exc:
+        fileio.write_text_atomic(target, "new")
+    assert exc.value.errno == errno.EIO and not isinstance(exc.value, FileNotFoundError)
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"] and target.read_text() == "old"
+
+
+def test_the_kind_of_a_mode_that_is_none_of_the_known_ones(tmp_path):
+    assert fileio.file_kind(stat.S_IFLNK) == "not a regular file"
+    assert fileio.not_regular_reason(stat.S_IFLNK) == "not a regular file"
+    assert fileio.not_regular_reason(stat.S_IFIFO) == "not a regular file (it is a named pipe)"
+
+
+def test_a_file_replaced_by_a_pipe_between_the_check_and_the_open_is_refused(tmp_path, monkeypatch):
+    """The path is a regular file when it is checked and a named pipe when it is opened (another process
+    swapped them): the open does not wait for a writer, and the pipe is refused without being read."""
+    regular = tmp_path / "save.json"
+    regular.write_text("{}")
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    real_stat = os.stat
+    monkeypatch.setattr(fileio.os, "stat", lambda path, *a, **k: real_stat(regular if path == fifo else path))
+    with pytest.raises(fileio.UnreadableFile) as exc:
+        fileio.read_regular_bytes(fifo, 100)
+    monkeypatch.undo()
+    assert str(exc.value) == "not a regular file (it is a named pipe)" and exc.value.path == str(fifo)
+
+
+def test_a_file_that_grows_while_it_is_read_is_refused_at_the_limit(tmp_path, monkeypatch):
+    """Its size was under the limit when the read began; the bytes read pass it: refused, not returned."""
+    path = tmp_path / "save.json"
+    path.write_bytes(b"x" * 30)
+    real_fstat = os.fstat
+
+    def fstat(fd):   # the size when the read begins: 10 bytes
+        st = real_fstat(fd)
+        return os.stat_result((st.st_mode, st.st_ino, st.st_dev, st.st_nlink, st.st_uid, st.st_gid, 10,
+                               st.st_atime, st.st_mtime, st.st_ctime))
+    monkeypatch.setattr(fileio.os, "fstat", fstat)
+    with pytest.raises(fileio.UnreadableFile) as exc:
+        fileio.read_regular_bytes(path, 20)
+    assert str(exc.value) == "the file is over 20 bytes; the limit is 20 bytes"
+    assert fileio.read_regular_bytes(path, 30) == b"x" * 30
+
+
 def test_a_compile_removes_the_temporary_files_of_a_killed_compile(tmp_path):
     build = tmp_path / "build"
     status, out, err = run_cli("--build", build, "compile", "--pack", "revised-family")
