@@ -397,6 +397,24 @@ def test_a_compile_removes_the_temporary_files_of_a_killed_compile(tmp_path):
     assert not stale.exists()
 
 
+def test_a_pack_that_is_not_compiled_is_refused_with_the_command_that_compiles_it(tmp_path):
+    """load_pack (the library, docs/api.md) on a build folder without the pack, or with half of it (the
+    module or the manifest missing): PackNotFound says how to compile it."""
+    from runtime.pack import PackNotFound, build_dir_for, load_pack
+    words = "pack 'my-pack' is not compiled (run: agricola compile --pack my-pack)"
+    with pytest.raises(PackNotFound) as exc:
+        load_pack("my-pack", tmp_path)
+    assert str(exc.value) == words
+    folder = build_dir_for("my-pack", tmp_path)
+    folder.mkdir(parents=True)
+    for present in ("__init__.py", "manifest.json"):
+        (folder / present).write_text("{}")
+        with pytest.raises(PackNotFound) as exc:
+            load_pack("my-pack", tmp_path)
+        assert str(exc.value) == words
+        (folder / present).unlink()
+
+
 def test_two_packs_never_share_a_build_folder(tmp_path):
     from runtime.pack import _ident, build_dir_for, folder_name, load_pack
     names = ["revised_family", "revised-family", "revised.family", "revised family", "revised%2Dfamily",

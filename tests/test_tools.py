@@ -430,6 +430,51 @@ def test_an_installed_agricola_finds_its_packs_from_any_folder(tmp_path):
     assert snapshot(site) == installed
 
 
+def test_the_packs_installed_with_agricola_are_found_where_the_package_is(tmp_path, monkeypatch):
+    """Without rules/ beside runtime/ (a pip install), the packs are those of the package agricola_content:
+    the first of its folders that holds rules/; without one, the source folder still."""
+    import importlib.util
+
+    import runtime.pack as rp
+    source, installed = tmp_path / "site", tmp_path / "site" / "agricola_content"
+    (installed / "rules").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.setattr(rp, "_SOURCE_ROOT", source)
+    found = {}
+
+    class Spec:
+        submodule_search_locations = [str(tmp_path / "elsewhere"), str(installed)]
+
+    def find_spec(name):
+        found["name"] = name
+        if isinstance(found.get("spec"), Exception):
+            raise found["spec"]
+        return found.get("spec", Spec)
+    monkeypatch.setattr(importlib.util, "find_spec", find_spec)
+    assert rp._content_root() == installed and found["name"] == "agricola_content"
+    Spec.submodule_search_locations = None        # a namespace package without folders
+    assert rp._content_root() == source
+    for spec in (None, ValueError("agricola_content.__spec__ is None"), ImportError("no module")):
+        found["spec"] = spec
+        assert rp._content_root() == source
+    monkeypatch.undo()
+    assert rp._content_root() == REPO and not rp.INSTALLED   # the checkout: rules/ beside runtime/
+
+
+def test_an_installed_agricola_compiles_into_the_users_cache_folder(tmp_path, monkeypatch):
+    import runtime.pack as rp
+    monkeypatch.setattr(rp, "INSTALLED", True)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert rp.default_build_root() == tmp_path / "cache" / "agricola" / "build"
+    assert rp.default_build_root(rp.REPO_ROOT) == tmp_path / "cache" / "agricola" / "build"
+    assert rp.default_build_root(tmp_path / "work") == tmp_path / "work" / "build"   # a folder of one's own
+    monkeypatch.setenv("XDG_CACHE_HOME", "")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert rp.default_build_root() == tmp_path / "home" / ".cache" / "agricola" / "build"
+    monkeypatch.setattr(rp, "INSTALLED", False)
+    assert rp.default_build_root() == REPO / "build"
+
+
 def test_validate_a_workspace_folder_checks_every_pack_in_it(tmp_path, monkeypatch):
     copy = tmp_path / "copy"
     shutil.copytree(REPO / "rules", copy / "rules")
