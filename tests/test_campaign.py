@@ -89,6 +89,60 @@ def test_a_setup_that_does_not_fit_the_pack_is_refused_in_words(original):
         Game(original, 2, setup={"seats": [{}]})
 
 
+GOODS = "food, grain, vegetable, wood, clay, reed, stone, sheep, boar, cattle"
+
+
+@pytest.mark.parametrize("setup,words", [
+    ([{}], "a set-up is a mapping with 'start_player' and 'seats'"),
+    ({"seats": [{}, {}], "players": 2, "decks": []},
+     "a set-up has no key 'decks' (its keys are 'start_player' and 'seats')"),
+    ({"seats": [{}, ["food"]]}, "set-up: seat 2 is not a mapping"),
+    ({"seats": [{"goods": {}, "hand": {}, "cards": [], "bonus": 1}, {}]},
+     "set-up: seat 1 has no key 'bonus' (its keys are 'goods', 'occupations' and 'hand')"),
+    ({"seats": [{}, {"goods": {"gold": 1}}]},
+     f"set-up: seat 2 starts with 1 'gold': goods are the pack's ({GOODS}), each a whole number from 0"),
+    ({"seats": [{"goods": {"food": -1}}, {}]},
+     f"set-up: seat 1 starts with -1 'food': goods are the pack's ({GOODS}), each a whole number from 0"),
+    ({"seats": [{"goods": {"food": True}}, {}]},
+     f"set-up: seat 1 starts with True 'food': goods are the pack's ({GOODS}), each a whole number from 0"),
+    ({"seats": [{"goods": {"wood": 1.5}}, {}]},
+     f"set-up: seat 1 starts with 1.5 'wood': goods are the pack's ({GOODS}), each a whole number from 0"),
+    ({"seats": [{"occupations": ["FREE"]}, {"occupations": ["FREE"]}]},
+     "set-up: occupation 'FREE' is in play twice"),
+    ({"seats": [{"hand": {"occupations": 2, "majors": 1}}, {}]},
+     "set-up: seat 1: 'hand' gives a whole number from 0 for 'occupations' and 'minors'"),
+    ({"seats": [{}, {"hand": {"minors": -1}}]},
+     "set-up: seat 2: 'hand' gives a whole number from 0 for 'occupations' and 'minors'"),
+    ({"seats": [{}, {"hand": {"minors": False}}]},
+     "set-up: seat 2: 'hand' gives a whole number from 0 for 'occupations' and 'minors'"),
+    ({"seats": [{}, {"hand": {"minors": "7"}}]},
+     "set-up: seat 2: 'hand' gives a whole number from 0 for 'occupations' and 'minors'"),
+    ({"seats": [{"hand": [6, 7]}, {}]},
+     "set-up: seat 1: 'hand' gives a whole number from 0 for 'occupations' and 'minors'"),
+])
+def test_each_key_of_a_setup_is_checked_against_the_pack(original, setup, words):
+    """A set-up from outside (a campaign file, a save, a library caller) that is not of the documented
+    shape is refused before the game starts, saying what is wrong and what is allowed."""
+    free = _occupation(original, 0)
+    setup = json.loads(json.dumps(setup).replace('"FREE"', json.dumps(free)))
+    words = words.replace("FREE", free)
+    with pytest.raises(ValueError) as exc:
+        Game(original, 2, setup=setup)
+    assert str(exc.value) == words
+
+
+def test_a_setup_in_normal_form_keeps_only_what_it_gives(original):
+    from runtime import given_setup
+    setup = {"seats": [{"goods": {"wood": 2, "food": 0, "clay": 1}, "hand": {"minors": 3, "occupations": 0}},
+                       {"goods": None, "occupations": None, "hand": None}]}
+    assert given_setup.normal(original, 2, setup) == {"start_player": None, "seats": [
+        {"goods": {"clay": 1, "wood": 2}, "occupations": [], "hand": {"occupations": 0, "minors": 3}},
+        {"goods": {}, "occupations": []}]}
+    assert given_setup.normal(original, 2, {}) == {"start_player": None, "seats": [
+        {"goods": {}, "occupations": []}, {"goods": {}, "occupations": []}]}
+    assert given_setup.normal(original, 2, None) is None
+
+
 def test_a_game_with_a_setup_is_saved_and_resumed_with_it(original, tmp_path):
     free = _occupation(original, 0)
     setup = {"start_player": 0, "seats": [{"goods": {"food": 2}, "occupations": [free]}, {}]}
