@@ -195,3 +195,107 @@ def test_a_save_dealing_from_decks_the_pack_lacks_names_them_all(family):
 def test_read_save_reports_a_missing_file(tmp_path):
     with pytest.raises(SaveError, match="no such save file"):
         read_save(tmp_path / "nope.json")
+
+
+def _damaged(family, tmp_path, **changes):
+    """A save of 5 decisions of a 2-player game with ``changes`` (a value of None drops the key), written on
+    one line; its path and text."""
+    _, doc = _full_game(family, 2, 3)
+    doc = dict(doc, decisions=doc["decisions"][:5], finished=False, final=None)
+    for key, value in changes.items():
+        if value is None:
+            del doc[key]
+        else:
+            doc[key] = value
+    text = json.dumps(doc, sort_keys=True)
+    bad = tmp_path / "bad.json"
+    bad.write_text(text, encoding="utf-8")
+    return bad, text
+
+
+def _col(text, before):
+    """The column (from 1) just after the first ``before`` of the one-line ``text``."""
+    return text.index(before) + len(before) + 1
+
+
+@pytest.mark.parametrize("changes,before,words", [
+    ({"extra": 1}, "", "error[E110]: unknown key 'extra'"),
+    ({"players": 10}, '"players": ', "error[E115]: 'players' must be at most 9, not 10"),
+    ({"decks": ["A", ""]}, '"decks": ["A", ', "error[E116]: 'decks[1]' is too short (at least 1 character)"),
+    ({"decisions": [[0, "place"]]}, '"decisions": [',
+     "error[E116]: 'decisions[0]' is too short (at least 3 items)"),
+    ({"agents": [{"kind": "random", "seed": "3:0"}]}, '"agents": ',
+     "error[E162]: the save file is damaged (1 agents for 2 players)"),
+    ({"agents": [{"kind": "random", "seed": "3:0"}, {"kind": "random", "seed": "3:1", "depth": 2}]},
+     '"seed": "3:0"}, {', "error[E110]: unknown key 'depth'"),
+])
+def test_a_save_of_the_wrong_shape_is_a_located_error(family, tmp_path, changes, before, words):
+    """Saves edited by hand or damaged: an unknown key (located at the key), a number over its maximum, an
+    empty deck name, a decision cut short, fewer agents than players: one error at the place."""
+    bad, text = _damaged(family, tmp_path, **changes)
+    col = _col(text, before) if before else text.index('"extra"') + 1
+    with pytest.raises(SaveError) as exc:
+        read_save(bad)
+    assert str(exc.value) == f"{bad}:1:{col}: {words}" and exc.value.located
+
+
+def test_a_json_file_that_is_no_mapping_is_not_a_save(tmp_path):
+    bad = tmp_path / "bad.json"
+    for text, where in (('\n  [1, 2]', "2:3"), ('{"version": 1}', "1:1")):
+        bad.write_text(text, encoding="utf-8")
+        with pytest.raises(SaveError) as exc:
+            read_save(bad)
+        assert str(exc.value) == f"{bad}:{where}: error[E160]: not an agricola save file"
+
+
+def test_a_save_whose_setup_does_not_fit_the_pack_is_refused_by_resume(family, tmp_path, capsys):
+    bad, _ = _damaged(family, tmp_path, setup={"seats": [{}, ["wood"]]})
+    before = bad.read_bytes()
+    assert cli.main(["resume", str(bad)]) == 2
+    assert capsys.readouterr().err == f"error: {bad}: the save's set-up: seat 2 is not a mapping\n"
+    assert bad.read_bytes() == before
+
+
+def test_a_save_is_restored_with_its_own_pack_only(family, original):
+    _, doc = _full_game(family, 2, 3)
+    with pytest.raises(SaveError) as exc:
+        restore(doc, original)
+    assert str(exc.value) == "the save is a game of pack 'revised-family', not 'original'"
+
+
+def test_a_save_names_every_agent_or_none(family):
+    from runtime.savegame import agent_specs, make_agent
+
+    class Unnamed:
+        def choose(self, game, player, kind, options, labels=None, prompt=None):
+            return options[0]
+    g = Game(family, 3, seed=1, agents=[RandomAgent("1:0"), None, Unnamed()])
+    with pytest.raises(ValueError) as exc:
+        agent_specs(g)
+    assert str(exc.value) == "the agent of P3 (Unnamed) has no 'spec': a save file cannot name it"
+    g.agents[2] = RandomAgent("1:2")
+    assert agent_specs(g) == [{"kind": "random", "seed": "1:0"}, {"kind": "open"}, {"kind": "random", "seed": "1:2"}]
+    with pytest.raises(SaveError) as exc:
+        make_agent({"kind": "smart", "seed": 1})
+    assert str(exc.value) == "unknown agent kind 'smart' in the save file"
+
+
+def test_a_recorder_writes_only_what_changed(family, tmp_path, monkeypatch):
+    """Without a path nothing is written; with one, a save with no new decision is not written again (a
+    finished game resumed leaves its save file as it was, the same file)."""
+    import runtime.savegame as S
+    written = []
+    monkeypatch.setattr(S, "write_text_atomic", lambda path, text, sync=False: written.append(path))
+    g = Game(family, 1, seed=2, agents=[RandomAgent("2:0")])
+    Recorder(g, None, _specs(2, 1)).save()
+    assert written == []
+    rec = Recorder(g, tmp_path / "g.json", _specs(2, 1))
+    rec.save()
+    rec.save()
+    assert written == [tmp_path / "g.json"]
+    monkeypatch.undo()
+    path = tmp_path / "full.json"
+    assert cli.main(["play", "--players", "2", "--seed", "4", "--json", "--save", str(path)]) == 0
+    inode = os.stat(path).st_ino
+    assert cli.main(["resume", str(path), "--json"]) == 0
+    assert os.stat(path).st_ino == inode
