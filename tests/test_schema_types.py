@@ -380,6 +380,40 @@ def test_the_runtime_save_check_agrees_with_jsonschema(workspace):
     assert tried > 40
 
 
+def test_the_runtime_check_of_the_keywords_no_runtime_schema_uses_yet():
+    """runtime/shape.py checks the documented subset of JSON Schema for any schema, not only the save's:
+    the type 'number', ``additionalProperties`` given as a schema, and an unknown type (which no value has).
+    On these documents it finds what jsonschema finds (nothing, or one problem), in the words of the
+    compiler's messages."""
+    from jsonschema import Draft202012Validator
+
+    from runtime.shape import has_type, problems, type_name
+    sub = {"type": "object", "properties": {"n": {"type": "number"}},
+           "additionalProperties": {"type": "integer", "minimum": 0}}
+    cases = [({"n": 1.5, "a": 1}, []),
+             ({"n": 2, "b": 0}, []),
+             ({"n": "x"}, [(("n",), "E112", "'n' must be a number, not text")]),
+             ({"n": False}, [(("n",), "E112", "'n' must be a number, not true/false")]),
+             ({"a": -1}, [(("a",), "E115", "'a' must be at least 0, not -1")]),
+             ({"a": 1.5}, [(("a",), "E112", "'a' must be a whole number, not a decimal number")])]
+    for doc, found in cases:
+        assert problems(doc, sub) == found, doc
+        assert len(list(Draft202012Validator(sub).iter_errors(doc))) == len(found), doc
+    assert problems(3, {"type": "decimal"}) == [((), "E112", "'value' must be decimal, not a number")]
+    assert not has_type(3, "decimal") and not has_type(None, "decimal")
+    assert (type_name((1, 2)), type_name(b"x")) == ("tuple", "bytes")   # not JSON values: their Python names
+
+
+def test_a_path_that_is_not_in_the_json_text_is_located_at_the_nearest_enclosing_value():
+    text = '{"a": [10, [20, 30]],\n "b": {"c": 1}}'
+    assert locate(text, ("a", 1, 1)) == (1, 17)      # the value itself: 30
+    assert locate(text, ("a", 1, 5)) == (1, 12)      # past the end of [20, 30]: that list
+    assert locate(text, ("a", -1)) == (1, 7)         # no such place in [10, [20, 30]]: that list
+    assert locate(text, ("b", 0)) == (2, 7)          # a list index into a mapping: the mapping
+    assert locate(text, ("b", "c", "d")) == (2, 13)  # a key into a number: the number
+    assert locate('[[5]]', ("x", 0)) == (1, 1)       # a key into a list: the list, whatever follows
+
+
 @pytest.mark.parametrize("file", ["rules/tiny/actions.yaml", "rules/tiny/rounds.yaml", "rules/tiny/majors.yaml",
                                   "cards/tiny/A/tiny_helper.yaml"])
 def test_an_unreadable_file_gives_one_error(workspace, file, monkeypatch):
