@@ -133,3 +133,22 @@ def test_a_look_tells_its_policies_the_kind_of_each_request(family):
     agent._look(game, 0, request.options.index("farmland"))
     assert {kind for name, kind in asked if name == "greedy"} == {"place"}
     assert {kind for name, kind in asked if name == "rules"} == {"next", "room"}
+
+
+def test_with_width_one_it_takes_the_best_one_step_estimate_without_looking_ahead(family):
+    game = Game(family, 2, seed=5, agents=[None, None])
+    request = game.run()
+    agent = SearchAgent(0, width=1)
+    agent._look = lambda *a: pytest.fail("a single candidate needs no look ahead")
+    best = SearchAgent(0)._candidates(game, request.player, request.options)[0]
+    assert agent.choose(game, request.player, request.kind, request.options) == best
+    assert agent._candidates(game, request.player, request.options) == [best]
+
+
+def test_a_choice_is_found_among_the_options_by_value_and_type():
+    from runtime.search import _index
+    assert _index([1, True, "1"], True) == 1 and _index([1, True, "1"], "1") == 2
+    assert _index([("a", 1), ("a", 2)], ("a", 2)) == 1
+    with pytest.raises(ValueError) as exc:
+        _index([0, 1], 1.0)
+    assert str(exc.value) == "1.0 is not an option"
