@@ -217,6 +217,21 @@ def test_weights_are_exact_fractions_scaled():
     assert Fraction(weights["clay"], weights["wood"]) == Fraction(2, 3)
 
 
+def test_weights_that_floating_point_cannot_hold_are_worked_out_in_fractions():
+    """1 wood -> 1 clay and 17 clay -> 1 wood: clay weighs 1/17 of wood, which 720720 does not divide, so
+    the rounded weights fail the exact check and the weights are worked out again in fractions."""
+    assert PM._weights((ex({"wood": 1}, {"clay": 1}), ex({"clay": 17}, {"wood": 1})), "wood") == (
+        ("clay", 1), ("wood", 17))
+
+
+def test_a_cycle_gaining_less_than_floating_point_sees_has_no_weights():
+    """10**13 wood -> 1 clay -> 10**13 + 1 wood gains one wood in 10**13: within the slack of floating point,
+    which finds weights; the exact check refuses them and the exact raising finds none."""
+    edges = (ex({"wood": 10**13}, {"clay": 1}), ex({"clay": 1}, {"wood": 10**13 + 1}))
+    assert PM._raised(edges, "wood", 1.0) == {"wood": 1.0, "clay": 10**13 + 1.0}
+    assert PM._weights(edges, "wood") is None
+
+
 @pytest.mark.parametrize("found, kept", [
     ([((1, 0), "a"), ((1, 1), "b"), ((0, 2), "c")], ["a", "c"]),
     ([((2, 1), "a"), ((0, 1), "b"), ((1, 1), "c")], ["b"]),
