@@ -144,3 +144,56 @@ def test_a_person_a_work_phase_action_adds_is_placed_in_the_same_work_phase(revi
     assert p.people == 3 and p.newborns == 0
     assert sum(s.occupants.count(0) for s in g.spaces) == 3, "the third person was not placed"
     assert any(kind == "any_time" and label in options for kind, options in agent.asked)
+
+
+# ---------------------------------------------------------------- prices: the parts, on plain data
+
+def test_a_price_given_as_a_list_is_resolved_and_changed_but_never_cached(revised):
+    """A price as a list (not hashable) is resolved and changed as a tuple price is, and not kept in the
+    caches (the material's, the player's prices)."""
+    assert PM.resolve_material([("material", 2), ("reed", 1)], "clay") == (("clay", 2), ("reed", 1))
+    g, p = fresh(revised)
+    p.mods = {"cost": [("delta", ("room",), (("reed", -1),))]}
+    p.prices = PM.price_cache_for(p)
+    assert PM.cost_options(g, p, ("room",), [("wood", 5), ("reed", 2)]) == [(("wood", 5), ("reed", 1))]
+    assert p.prices == {}
+    assert PM.cost_options(g, p, ("room",), (("material", 5), ("reed", 2))) == [(("wood", 5), ("reed", 1))]
+    assert p.prices == {(("room",), (("wood", 5), ("reed", 2)), "wood", True): ((("wood", 5), ("reed", 1)),)}
+
+
+@pytest.mark.parametrize("cache", ["_RESOLVED", "_MEMO", "_WEIGHTS"])
+def test_a_price_cache_is_emptied_once_it_holds_more_than_4096_entries(revised, monkeypatch, cache):
+    """The caches of plain data (resolved prices, substitutions, weights of goods) stay small: past 4096
+    entries the next new entry empties the cache first."""
+    g, p = fresh(revised)
+    sub = (("room",), (("wood", 1),), (("clay", 2),))
+    add = {"_RESOLVED": lambda: PM.resolve_material((("material", 1),), "stone"),
+           "_MEMO": lambda: PM._substituted([(("clay", 2),)], [sub]),
+           "_WEIGHTS": lambda: PM._beyond_weights(g, p, {"stone": 1}, ["stone"])}[cache]
+    expected = add()
+    for size, after in ((4096, 4097), (4097, 1)):
+        full = {("filler", i): () for i in range(size)}
+        monkeypatch.setattr(PM, cache, full)
+        assert add() == expected
+        assert len(full) == after
+    assert expected == {"_RESOLVED": (("stone", 1),), "_MEMO": [(("clay", 2),), (("wood", 1),)],
+                        "_WEIGHTS": True}[cache]   # no stone, and nothing makes stone
+
+
+def test_price_changes_and_substitutions_on_goods_a_price_lacks():
+    # a change adds a good the price lacks only when it raises it
+    assert PM._apply_delta((("wood", 2),), {"reed": 1, "clay": -1}) == (("wood", 2), ("reed", 1))
+    # '-N building' lowers building goods only (none left: the price as it is), never a count of 0
+    assert PM._lowered_any((("food", 2),), 1, ("wood", "clay")) == [(("food", 2),)]
+    assert PM._lowered_any((("wood", 0), ("clay", 1), ("food", 1)), 2, ("wood", "clay")) == [
+        (("wood", 0), ("food", 1))]
+    # 'instead of all the clay': only for a price with clay
+    every_clay = (("room",), (("reed", 1),), ("all", "clay"))
+    assert PM._substitute({"wood": 2}, every_clay) is None
+    assert PM._substitute({"clay": 3, "wood": 1}, every_clay) == {"wood": 1, "reed": 1}
+    # two ways that are the same price once counts of 0 are left out are substituted once
+    sub = (("room",), (("wood", 1),), (("clay", 2),))
+    assert PM._all_substitutions([(("clay", 2),), (("clay", 2), ("wood", 0))], [sub]) == [
+        (("clay", 2),), (("wood", 1),)]
+    # the same price written twice (with a count of 0) is one way
+    assert PM._undominated([(("wood", 1), ("clay", 0)), (("wood", 1),)]) == [(("wood", 1), ("clay", 0))]
