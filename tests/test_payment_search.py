@@ -290,3 +290,79 @@ def test_the_weights_are_asked_only_for_exchanges_in_a_cycle(original):
         if PM._in_cycle(trial, q):
             cyclic.append(cid)
     assert 1 <= len(cyclic) <= 5, cyclic   # rare: most exchanges only turn goods into food
+
+
+def hand_made(pack, goods, exchanges, piles):
+    """A 2-player game whose P1 holds ``goods``, the rules' exchanges and ``exchanges`` ((give, get, window,
+    at most, source) each, as a card's would be), and the ``piles`` on those sources (top first)."""
+    g = Game(pack, 2, seed=0)
+    p = g.players[0]
+    for good in p.goods:
+        p.goods[good] = 0
+    p.goods.update(goods)
+    p.exchanges[:] = [(give, get, window, at_most, source, f"x:{source}")
+                      for give, get, window, at_most, source in exchanges]
+    p.card_state["piles"] = {source: list(stack) for source, stack in piles.items()}
+    p.producible = None
+    return g, p
+
+
+def test_the_search_over_piles_limits_and_exchanges_of_two_goods_finds_what_the_reference_finds(revised):
+    """Exchanges 2 to 6 (after the rules' 2): food for the top of a pile (stone, then sheep: the sheep is
+    wanted by nothing), the same from a pile of the harvest (closed now), 1 wood -> 1 stone once, 1 clay and
+    2 reed -> 1 stone (the second use lacks reed, the second good taken), 1 food -> 1 sheep and 1 stone
+    (the first good made is not wanted). Every way is the reference's; the ways offered are those not worse
+    in every good, a use of the limited exchange or a good of the pile counted as goods."""
+    g, p = hand_made(revised, {"food": 2, "wood": 2, "clay": 2, "reed": 3}, [
+        ((("food", 1),), "pile", "any_time", None, "pile_a"),
+        ((("food", 1),), "pile", "harvest", None, "pile_b"),
+        ((("wood", 1),), (("stone", 1),), "any_time", 1, "limited"),
+        ((("clay", 1), ("reed", 2)), (("stone", 1),), "any_time", None, "two"),
+        ((("food", 1),), (("sheep", 1), ("stone", 1)), "any_time", None, "both"),
+    ], {"pile_a": ["stone", "sheep"], "pile_b": ["stone"]})
+    expected = {2: [(0, (2, 6)), (0, (2, 5)), (0, (2, 4)), (0, (4, 6)), (0, (4, 5)), (0, (5, 6)), (0, (6, 6))],
+                3: [(0, (2, 4, 6)), (0, (2, 4, 5)), (0, (2, 5, 6)), (0, (4, 5, 6)), (0, (4, 6, 6)), (0, (5, 6, 6))],
+                4: [(0, (2, 4, 5, 6)), (0, (4, 5, 6, 6))],
+                5: []}
+    best = {2: [(0, (4, 5)), (0, (4, 6)), (0, (5, 6)), (0, (6, 6))],
+            3: [(0, (4, 5, 6)), (0, (4, 6, 6)), (0, (5, 6, 6))],
+            4: [(0, (4, 5, 6, 6))]}
+    for n, plans in expected.items():
+        options = ((("stone", n),),)
+        assert PM._plans(g, p, options) == reference_plans(g, p, options) == plans, n
+        if plans:
+            ordered = sorted(plans, key=lambda plan: (plan[0], len(plan[1]), sorted(plan[1])))
+            assert PM._best_plans(g, p, options, ordered) == best[n], n
+
+
+def test_a_search_through_a_cycle_and_a_pile_finds_what_the_reference_finds(revised):
+    """1 wood -> 2 clay (once) and 1 clay -> 1 wood (twice) gain in a cycle: no weights bound it, and the
+    pile of clay is one of the exchanges the weights look at."""
+    g, p = hand_made(revised, {"wood": 1, "food": 1}, [
+        ((("food", 1),), "pile", "any_time", None, "pile_a"),
+        ((("wood", 1),), (("clay", 2),), "any_time", 1, "up"),
+        ((("clay", 1),), (("wood", 1),), "any_time", 2, "down"),
+    ], {"pile_a": ["clay"]})
+    assert PM._in_cycle(g, p)
+    for need, plans in ((("clay", 3), [(0, (2, 3))]), (("clay", 4), []), (("wood", 2), [(0, (2, 4)), (0, (3, 4, 4))]),
+                        (("wood", 3), [])):
+        assert PM._plans(g, p, ((need,),)) == reference_plans(g, p, ((need,),)) == plans, need
+
+
+def test_whether_exchanges_can_pay_is_remembered_for_hashable_prices_only(revised, monkeypatch):
+    """Through a cycle the answers of _can_make are remembered per price and goods; a price given as a list
+    is answered afresh each time; past 4096 answers the memory is emptied first. The first way that needs no
+    exchange answers the question at once."""
+    g, p = hand_made(revised, {"wood": 1, "food": 1}, [
+        ((("wood", 1),), (("clay", 2),), "any_time", 1, "up"),
+        ((("clay", 1),), (("wood", 1),), "any_time", 2, "down"),
+    ], {})
+    memo = PM._index(g, p)[4]
+    assert PM.can_afford(g, p, [("clay", 2)]) and not PM.can_afford(g, p, [("clay", 3)])
+    assert memo == {"cycle": True}
+    assert PM.can_afford(g, p, (("clay", 2),))
+    assert len(memo) == 2 and True in memo.values()
+    memo.update({("filler", i): False for i in range(4095)})
+    assert len(memo) == 4097 and not PM.can_afford(g, p, (("clay", 3),))
+    assert ("filler", 0) not in memo and len(memo) == 2 and memo["cycle"] is True   # the answer and the cycle
+    assert PM._plans(g, p, ((("wood", 1),), (("clay", 2),)), first=True) == [(0, ())]
