@@ -197,3 +197,23 @@ def test_price_changes_and_substitutions_on_goods_a_price_lacks():
         (("clay", 2),), (("wood", 1),)]
     # the same price written twice (with a count of 0) is one way
     assert PM._undominated([(("wood", 1), ("clay", 0)), (("wood", 1),)]) == [(("wood", 1), ("clay", 0))]
+
+
+def test_in_team_play_only_the_partners_changes_that_lower_a_building_price_are_shared(pack_loader):
+    """share_costs (revised-teams): of the partner's price changes, those that lower the price of a building
+    apply to the player, a change computed from the game worked out for the partner; a change that raises
+    a price, or one of the price of an occupation, is not shared."""
+    teams = pack_loader("revised-teams")
+    g = Game(teams, 4, seed=0)
+    p = g.players[0]
+    q = g.partner_of(p)
+    assert q is g.players[2]
+    q.mods = {"cost": [("delta", ("room",), (("wood", 1),)),
+                       ("delta_fn", ("major",), lambda game, who: (("stone", -1 - who.idx),)),
+                       ("delta_fn", ("stable",), lambda game, who: (("wood", 2),)),
+                       ("delta", ("occupation",), (("food", -1),)),
+                       ("delta", ("room", "occupation"), (("food", -1),)),
+                       ("set", ("fence",), (("wood", 0),))]}
+    assert PM.shared_cost_mods(g, p) == [("delta", ("major",), (("stone", -3),)), ("set", ("fence",), (("wood", 0),))]
+    assert PM.shared_cost_mods(g, g.players[1]) == []
+    assert PM.cost_options(g, p, ("major",), (("clay", 2), ("stone", 4))) == [(("clay", 2), ("stone", 1))]
