@@ -366,3 +366,16 @@ def test_whether_exchanges_can_pay_is_remembered_for_hashable_prices_only(revise
     assert len(memo) == 4097 and not PM.can_afford(g, p, (("clay", 3),))
     assert ("filler", 0) not in memo and len(memo) == 2 and memo["cycle"] is True   # the answer and the cycle
     assert PM._plans(g, p, ((("wood", 1),), (("clay", 2),)), first=True) == [(0, ())]
+
+
+def test_an_exchange_taking_nothing_leaves_the_bound_open(revised):
+    """An unlimited exchange that takes nothing (as the weights allow, ``_weights``) makes as much as is
+    wanted: the bound along chains of exchanges gives up, and the search finds its ways."""
+    g, p = hand_made(revised, {"food": 1}, [
+        ((("food", 1),), "pile", "any_time", None, "pile_a"),
+        ((), (("stone", 1),), "any_time", None, "free"),
+    ], {"pile_a": ["stone"]})
+    for n, plans in ((1, [(0, (3,)), (0, (2,))]), (3, [(0, (2, 3, 3)), (0, (3, 3, 3))])):
+        options = ((("stone", n),),)
+        assert PM._quick(g, p, {"stone": n}, ["stone"]) is None
+        assert PM._plans(g, p, options) == reference_plans(g, p, options) == plans
