@@ -84,12 +84,11 @@ class LimitedPrice(tuple):
 
 def open_limited(g, p, targets, house) -> tuple:
     """The limited price changes of ``p`` (``p.mods['cost_limited']``) that apply to ``targets`` and are not
-    spent in their period: ((targets, change, key, period, times), …)."""
-    limited = p.mods.get("cost_limited") if p.mods else None
-    if not limited:
-        return ()
+    spent in their period: ((targets, change, key, period, times), …). Asked only when ``p`` has some
+    (``cost_options``)."""
     from .firing import limit_count
-    return tuple(m for m in limited if _matches(m[0], targets, house) and limit_count(g, p, m[2], m[3]) < m[4])
+    return tuple(m for m in p.mods["cost_limited"]
+                 if _matches(m[0], targets, house) and limit_count(g, p, m[2], m[3]) < m[4])
 
 
 def spend_limited(g, p, price) -> None:
@@ -426,10 +425,9 @@ def _index(g, p):
                 piles.append(i)
                 made.update(P.pile_stack(p, source))
             else:
-                for good, n in get:
-                    if n > 0:
-                        made.add(good)
-                        index.setdefault(good, []).append(i)
+                for good, n in get:   # every count is 1 or more (the checker's E215)
+                    made.add(good)
+                    index.setdefault(good, []).append(i)
                 for good, k in give:
                     taken.add(good)
         # nothing an exchange makes is taken by another: no cycle (the common case, goods to food)
@@ -472,10 +470,9 @@ def _has_cycle(g, p) -> bool:
     for give, get, window, at_most, source, key in g.exchanges_of(p):
         if get == "pile":
             continue
-        out = [h for h, n in get if n > 0]
+        out = [h for h, n in get]   # every count is 1 or more (the checker's E215)
         for h, k in give:
-            if k > 0:
-                makes.setdefault(h, set()).update(out)
+            makes.setdefault(h, set()).update(out)
     done, path = set(), set()
 
     def back(good) -> bool:
@@ -833,12 +830,10 @@ def _raised(edges, target, one):
                 continue
             taken = _takes(give, weight)
             if out > taken * slack:
-                for h, k in give:
-                    if k > 0:
-                        weight[h] = weight.get(h, zero) + (out - taken) / k
-                        break
-                else:
+                if not give:   # an exchange taking nothing
                     return None
+                h, k = give[0]   # every count is 1 or more (the checker's E215)
+                weight[h] = weight.get(h, zero) + (out - taken) / k
                 changed = True
         if not changed:
             return weight
