@@ -918,3 +918,57 @@ def test_fences_set_aside_by_a_card_in_play_from_the_start(original):
         copy = g.copy_state()
         P.release_set_aside(copy, copy.players[0], g.schedule[a][0][1])
         assert P.set_aside_count(copy.players[0], "fences") == n and P.set_aside_count(p, "fences") == 2 * n
+
+
+def test_the_quantities_of_the_language_on_a_set_state(pack_loader):
+    """The quantities, player functions and event readers no card of the built-in packs uses yet
+    (runtime/queries.py, docs/language.md 4.2), each on a state set for it, for 3 players."""
+    from runtime import queries as Q
+    from runtime.engine import Game
+    from runtime.state import Ctx
+    pack = pack_loader("lang-probes")
+    g = Game(pack, 3, seed=0)
+    p, p2, p3 = g.players
+    occupations = sorted(cid for cid, card in pack.cards.items() if card.kind == "occupation")
+    minors = sorted(cid for cid, card in pack.cards.items() if card.kind == "minor" and not card.modifiers)
+    p.occupations, p.minors = occupations[:3], minors[:2]
+    p.hand_occupations, p.hand_minors = occupations[3:7], minors[2:3]
+    assert (Q.minors(g, p), Q.hand_occupations(g, p), Q.hand_minors(g, p)) == (2, 4, 1)
+    assert Q.occupations_after(g, p, occupations[0]) == 2 and Q.occupations_after(g, p, occupations[2]) == 0
+    assert Q.occupations_after(g, p, occupations[5]) == 0            # in the hand, not played
+    counts = [pack.all_cards[cid].occupation_count for cid in occupations[1:3]]
+    assert Q.counted_occupations_after(g, p, occupations[0]) == sum(counts) >= 2
+    assert Q.counted_occupations_after(g, p, occupations[5]) == 0
+    # outside the work phase: the people the player places in a round
+    assert not g.in_work_phase and Q.people_home(g, p) == 2
+    p.people, p.newborns = 3, 1        # a newborn is not placed in its first round
+    assert Q.people_home(g, p) == 2 and p.home != 2
+    p.people, p.newborns = 2, 0
+    assert [Q.house_level(g, p) for p.house in ("wood", "clay", "stone")] == [0, 1, 2]
+    p.house = "wood"
+    # the other players and every player
+    for who, food in zip(g.players, (2, 5, 1)):
+        who.goods["food"] = food
+
+    def food(game, who):
+        return who.goods["food"]
+    assert (Q.fn_max(g, p, 3, 5), Q.fn_max(g, p, 5, 3)) == (5, 5)
+    assert (Q.others_sum(g, p, food), Q.all_min(g, p, food), Q.all_max(g, p, food)) == (6, 1, 5)
+    assert (Q.fewest(g, p3, food), Q.fewest(g, p, food)) == (True, False)
+    assert (Q.left(g, p, food), Q.right(g, p, food), Q.left(g, p3, food), Q.right(g, p2, food)) == (5, 1, 2, 2)
+    # the event: 'before' without a copy reads the actor (or the player); nothing paid is 0
+    assert (Q.before(g, p, Ctx(actor=p2), food), Q.before(g, p, None, food), Q.before(g, p, Ctx(), food)) == (5, 2, 2)
+    assert (Q.event_paid(g, p, Ctx(), ("food",)), Q.event_paid(g, p, None, ("food",))) == (0, 0)
+    assert Q.event_paid(g, p, Ctx(paid=(("food", 2), ("wood", 1))), ("food",)) == 2
+    # a card that is a field for a good that is no crop is not an empty field
+    from runtime.primitives.sowing import add_card_field
+    add_card_field(g, p, minors[0], ("wood",))
+    add_card_field(g, p, minors[1], ("grain",))
+    add_card_field(g, p, minors[1], None)
+    assert Q.empty_fields(g, p) == 2
+    # goods lying on a card of the owner's that is an action space
+    g.install_card(p2, pack.all_cards["own_space_probe"])
+    g.space_by_id["own_space_probe"].goods.update({"food": 3, "wood": 1})
+    assert Q.stored(g, p2, None, "own_space_probe", ("food",)) == 3
+    assert Q.stored(g, p, Ctx(owner=p2), "own_space_probe", ("food", "wood")) == 4
+    assert Q.stored(g, p, None, "own_space_probe", ("food",)) == 0   # not p's card
