@@ -217,3 +217,13 @@ def test_in_team_play_only_the_partners_changes_that_lower_a_building_price_are_
     assert PM.shared_cost_mods(g, p) == [("delta", ("major",), (("stone", -3),)), ("set", ("fence",), (("wood", 0),))]
     assert PM.shared_cost_mods(g, g.players[1]) == []
     assert PM.cost_options(g, p, ("major",), (("clay", 2), ("stone", 4))) == [(("clay", 2), ("stone", 1))]
+
+
+def test_a_plan_that_does_not_make_the_goods_pays_nothing(revised, monkeypatch):
+    """pay_one_of pays only what the player holds once the plan's exchanges are used: should they not make
+    the goods (the search and the exchanges disagreeing), nothing is paid and the answer is False."""
+    g, p = fresh(revised, grain=1)
+    assert PM._plans(g, p, ((("food", 1),),)) == [(0, (0,))]   # 1 grain -> 1 food
+    monkeypatch.setattr(PM, "apply_plan", lambda game, who, path: None)
+    assert PM.pay_cost(g, p, (("food", 1),)) is False
+    assert (p.goods["food"], p.goods["grain"]) == (0, 1) and g.last_paid != (("food", 1),)
