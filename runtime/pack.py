@@ -272,7 +272,13 @@ def load_pack(pack_id: str, build_root: Path | None = None) -> Pack:
     manifest = directory / "manifest.json"
     if not init.exists() or not manifest.exists():
         raise PackNotFound(f"pack '{pack_id}' is not compiled (run: agricola compile --pack {pack_id})")
-    stamp = json.loads(manifest.read_text(encoding="utf-8")).get("content_hash")
+    try:
+        stamp = json.loads(manifest.read_text(encoding="utf-8")).get("content_hash")
+    except (OSError, ValueError, AttributeError):   # unreadable, not JSON, not a mapping
+        stamp = None
+    if not isinstance(stamp, str) or not stamp:
+        raise PackNotFound(f"pack '{pack_id}' is damaged: its manifest.json has no content hash "
+                           f"(run: agricola compile --pack {pack_id})")
     key = (str(directory), stamp)
     if key in _LOADED:
         return _LOADED[key]

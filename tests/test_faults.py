@@ -415,6 +415,19 @@ def test_a_pack_that_is_not_compiled_is_refused_with_the_command_that_compiles_i
         (folder / present).unlink()
 
 
+def test_a_pack_whose_manifest_is_damaged_is_refused_with_the_command_that_compiles_it(tmp_path):
+    from runtime.pack import PackNotFound, build_dir_for, load_pack
+    folder = build_dir_for("my-pack", tmp_path)
+    folder.mkdir(parents=True)
+    (folder / "__init__.py").write_text("")
+    for damaged in ("{", "[]", "{}", '{"content_hash": 7}', '{"content_hash": ""}', "\udcff"):
+        (folder / "manifest.json").write_text(damaged, encoding="utf-8", errors="surrogateescape")
+        with pytest.raises(PackNotFound) as exc:
+            load_pack("my-pack", tmp_path)
+        assert str(exc.value) == ("pack 'my-pack' is damaged: its manifest.json has no content hash "
+                                  "(run: agricola compile --pack my-pack)")
+
+
 def test_two_packs_never_share_a_build_folder(tmp_path):
     from runtime.pack import _ident, build_dir_for, folder_name, load_pack
     names = ["revised_family", "revised-family", "revised.family", "revised family", "revised%2Dfamily",
