@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import load_tool
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -154,18 +156,12 @@ def test_an_equivalent_mutant_is_recorded_with_its_digest_and_reason(monkeypatch
     digest = tool.add_equivalent("runtime.m.x_g__mutmut_7", "x is written again before it is read", path)
     assert digest == tool.diff_digest("-x = 1\n+x = 2\n") and len(digest) == 16
     assert tool.load_equivalents(path) == {"runtime.m.x_g__mutmut_7": (digest, "x is written again before it is read")}
-    try:
-        tool.add_equivalent("runtime.m.x_g__mutmut_7", "again", path)
-    except tool.EquivalentFileError as exc:
-        assert str(exc) == f"runtime.m.x_g__mutmut_7 is already in {path}"
-    else:
-        raise AssertionError("a second entry for the same mutant was written")
-    try:
-        tool.add_equivalent("runtime.m.x_g__mutmut_8", "no such mutant", path)
-    except tool.EquivalentFileError as exc:
-        assert str(exc) == f"no mutant runtime.m.x_g__mutmut_8 in {tool.WORK}"
-    else:
-        raise AssertionError("a mutant without a diff was recorded")
+    for name, message in (("runtime.m.x_g__mutmut_7", f"runtime.m.x_g__mutmut_7 is already in {path}"),
+                          ("runtime.m.x_g__mutmut_8", f"no mutant runtime.m.x_g__mutmut_8 in {tool.WORK}")):
+        with pytest.raises(tool.EquivalentFileError) as exc:
+            tool.add_equivalent(name, "again", path)
+        assert str(exc.value) == message
+    assert len(tool.load_equivalents(path)) == 1
 
 
 def test_a_wrong_equivalent_file_is_refused_with_what_is_wrong(tmp_path):
@@ -178,12 +174,9 @@ def test_a_wrong_equivalent_file_is_refused_with_what_is_wrong(tmp_path):
               "entry 2 needs exactly mutant, digest and reason, each a text")]
     for text, message in cases:
         path.write_text(text, encoding="utf-8")
-        try:
+        with pytest.raises(tool.EquivalentFileError) as exc:
             tool.load_equivalents(path)
-        except tool.EquivalentFileError as exc:
-            assert str(exc).startswith(f"{path}: {message}"), str(exc)
-        else:
-            raise AssertionError(f"accepted {text!r}")
+        assert str(exc.value).startswith(f"{path}: {message}"), text
     assert tool.load_equivalents(tmp_path / "none.yaml") == {}
 
 
