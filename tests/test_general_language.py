@@ -127,6 +127,8 @@ TEXTS = {
     "kind_stable_probe": "Each of your unfenced stables holds 1 more sheep when it holds sheep.",
     "one_stable_probe": "One of your unfenced stables (only one) holds 3 animals of one kind; the changes of every "
                         "unfenced stable do not apply to that one.",
+    "kind_one_stable_probe": "One of your unfenced stables (only one) holds 1 more sheep when it holds sheep; the "
+                             "changes of every unfenced stable do not apply to that one.",
     "small_pasture_without_probe": "Each of your pastures of 1 farmyard space without a stable holds 1 more animal.",
     "card_places_probe": "Each of your pastures and each place for animals on your cards holds 2 more animals.",
     "any_boar_probe": "This card holds any number of wild boar; they are your animals like those on your farm.",
