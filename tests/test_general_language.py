@@ -188,6 +188,9 @@ TEXTS = {
     "spread_probe": 'At the start of each work phase (before anyone is placed): you may move the wood lying on '
                     '"Forest" onto "Clay Pit" and "Reed Bank", as evenly as possible (the same number on each; what '
                     'cannot be shared evenly stays).',
+    "spread_one_probe": 'At the start of each work phase (before anyone is placed): you may move the wood lying on '
+                        '"Forest" onto "Clay Pit", as evenly as possible (the same number on each; what cannot be '
+                        'shared evenly stays).',
     "put_space_probe": "At the start of each work phase (before anyone is placed): put 1 food from the general supply "
                        "on an action space of your choice.",
     "marker_probe": "Each time you use the action space you marked with this card: get 1 grain.",
