@@ -151,6 +151,7 @@ TEXTS = {
     "pen_probe": "This card holds 2 sheep; they are your animals like those on your farm.",
     "own_space_probe": "This card is an action space that you may place a person on; using it: get 1 grain.",
     "share_probe": "At the start of each round: put 2 wood from the general supply on this card.",
+    "handout_space_probe": 'Each time you use "Forest", "Grove" or "Copse": get (the wood it brought) food.',
     "score_value_probe": 'During scoring: get bonus points equal to your points for "Pastures".',
     "score_plus_probe": 'At scoring, you get 2 more points for "Fields" and "Grain".',
     "score_floor_probe": 'At scoring, you lose no points for "Sheep" or "Bonus points": such a category scores '
