@@ -181,6 +181,7 @@ TEXTS = {
                    'and the number of times you use "Fishing" since you played this card is 1: get 1 wood.',
     "guest_probe": "At the start of each work phase (before anyone is placed): place 1 more person this round, as "
                    "you would a family member (not fed, not part of the family).",
+    "early_less_probe": "At the start of each round: place 1 person less this round.",
     "blocker_probe": "At the start of each work phase (before anyone is placed), if in round 2: each other player: "
                      "place 1 person less this round and you place no people this round if you have at least 5 food.",
     "first_probe": "At the start of each work phase (before anyone is placed), if another player is the starting "
