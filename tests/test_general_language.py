@@ -979,3 +979,20 @@ def test_the_quantities_of_the_language_on_a_set_state(pack_loader):
     assert Q.stored(g, p2, None, "own_space_probe", ("food",)) == 3
     assert Q.stored(g, p, Ctx(owner=p2), "own_space_probe", ("food", "wood")) == 4
     assert Q.stored(g, p, None, "own_space_probe", ("food",)) == 0   # not p's card
+
+
+def test_rank_asks_the_value_of_each_player_on_the_game(pack_loader):
+    """rank(<value>) is 1 + the number of players with more of the value; the value is a function of the
+    game and a player, and the player's own value is asked on the game too (planted_fields reads the
+    pack's crops from it). Ties share the better place."""
+    from runtime import queries as Q
+    from runtime.engine import Game
+    g = Game(pack_loader("lang-probes"), 3, seed=0)
+    p, p2, p3 = g.players
+    p.fields = {0: ["grain", 2], 1: ["vegetable", 1]}
+    p2.fields = {0: ["grain", 3], 1: ["grain", 1], 2: [None, 0]}
+    p3.fields = {0: [None, 0]}
+    assert [Q.planted_fields(g, who) for who in g.players] == [2, 2, 0]
+    assert [Q.rank(g, who, Q.planted_fields) for who in g.players] == [1, 1, 3]
+    p3.fields = {0: ["vegetable", 2], 1: ["grain", 1], 2: ["grain", 1]}
+    assert [Q.rank(g, who, Q.planted_fields) for who in g.players] == [2, 2, 1]
