@@ -162,6 +162,27 @@ def test_wrong_actions_and_settings_are_refused(family):
         small.reset(seed=1)
 
 
+
+def test_the_round_features_hold_the_stage_and_a_request_of_no_known_kind_is_refused(family):
+    """The first features are the round, the rounds left and the stage of the round (0 where the round
+    is in no stage); a view whose pending request is of a kind runtime/requests.py does not know is
+    refused word for word."""
+    env = AgricolaEnv(family, players=2)
+    env.reset(seed=1)
+    names, g = env.feature_names(), env.game
+    assert names[:3] == ["round", "rounds_left", "stage"]
+    obs = env.observe("player_0")["observation"]
+    assert (g.round, list(obs[:3])) == (1, [1.0, 13.0, 1.0])
+    encoder, view = env._encoder, g.view(0)
+    view["round"], view["stage"] = 8, 3
+    assert list(encoder.encode(view, 0)[:3]) == [8.0, 6.0, 3.0]
+    view["stage"] = None
+    assert list(encoder.encode(view, 0)[:3]) == [8.0, 6.0, 0.0]
+    view["pending"] = dict(view["pending"], kind="dance")
+    with pytest.raises(ValueError) as exc:
+        encoder.encode(view, 0)
+    assert str(exc.value) == "a 'dance' request is not one of the request kinds of runtime/requests.py"
+
 def _tile_policy(request) -> int:
     """Answers that lay pasture tiles and put a stable beside one, so that it may move onto the next."""
     p = request.player
