@@ -87,6 +87,24 @@ def test_nothing_is_paid_when_the_goods_cannot_be_made(revised):
     assert p.goods["vegetable"] == 3
 
 
+
+def test_with_a_cycle_of_exchanges_the_weights_count_the_exchanges_open_now(original):
+    """A card whose exchanges make a cycle (3 wood -> 1 clay, 2 clay -> 1 wood, …; found in the pack's
+    data) brings the weights bound in (payments._beyond_weights): it counts the exchanges usable now. In
+    the harvest, Joinery's exchange (1 wood -> 2 food, a harvest one) makes the food, so 4 wood pay for
+    2 food and 1 clay; outside the harvest nothing makes food and they cannot."""
+    cycle = next(cid for cid, card in sorted(original.all_cards.items())
+                 if card.exchanges and PM._has_cycle(*fresh(original, cid)))
+    g, p = fresh(original, cycle, "joinery", wood=4)
+    cost = (("food", 2), ("clay", 1))
+    assert not P.can_afford(g, p, cost) and PM._beyond_weights(g, p, dict(cost), ["food", "clay"])
+    g.open_windows = frozenset(("harvest",))
+    assert PM._quick(g, p, dict(cost), ["food", "clay"]) is None   # the bounds cannot tell: the weights are asked
+    assert not PM._beyond_weights(g, p, dict(cost), ["food", "clay"])
+    assert P.can_afford(g, p, cost)
+    assert P.pay_cost(g, p, cost)
+    assert sum(p.goods.values()) == 0
+
 @pytest.mark.parametrize("seed", range(40))
 def test_the_quick_bounds_agree_with_the_search(revised, seed):
     """can_afford (goods, cache, bounds, then search) answers as the plain search over combinations."""
