@@ -418,6 +418,9 @@ def test_capacity_names_for_the_most_fences_stables_and_people(probes):
     assert [P.limit_of(g, p, n, b) for n, b in (("family", 5), ("fences", 15), ("stables", 4))] == [5, 15, 4]
     g.install_card(p, probes.all_cards["limits_capacity_probe"])
     assert [P.limit_of(g, p, n, b) for n, b in (("family", 5), ("fences", 15), ("stables", 4))] == [6, 16, 2]
+    # the view's stables left: the card's most less the stables built; the other player keeps the pack's 4
+    p.stables = 1 << 4
+    assert [who["stables_left"] for who in g.view(0)["players"]] == [1, 4]
 
 
 def test_a_major_that_is_a_minor_for_you(probes):
