@@ -1,6 +1,7 @@
 """Loading a compiled rule pack from ``build/<pack>/`` into the objects the engine runs."""
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import sys
@@ -282,7 +283,10 @@ def load_pack(pack_id: str, build_root: Path | None = None) -> Pack:
     key = (str(directory), stamp)
     if key in _LOADED:
         return _LOADED[key]
-    name = f"agricola_packs_{_ident(pack_id)}_{stamp[:12]}"
+    # the folder is part of the name: two builds of the same sources (the same stamp) in two folders may hold
+    # different code (a compiler changed in between), and the modules of one must not stand in for the other's
+    where = hashlib.sha256(str(directory.resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    name = f"agricola_packs_{_ident(pack_id)}_{stamp[:12]}_{where}"
     spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(directory)])
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module

@@ -570,3 +570,19 @@ def test_a_very_long_line_is_shown_in_part_around_the_problem(tmp_path):
     first, shown, caret = err.splitlines()[:3]
     assert len(shown) < 200 and shown.startswith("  …") and shown.endswith('gain 1 fod"')
     assert shown[caret.index("^"):caret.index("^") + 3] == "fod"
+
+
+def test_two_builds_of_the_same_sources_in_two_folders_keep_their_own_code(tmp_path, family, build_root):
+    """Both builds carry the same stamp (same sources, same compiler), yet their generated code may differ
+    (a compiler changed between them, as under mutation testing): each folder's modules are its own."""
+    from runtime.pack import build_dir_for, load_pack
+    first = load_pack("revised-family", build_root)
+    assert first is family
+    other_root = tmp_path / "other"
+    shutil.copytree(build_dir_for("revised-family", build_root), build_dir_for("revised-family", other_root))
+    spaces = build_dir_for("revised-family", other_root) / "spaces.py"
+    spaces.write_text(spaces.read_text(encoding="utf-8") + "\nBUILT_ELSEWHERE = True\n", encoding="utf-8")
+    other = load_pack("revised-family", other_root)
+    assert other is not first and other.module.__name__ != first.module.__name__
+    assert other.module.spaces.BUILT_ELSEWHERE is True
+    assert not hasattr(first.module.spaces, "BUILT_ELSEWHERE")
