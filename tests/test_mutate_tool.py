@@ -66,6 +66,12 @@ def test_the_file_goes_with_the_copied_project():
     assert '"sitecustomize.py"' in _tool().mutmut_config(["runtime/savegame.py"], ["tests/"])
 
 
+def test_a_mutants_tests_run_in_a_process_that_has_not_run_the_suite():
+    """mutmut's own process has run every test unmutated: packs loaded, caches filled, generated modules
+    imported; a worker forked from it would run a mutant against those."""
+    assert 'process_isolation = "forkserver"' in _tool().mutmut_config(["runtime/farm.py"], ["tests/"])
+
+
 def test_a_sample_is_drawn_by_its_seed_and_sorted():
     tool = _tool()
     names = [f"runtime.m.x_f__mutmut_{i}" for i in range(50)]

@@ -172,6 +172,11 @@ def mutmut_config(modules, tests) -> str:
         "pytest_add_cli_args = " + _toml_list(["-p", "no:cacheprovider", "-m", "not slow and not source_text and not native"]
                                               + [f"--deselect={t}" for t in DESELECT]),
         "use_git_change_detection = false",
+        # each mutant's tests run in a process forked from a server that has only collected the tests, not
+        # from mutmut's own process, which has run the whole suite unmutated: there the packs loaded, the
+        # per-process caches (fencing options, payment weights, prices) and the generated card modules
+        # would stand in for the mutant's (mutmut's 'fork' default; survivors of the seed-3 sample showed it)
+        'process_isolation = "forkserver"',
         "",
     ])
 
