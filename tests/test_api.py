@@ -414,3 +414,21 @@ def test_a_one_answer_trial_with_an_option_no_longer_offered_asks_its_rules(fami
     assert agent.option is None and asked == [("fireplace_2", "cooking_hearth_4")]
     agent = _OneAnswer(Rules(), 0, "major", "well")
     assert agent.choose(g, g.players[0], "major", ["fireplace_2", "well"]) == "well" and len(asked) == 1
+
+
+def test_a_one_answer_trial_hands_every_other_request_to_its_rules_unchanged(family):
+    from runtime.agents import _OneAnswer
+    g = Game(family, 1, seed=1)
+    asked = []
+
+    class Rules:
+        def choose(self, game, player, kind, options, labels=None, prompt=None):
+            asked.append((kind, tuple(options), labels, prompt))
+            return options[0]
+
+    agent = _OneAnswer(Rules(), 0, "major", "well")
+    assert agent.choose(g, g.players[0], "breed", [3, 5], ["sheep", "sheep,boar"], "breed now") == 3
+    assert agent.choose(g, g.players[0], "may", ("yes", "no"), None, "use the oven now") == "yes"
+    assert asked == [("breed", (3, 5), ["sheep", "sheep,boar"], "breed now"),
+                     ("may", ("yes", "no"), None, "use the oven now")]
+    assert agent.option == "well"   # not its request: the answer it holds is still unused
