@@ -108,3 +108,22 @@ def test_an_occupation_drawn_at_random_is_paid_with_begging_cards_for_the_food_s
     assert p.occupations == ["food_occupation_probe"] and p.hand_occupations == ["two_occupations_probe"]
     lines = [text.strip() for text in g.log]
     assert lines[lines.index("P1 draws Food Occupation Probe at random") + 1] == line
+
+
+def test_an_occupation_drawn_at_random_whose_cost_is_not_food_is_not_played_without_it(probes):
+    """'play occupation chosen at random' (4.10): begging cards stand in only for food. Seed 1 draws the
+    occupation costing 1 wood, and the player has none: it stays in the hand, no begging card is taken,
+    the log says it cannot be paid for, and the occupation action of Lessons is taken as usual instead."""
+    g = Game(probes, 2, seed=1, agents=[RandomAgent(0), RandomAgent(1)])
+    g.log = []
+    p = g.players[0]
+    p.hand_occupations = ["two_occupations_probe", "cost_occupation_probe"]
+    for good in p.goods:
+        p.goods[good] = 0
+    g.install_card(p, probes.all_cards["random_occupation_probe"])
+    g.use_space(p, g.space_by_id["lessons"])
+    assert p.hand_occupations == ["cost_occupation_probe"] and p.occupations == ["two_occupations_probe"]
+    assert (p.begging, p.goods["wood"], p.goods["grain"]) == (0, 0, 0)
+    assert [text.strip() for text in g.log] == [
+        "P1 → Lessons", "P1 draws Cost Occupation Probe at random", "P1 cannot pay for Cost Occupation Probe",
+        "P1 plays occupation Two Occupations Probe"]
