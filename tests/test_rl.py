@@ -223,3 +223,35 @@ def test_family_2012_requests_and_tiles_are_in_the_observation(pack_loader):
             laid = sum(1 for _, tid in g.players[k].tile_pastures if tid == t)
             assert obs[names.index(f"{who}:tiles:{t}")] == laid
     assert sum(g.tile_supply.values()) < 36 and any(p.tile_pastures for p in g.players)
+
+
+def test_render_draws_the_round_each_players_goods_and_score_and_the_pending_request(family):
+    """render() with render_mode 'ansi': the round, each player's goods and score so far, and who must
+    answer which request with its numbered options; the score table once the game is over; nothing
+    without 'ansi' or before reset. Another render_mode is refused word for word."""
+    from runtime.rl import env as make_env
+    from runtime.report import score_table
+    with pytest.raises(ValueError) as exc:
+        AgricolaEnv(family, players=2, render_mode="human")
+    assert str(exc.value) == "render_mode must be None or 'ansi', not 'human'"
+    quiet = make_env(family, players=2)
+    assert isinstance(quiet, AgricolaEnv) and quiet.render_mode is None
+    quiet.reset(seed=1)
+    assert quiet.render() is None
+    e = make_env(family, players=2, render_mode="ansi")
+    assert e.render() is None   # no game before reset
+    e.reset(seed=1)
+    g = e.game
+    g.players[0].goods["wood"] = 3
+    food = g.players[0].goods["food"]
+    g.players[1].goods["food"] = 0   # P2 holds nothing
+    request = g.pending
+    options = "; ".join(f"{i}={label}" for i, label in enumerate(request.labels))
+    assert food > 0 and len(request.labels) > 1
+    assert e.render() == "\n".join([
+        "Round 1 of 14",
+        f"  P1: {food} food, 3 wood; score now {g.score(g.players[0])['total']}",
+        f"  P2: nothing; score now {g.score(g.players[1])['total']}",
+        f"{request.player.name} to answer 'place': {options}"])
+    _play_out(e, 1, lambda legal: int(legal[0]))
+    assert e.game.finished and e.render() == score_table(e.game)
