@@ -37,7 +37,10 @@ def family_growth(g, p, ctx=None, need_room=True):
         return False
     if not can_family_growth_without_room(g, p):
         return False
-    if g.listeners.get("instead:family_growth") and replaced(g, p, "family_growth", ctx):
+    # without a free room the growth is possible only through an 'instead of' rule: its 'may' is accepted
+    # (declining would leave the growth undone), as for a renovation that lacks only its price
+    if g.listeners.get("instead:family_growth") and replaced(g, p, "family_growth", ctx,
+                                                             forced=need_room and not _room(g, p)):
         return True
     if need_room and not _room(g, p):   # an 'instead of' rule was expected to make room unneeded, and did not
         return False
