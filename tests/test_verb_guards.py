@@ -1,0 +1,145 @@
+"""The verbs of runtime/primitives called when they cannot be carried out: each says so (False) and leaves
+the game as it was, and the edge cases of the placement statements. The compiled rules test a verb before
+they carry it out; these guards keep a verb that is called anyway (by a rule whose situation changed
+between the test and the verb, or by a caller of the runtime) from doing half of its work."""
+from __future__ import annotations
+
+import pytest
+
+from runtime import primitives as P
+from runtime.engine import Game
+from runtime.primitives.placements import FIRST, LODGERS, MORE, NONE
+
+
+@pytest.fixture
+def game(revised):
+    g = Game(revised, 2, seed=1, log=True)
+    g.run()
+    assert g.in_work_phase and g.round == 1
+    return g
+
+
+def _state(g):
+    return [(dict(p.goods), p.people, p.newborns, p.home, p.bonus, dict(p.stats)) for p in g.players], \
+        {s.id: dict(s.goods) for s in g.spaces}
+
+
+def test_family_growth_without_a_person_or_a_room_does_nothing(game):
+    p = game.players[0]
+    before = _state(game)
+    assert p.room_count == p.people == 2
+    assert P.family_growth(game, p) is False           # no free room
+    assert P.family_growth_without_room(game, p) is True and (p.people, p.newborns) == (3, 1)
+    p.people, p.newborns = 5, 0
+    assert P.family_growth_without_room(game, p) is False   # the supply of people is used up
+    assert (p.people, p.newborns) == (5, 0)
+    p.people = 2
+    assert _state(game) == before
+    assert game.log[-1] == "    P1 has a newborn (family of 3)"
+
+
+def test_taking_the_goods_of_a_space_without_goods_or_without_a_space_takes_nothing(game):
+    p = game.players[0]
+    empty = next(s for s in game.spaces if not any(s.goods.values()))
+    before = _state(game)
+    assert P.take_goods(game, p, P.Ctx(actor=p, space=empty)) is False
+    assert P.take_goods(game, p, P.Ctx(actor=p)) is False
+    assert _state(game) == before
+
+
+def test_a_newborn_acts_only_if_there_is_one_and_is_placed_at_once_only_in_the_work_phase(game):
+    p = game.players[0]
+    home = p.home
+    assert P.newborn_acts(game, p) is False and p.home == home
+    p.newborns = 2
+    assert P.newborn_acts(game, p) is True and (p.newborns, p.home) == (1, home + 1)
+    game.in_work_phase = False
+    assert P.newborn_acts(game, p) is True and (p.newborns, p.home) == (0, home + 1)
+
+
+def test_goods_put_on_a_space_none_or_on_a_space_not_on_the_board(game):
+    """Nothing to put (every amount 0): done without asking for a space; a space that is not on the board
+    (a round card not yet turned over) takes no goods."""
+    p = game.players[0]
+    later = game.round_order[-1]
+    assert later not in game.space_by_id
+    before = _state(game)
+    assert P.put_on_space(game, p, (("wood", 0),)) is True
+    assert P.put_on_named_space(game, p, "forest", (("wood", 0), ("clay", 0))) is True
+    assert P.put_on_named_space(game, p, later, (("wood", 2),)) is False
+    assert _state(game) == before and game.pending is not None and game.pending.kind == "place"
+
+
+def test_spreading_too_few_goods_moves_none(game):
+    p = game.players[0]
+    src = game.own_space(game.space_by_id["forest"])
+    src.goods["wood"] = 1
+    before = _state(game)
+    assert P.can_spread_goods(game, "wood", "forest", ("clay_pit",))
+    assert P.spread_goods(game, p, "wood", "forest", ("clay_pit", "reed_bank")) is False
+    assert _state(game) == before
+
+
+def test_turning_over_the_later_round_cards_skips_those_already_on_the_board(game):
+    p = game.players[0]
+    nxt = game.round_order[1]
+    game.space_by_id[nxt] = game.space_by_id["forest"]    # round 2's card already on the board
+    assert P.reveal_round_cards(game, p) is True
+    said = [line.strip() for line in game.log if "turns over the round card" in line]
+    assert len(said) == min(game.last_round, len(game.round_order)) - 2
+    assert not any("round 2:" in line for line in said) and "round 3:" in said[0]
+
+
+def test_placements_of_a_round_without_placements(game):
+    """'places no people this round': nobody to place, and a visitor or a lodger adds none in the work
+    phase; 'no people' outside the work phase is kept for the work phase."""
+    p = game.players[0]
+    home = p.home
+    assert P.place_less(game, p, None) is True and p.home == 0 and P.people_to_place(game, p) == 0
+    assert P.place_more(game, p, 1) is True and p.home == 0
+    assert P.lodge_people(game, p, 1, "forest") is True and p.home == 0 and p.stats[LODGERS] == 1
+    q = game.players[1]
+    game.in_work_phase = False
+    q_home = q.home
+    assert P.place_less(game, q, None) is True and q.stats[NONE] is True and q.home == q_home
+    assert game.log[-1] == "    P2 places no people this round"
+    assert home > 0
+
+
+def test_placing_first_is_refused_once_someone_is_placed(game):
+    p = game.players[0]
+    game.own_space(game.space_by_id["forest"]).occupants.append(1)
+    assert P.place_first(game, p) is False and FIRST not in p.stats
+
+
+def test_goods_paid_to_oneself_or_taken_from_oneself_do_not_move(game):
+    p, q = game.players
+    p.goods["wood"] = 2
+    before = _state(game)
+    assert P.pay_to(game, p, p, (("wood", 5),)) is True
+    assert P.take_from(game, p, p, (("wood", 1),)) is True
+    assert P.pay_to(game, p, q, (("wood", 5),)) is False   # more than p has
+    assert _state(game) == before
+
+
+def test_taking_from_a_player_takes_only_what_they_have(game):
+    p, q = game.players
+    q.goods["wood"], q.goods["clay"], p.goods["wood"], p.goods["clay"] = 1, 0, 0, 0
+    assert P.take_from(game, p, q, (("wood", 3), ("clay", 2))) is True
+    assert (p.goods["wood"], q.goods["wood"], p.goods["clay"]) == (1, 0, 0)
+    before = _state(game)
+    assert P.take_from(game, p, q, (("clay", 2),)) is True   # q has none: nothing moves, nothing is said
+    assert _state(game) == before
+
+
+def test_bonus_conversion_below_every_threshold_and_return_without_a_space(game):
+    p = game.players[0]
+    p.goods["grain"] = 1
+    before = _state(game)
+    assert P.convert_bonus(game, p, "grain", ((2, 1), (4, 3))) is False
+    assert P.return_to_space(game, p, (("grain", 1),), None) is False
+    assert P.return_to_space(game, p, (("grain", 1),), P.Ctx(actor=p)) is False
+    assert P.never(game, p) is False
+    assert _state(game) == before
+    p.goods["grain"] = 5
+    assert P.convert_bonus(game, p, "grain", ((2, 1), (4, 3))) is True and (p.goods["grain"], p.bonus) == (1, 3)
