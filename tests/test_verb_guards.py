@@ -143,3 +143,81 @@ def test_bonus_conversion_below_every_threshold_and_return_without_a_space(game)
     assert _state(game) == before
     p.goods["grain"] = 5
     assert P.convert_bonus(game, p, "grain", ((2, 1), (4, 3))) is True and (p.goods["grain"], p.bonus) == (1, 3)
+
+
+def test_a_claim_staked_for_the_end_of_the_round_is_resolved_then_and_spent(game):
+    from runtime import claims
+    p = game.players[0]
+    done = []
+    claim = (game.round, "round_end", P.always, lambda g, q, c: done.append(q.idx) or True, None, "gain 1 wood", None)
+    early = (game.round, "work_phase_end", P.always, lambda g, q, c: done.append("early") or True, None, "x", None)
+    p.card_state["claims"] = [claim, early]
+    assert claims.resolve_round_end(game, p) is True
+    assert done == [0] and p.card_state["claims"] == [early]
+    assert game.log[-1] == "    P1's claim is resolved: gain 1 wood"
+
+
+def test_taking_from_a_space_not_on_the_board_or_without_the_good_takes_nothing(game):
+    from runtime import claims
+    p = game.players[0]
+    game.own_space(game.space_by_id["forest"]).goods.update(wood=3)
+    before = _state(game)
+    assert claims.take_from_space(game, p, game.round_order[-1]) is False
+    assert claims.take_from_space(game, p, "forest", "clay") is False
+    assert _state(game) == before
+    assert claims.take_from_space(game, p, "forest", "wood") is True
+    assert p.goods["wood"] == before[0][0][0]["wood"] + 3 and game.space_by_id["forest"].goods["wood"] == 0
+
+
+def test_moving_a_person_needs_one_placed_on_a_source_and_a_free_target(game):
+    from runtime import claims
+    p = game.players[0]
+    forest = (("forest", False),)
+    clay = (("clay_pit", False),)
+    assert claims.move_person(game, p, forest, clay) is False      # nobody of P1's on the Forest
+    game.own_space(game.space_by_id["forest"]).occupants.append(0)
+    game.own_space(game.space_by_id["clay_pit"]).occupants.append(1)
+    assert claims.move_person(game, p, forest, clay) is False      # the Clay Pit is taken
+    assert game.space_by_id["forest"].occupants == [0] and game.space_by_id["clay_pit"].occupants == [1]
+
+
+def test_partner_verbs_without_team_play_do_nothing(game):
+    p = game.players[0]
+    assert game.partner_of(p) is None
+    before = _state(game)
+    assert P.partner_plow_cells(game, p) == (None, 0)
+    assert P.partner_stable_cells(game, p) == (None, 0)
+    assert P.partner_exchange(game, p) is False
+    assert _state(game) == before
+
+
+def test_sowing_taking_crops_and_moving_crops_without_fields_do_nothing(game):
+    p, q = game.players
+    before = _state(game)
+    assert not p.fields and not q.fields
+    assert P.sow(game, p) is False
+    assert P.take_from_field(game, p, None, "grain", 1, (("food", 1),)) is False
+    assert P.move_crop(game, p) is False
+    assert _state(game) == before
+
+
+def test_a_card_field_is_named_after_its_card(game):
+    from runtime.primitives.sowing import _field_name
+    p = game.players[0]
+    p.card_state["field_cards"] = {-1: "probe_card"}
+    assert (_field_name(p, -1), _field_name(p, -2), _field_name(p, 0)) == ("probe_card", "card", "A1")
+
+
+def test_a_stable_is_not_built_when_none_can_be(game):
+    p = game.players[0]
+    p.goods["wood"] = 0
+    before = _state(game)
+    stables = p.stables
+    assert P.build_stable(game, p) is False and p.stables == stables
+    assert _state(game) == before
+
+
+def test_a_game_needs_one_agent_for_each_player(revised):
+    with pytest.raises(ValueError) as exc:
+        Game(revised, 2, agents=[None, None, None])
+    assert str(exc.value) == "3 agents for 2 players"
