@@ -313,9 +313,7 @@ def test_goods_and_animals_on_cards_survive_clone_and_show_in_the_view(probes):
     from runtime import primitives as P
     g = _game(probes, 2)
     p = g.players[0]
-    for cid in ("store_probe", "yard_probe"):
-        p.minors.append(cid)
-        g.install_card(p, probes.all_cards[cid])
+    _with_minors(g, p, "store_probe", "yard_probe")
     P.put_on_card(g, p, "store_probe", (("wood", 2),))
     copy = g.copy_state()   # (Game.clone replays the decisions, and so rebuilds this state)
     P.take_from_card(g, p, "store_probe", (("wood", 2),))
@@ -337,9 +335,7 @@ def test_the_view_shows_a_card_holding_any_number_of_one_kind_without_a_number(p
     stand-in number); a place for a fixed number shows the number."""
     g = _game(probes, 2)
     p = g.players[0]
-    for cid in ("any_boar_probe", "pen_probe"):
-        p.minors.append(cid)
-        g.install_card(p, probes.all_cards[cid])
+    _with_minors(g, p, "any_boar_probe", "pen_probe")
     assert g.view(seat=0)["players"][0]["on_cards"] == {
         "any_boar_probe": {"holds": [{"animals": None, "kind": "boar"}]},
         "pen_probe": {"holds": [{"animals": 2, "kind": "sheep"}]}}
@@ -351,9 +347,7 @@ def test_the_view_works_out_a_computed_capacity_now_and_leaves_out_an_emptied_ca
     from runtime import primitives as P
     g = _game(probes, 2)
     p = g.players[0]
-    for cid in ("computed_card_probe", "store_probe"):
-        p.minors.append(cid)
-        g.install_card(p, probes.all_cards[cid])
+    _with_minors(g, p, "computed_card_probe", "store_probe")
     P.put_on_card(g, p, "store_probe", (("wood", 1),))
     P.take_from_card(g, p, "store_probe", (("wood", 1),))
     assert g.view(seat=0)["players"][0]["on_cards"] == {"computed_card_probe": {"holds": [{"animals": 0, "kind": "cattle"}]}}
@@ -374,6 +368,13 @@ def test_moving_goods_the_player_cannot_pay_onto_a_card_moves_nothing_and_says_s
     p.goods["grain"] = 1
     assert P.move_to_card(g, p, "keep_probe", (("grain", 1),)) is True
     assert (p.goods["grain"], P.stored_on(p, "keep_probe")) == (0, {"grain": 1})
+
+
+def _with_minors(g, p, *card_ids):
+    """The minors ``card_ids`` in front of ``p``, their rules in play."""
+    for cid in card_ids:
+        p.minors.append(cid)
+        g.install_card(p, g.pack.all_cards[cid])
 
 
 def _game(pack, n):

@@ -87,6 +87,21 @@ def test_views_show_only_the_own_hand(draw_game):
     assert own["hand"] == {"occupations": g.players[0].hand_occupations, "minors": g.players[0].hand_minors}
 
 
+def _lessons_drawing_at_random(probes, second, food):
+    """P1 (goods: ``food`` food only; hand: a free occupation and ``second``) uses Lessons with the probe that
+    plays an occupation chosen at random instead (seed 1 draws ``second``); returns the game and P1."""
+    g = Game(probes, 2, seed=1, agents=[RandomAgent(0), RandomAgent(1)])
+    g.log = []
+    p = g.players[0]
+    p.hand_occupations = ["two_occupations_probe", second]
+    for good in p.goods:
+        p.goods[good] = 0
+    p.goods["food"] = food
+    g.install_card(p, probes.all_cards["random_occupation_probe"])
+    g.use_space(p, g.space_by_id["lessons"])
+    return g, p
+
+
 @pytest.mark.parametrize("food,begging,line", [
     (0, 2, "P1 takes 2 begging cards to pay for Food Occupation Probe"),
     (1, 1, "P1 takes 1 begging card to pay for Food Occupation Probe"),
@@ -95,15 +110,7 @@ def test_an_occupation_drawn_at_random_is_paid_with_begging_cards_for_the_food_s
     """'play occupation chosen at random' (docs/language.md 4.10, the probe replaces the occupation action of
     Lessons, free for a first occupation): seed 1 draws the occupation costing 2 food; each food of it the
     player cannot pay is a begging card, and the log says how many, in a real plural."""
-    g = Game(probes, 2, seed=1, agents=[RandomAgent(0), RandomAgent(1)])
-    g.log = []
-    p = g.players[0]
-    p.hand_occupations = ["two_occupations_probe", "food_occupation_probe"]
-    for good in p.goods:
-        p.goods[good] = 0
-    p.goods["food"] = food
-    g.install_card(p, probes.all_cards["random_occupation_probe"])
-    g.use_space(p, g.space_by_id["lessons"])
+    g, p = _lessons_drawing_at_random(probes, "food_occupation_probe", food)
     assert (p.begging, p.goods["food"], p.goods["grain"]) == (begging, 0, 1)
     assert p.occupations == ["food_occupation_probe"] and p.hand_occupations == ["two_occupations_probe"]
     lines = [text.strip() for text in g.log]
@@ -114,14 +121,7 @@ def test_an_occupation_drawn_at_random_whose_cost_is_not_food_is_not_played_with
     """'play occupation chosen at random' (4.10): begging cards stand in only for food. Seed 1 draws the
     occupation costing 1 wood, and the player has none: it stays in the hand, no begging card is taken,
     the log says it cannot be paid for, and the occupation action of Lessons is taken as usual instead."""
-    g = Game(probes, 2, seed=1, agents=[RandomAgent(0), RandomAgent(1)])
-    g.log = []
-    p = g.players[0]
-    p.hand_occupations = ["two_occupations_probe", "cost_occupation_probe"]
-    for good in p.goods:
-        p.goods[good] = 0
-    g.install_card(p, probes.all_cards["random_occupation_probe"])
-    g.use_space(p, g.space_by_id["lessons"])
+    g, p = _lessons_drawing_at_random(probes, "cost_occupation_probe", 0)
     assert p.hand_occupations == ["cost_occupation_probe"] and p.occupations == ["two_occupations_probe"]
     assert (p.begging, p.goods["wood"], p.goods["grain"]) == (0, 0, 0)
     assert [text.strip() for text in g.log] == [
