@@ -329,19 +329,24 @@ class Gen:
                 return (f"return {test} and {self.can_call(a)}",
                         f"if {test} and {a}(g, p, c){ask}:\n    {b}(g, p, c)\n    P.pay_others(g, p, c, {fn})\n"
                         f"    return True\nreturn False")
+            then = self.space_can(a)   # the statement is tested with the price paid (docs/language.md 4)
             if node.recipient is not None:  # the price goes to a player (nothing when that is the payer)
                 whom = {"owner": "P.owner_of(p, c)", "actor": "P.actor_of(p, c)",
                         "start_player": "P.start_player_of(g)"}[node.recipient]
                 ask = f" and P.may(g, p, {label!r})" if node.optional else ""
-                return (f"return P.can_pay_to(g, p, {whom}, {price}) and {self.can_call(a)}",
-                        f"price, whom = {price}, {whom}\nif P.can_pay_to(g, p, whom, price) and {a}(g, p, c){ask}:\n"
+                return (f"return P.can_pay_to_then(g, p, {whom}, {price}, {then}, c)",
+                        f"price, whom = {price}, {whom}\nif P.can_pay_to_then(g, p, whom, price, {then}, c){ask}:\n"
                         f"    P.pay_to(g, p, whom, price, c)\n    {b}(g, p, c)\n    return True\nreturn False")
+            def test(cost):
+                after = "" if then == "P.always" else f" and P.can_after_paying(g, p, {cost}, {then}, c)"
+                return f"P.can_afford(g, p, {cost}){after}"
+            can = f"return {test(price)}" if price.startswith("((") else f"price = {price}\nreturn {test('price')}"
             if not node.optional:
-                return (f"return P.can_afford(g, p, {price}) and {self.can_call(a)}",
-                        f"price = {price}\nif P.can_afford(g, p, price) and {a}(g, p, c):\n"
+                return (can,
+                        f"price = {price}\nif {test('price')}:\n"
                         f"    P.pay_cost(g, p, price)\n    return bool({b}(g, p, c))\nreturn False")
-            return (f"return P.can_afford(g, p, {price}) and {self.can_call(a)}",
-                    f"price = {price}\nif P.can_afford(g, p, price) and {a}(g, p, c) and P.may(g, p, {label!r}):\n"
+            return (can,
+                    f"price = {price}\nif {test('price')} and P.may(g, p, {label!r}):\n"
                     f"    P.pay_cost(g, p, price)\n    {b}(g, p, c)\n    return True\nreturn False")
         if isinstance(node, N.Guarded):
             a, b = self.stmt(node.body)

@@ -358,6 +358,27 @@ def can_afford(g, p, cost) -> bool:
     return _can_make(g, p, (cost,))
 
 
+def can_after_paying(g, p, cost, can, ctx) -> bool:
+    """Whether ``can(g, p, ctx)`` holds once ``cost`` is paid ('may pay 1 grain to bake' with 1 grain: no):
+    tested with the price taken from ``p``'s goods for the moment. A good held short is taken down to none;
+    what the exchanges that would make the rest give up is not taken off (the plan is the player's choice,
+    made only when paying)."""
+    goods = p.goods
+    taken = []
+    for good, n in cost:
+        k = min(n, goods[good])
+        if k:
+            goods[good] -= k
+            taken.append((good, k))
+    if not taken:
+        return bool(can(g, p, ctx))
+    try:
+        return bool(can(g, p, ctx))
+    finally:
+        for good, k in taken:
+            goods[good] += k
+
+
 def can_afford_any(g, p, options) -> bool:
     """Can ``p`` pay one of the prices ``options`` now (exchanges included)?"""
     goods = p.goods

@@ -31,8 +31,8 @@ from __future__ import annotations
 from ..farm import (best_keeps, capacity_frontier, fencing_options, fits_housing, iter_bits, min_fencing_cost,
                     open_fence_edges, popcount,
                     shapes)
-from ..payments import (can_afford, can_afford_any, can_pay_with_exchanges, cheapest, cost_options, has_price_mods, pay_cost,
-                        pay_one_of, producible, resolve_material, usable_exchanges, window_open)
+from ..payments import (can_after_paying, can_afford, can_afford_any, can_pay_with_exchanges, cheapest, cost_options,
+                        has_price_mods, pay_cost, pay_one_of, producible, resolve_material, usable_exchanges, window_open)
 from ..state import Ctx
 from .. import gamelog
 from ..words import plural
@@ -82,7 +82,7 @@ from .scheduling import (
     always, bonus, convert_bonus, never, return_to_space, rounds_listed, rounds_next, rounds_offsets,
     rounds_remaining, release_set_aside, schedule, schedule_action, ScheduledAction)
 from .players import (
-    _for, actor_of, can_pay_others, can_pay_space_fees, can_pay_to, for_actor, for_each_other, for_each_player,
+    _for, actor_of, can_pay_others, can_pay_space_fees, can_pay_to, can_pay_to_then, for_actor, for_each_other, for_each_player,
     give_to, owed_to_others, owner_of, pay_others,
     pay_space_fees, pay_to, take_from)
 from .on_cards import (

@@ -1,7 +1,7 @@
 """Effects run for other players, and goods moved between players."""
 from __future__ import annotations
 
-from ..payments import can_afford, pay_cost
+from ..payments import can_afford, can_after_paying, pay_cost
 from ..state import Ctx
 from .. import gamelog
 
@@ -58,6 +58,13 @@ def give_to(g, who, items, ctx=None):
 
 def can_pay_to(g, p, whom, items) -> bool:
     return whom is p or can_afford(g, p, items)
+
+
+def can_pay_to_then(g, p, whom, items, can, ctx) -> bool:
+    """Whether ``p`` can pay ``items`` to ``whom`` and then do what ``can`` tests (with the goods paid)."""
+    if whom is p:
+        return bool(can(g, p, ctx))
+    return can_afford(g, p, items) and can_after_paying(g, p, items, can, ctx)
 
 
 def pay_to(g, p, whom, items, ctx=None):
