@@ -250,6 +250,8 @@ def _syntax_error(exc, source: str, spans: _Spans, report: Report, one_line: boo
                      spans.at(line, col, len(word)))
         return None
     expected = _expected_words(accepted or exc.expected, one_line, line_start)
+    if tok.type == "_NL" and expected == "end of text":   # a whole statement, then a second line
+        expected += " (a body's statements are joined by ';', not written one per line)"
     report.error("E202", f"unexpected {_describe(tok, one_line)}; expected {expected}", span)
     return None
 

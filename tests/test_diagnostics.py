@@ -1536,6 +1536,7 @@ def test_a_line_break_inside_a_body_is_named_end_of_line(root, capsys):
     # a body is one statement or several joined by ';': the end of its first line is where it goes wrong
     edit(root, "revised/actions.yaml", "effect: gain 1 grain\n", "effect: |\n    gain 1 grain\n    gain 1 wood\n")
     check(root, capsys, "revised", block(
-        "rules/revised/actions.yaml:14:17: error[E202]: unexpected end of line; expected end of text",
+        "rules/revised/actions.yaml:14:17: error[E202]: unexpected end of line; expected end of text (a body's "
+        "statements are joined by ';', not written one per line)",
         "      gain 1 grain",
         "                  ^"))
