@@ -117,7 +117,6 @@ class CardDef:
         self.deck = d.get("deck")
         self.number = d.get("number")
         self.players = d.get("players")
-        self.text = d.get("text", "")
         self.src = d.get("src")
 
 
