@@ -221,3 +221,63 @@ def test_a_game_needs_one_agent_for_each_player(revised):
     with pytest.raises(ValueError) as exc:
         Game(revised, 2, agents=[None, None, None])
     assert str(exc.value) == "3 agents for 2 players"
+
+
+def test_improvements_and_occupations_are_not_taken_when_none_can_be(game):
+    """No major affordable, no minor or occupation in hand: each verb says False and nothing moves."""
+    p = game.players[0]
+    for good in p.goods:
+        p.goods[good] = 0
+    p.hand_minors.clear()
+    p.hand_occupations.clear()
+    supply = list(game.major_supply)
+    before = _state(game)
+    assert P.build_major(game, p) is False
+    assert P.play_minor(game, p) is False
+    assert P.build_improvement(game, p) is False
+    assert P.play_occupation(game, p) is False
+    assert P.play_occupation_random(game, p) is False
+    assert _state(game) == before and game.major_supply == supply and not p.majors and not p.minors
+    assert not any("draws" in line for line in game.log)
+
+
+def test_baking_without_grain_or_an_oven_bakes_nothing(game):
+    p = game.players[0]
+    p.goods["grain"] = 0
+    before = _state(game)
+    assert P.bake(game, p) is False
+    p.goods["grain"] = 3
+    assert not p.bake_rates and P.bake(game, p) is False and p.goods["grain"] == 3
+    p.goods["grain"] = 0
+    assert _state(game) == before
+
+
+def test_an_exchange_whose_price_is_not_there_takes_and_gives_nothing(game):
+    p = game.players[0]
+    p.goods["grain"], p.goods["food"] = 0, 4
+    before = _state(game)
+    assert P.exchange(game, p, (("grain", 1),), (("food", 2),)) is False
+    assert _state(game) == before
+    p.goods["grain"] = 1
+    assert P.exchange(game, p, (("grain", 1),), (("food", 2),)) is True
+    assert (p.goods["grain"], p.goods["food"]) == (0, 6)
+
+
+def test_piles_and_cards_without_goods_give_nothing(game):
+    p = game.players[0]
+    p.goods["wood"] = 0
+    before = _state(game)
+    assert P.take_pile_top(game, p, "probe_card") is False
+    assert P.move_up_to_card(game, p, "probe_card", "wood", 3) is False
+    assert "probe_card" not in p.card_state.get("piles", {}) and _state(game) == before
+
+
+def test_fencing_steps_that_cannot_be_taken_are_refused(game):
+    p = game.players[0]
+    for good in p.goods:
+        p.goods[good] = 0
+    before = _state(game)
+    assert P.fence_spaces(game, p, n=1, free=False) is False
+    assert P.fence_new_stable(game, p, P.Ctx(actor=p)) is False
+    assert P.fence_new_stable(game, p, None) is False
+    assert not p.pastures and _state(game) == before
