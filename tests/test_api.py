@@ -432,3 +432,59 @@ def test_a_one_answer_trial_hands_every_other_request_to_its_rules_unchanged(fam
     assert asked == [("breed", (3, 5), ["sheep", "sheep,boar"], "breed now"),
                      ("may", ("yes", "no"), None, "use the oven now")]
     assert agent.option == "well"   # not its request: the answer it holds is still unused
+
+
+def test_a_game_held_open_by_a_thread_still_running_is_freed_quietly_from_another(family):
+    """The worker that started the game is still alive when this thread frees it: the game loop cannot be
+    given a parent here, and freeing it raises nothing."""
+    import sys
+    import threading
+    box, freed = [], threading.Event()
+
+    def work():
+        box.append(Game(family, 2, seed=1))
+        box[0].run()
+        freed.wait(30)
+    worker = threading.Thread(target=work)
+    worker.start()
+    while not box or box[0].pending is None:
+        worker.join(0.01)
+    ref = weakref.ref(box[0])
+    errors = []
+    old, sys.unraisablehook = sys.unraisablehook, lambda u: errors.append(u.exc_value)
+    try:
+        box.clear()
+        gc.collect()
+    finally:
+        sys.unraisablehook = old
+        freed.set()
+        worker.join()
+    assert ref() is None and errors == []
+
+
+def test_a_log_for_another_seat_or_another_request_does_not_fit(family):
+    from runtime.engine import LogMismatch
+    g = Game(family, 2, seed=1)
+    g.replay([(1, "place", "forest")])
+    with pytest.raises(LogMismatch) as info:
+        g.run()
+    assert str(info.value) == ("the log does not fit this game: decision 1 is a 'place' request for P1, "
+                               "the log has 'place' for P2")
+    g = Game(family, 2, seed=1)
+    g.replay([(0, "fence", "forest")])
+    with pytest.raises(LogMismatch) as info:
+        g.run()
+    assert str(info.value) == ("the log does not fit this game: decision 1 is a 'place' request for P1, "
+                               "the log has 'fence' for P1")
+
+
+def test_a_decision_asked_outside_the_game_loop_without_an_agent_is_refused(revised):
+    from runtime import primitives as P
+    g = Game(revised, 2, seed=1)
+    p = g.players[0]
+    p.goods["wood"] = 10
+    with pytest.raises(NoAgent) as info:
+        P.build_stable(g, p)
+    assert str(info.value) == ("P1 has no agent to answer a 'stable' request; hold the game open with run() and "
+                               "answer() (docs/api.md), or give every seat an agent")
+    assert g.pending is None and p.goods["wood"] == 10
