@@ -281,3 +281,40 @@ def test_fencing_steps_that_cannot_be_taken_are_refused(game):
     assert P.fence_new_stable(game, p, P.Ctx(actor=p)) is False
     assert P.fence_new_stable(game, p, None) is False
     assert not p.pastures and _state(game) == before
+
+
+def _bare_game(pack):
+    g = Game(pack, 2, seed=1)
+    g.run()
+    p = g.players[0]
+    for good in p.goods:
+        p.goods[good] = 0
+    return g, p
+
+
+def _taking_everything(seen):
+    def rule(g, owner, ctx):
+        seen.append(dict(owner.goods))
+        for good in owner.goods:
+            owner.goods[good] = 0
+        return True
+    return rule
+
+
+def test_a_renovation_whose_price_a_before_rule_took_is_not_carried_out(revised):
+    g, p = _bare_game(revised)
+    p.goods.update(clay=p.room_count, reed=1)
+    seen = []
+    g.listeners["before:renovate"] = [(0, _taking_everything(seen), "you")]
+    house = p.house
+    assert P.renovate(g, p) is False
+    assert p.house == house and seen and seen[0]["clay"] == p.room_count and p.goods["clay"] == 0
+
+
+def test_a_room_or_a_fence_is_not_built_without_the_goods(revised):
+    g, p = _bare_game(revised)
+    rooms, fences = (p.rooms, p.room_count), p.fences
+    assert P.build_room(g, p) is False
+    assert P.build_fences(g, p, max_spaces=1) is False
+    assert P.build_fences(g, p, single=True) is False
+    assert (p.rooms, p.room_count, p.fences) == (*rooms, fences) and not any(p.goods.values())
