@@ -318,3 +318,24 @@ def test_a_room_or_a_fence_is_not_built_without_the_goods(revised):
     assert P.build_fences(g, p, max_spaces=1) is False
     assert P.build_fences(g, p, single=True) is False
     assert (p.rooms, p.room_count, p.fences) == (*rooms, fences) and not any(p.goods.values())
+
+
+def _priced_minor(pack):
+    return next(cid for cid, c in pack.cards.items() if c.kind == "minor" and c.cost and c.requires is None
+                and not c.upgrade_of and c.cost_ways is None and c.cost_fn is None and not c.passing)
+
+
+def test_a_minor_whose_price_a_before_rule_took_is_not_played(revised):
+    g, p = _bare_game(revised)
+    cid = _priced_minor(revised)
+    card = revised.cards[cid]
+    p.hand_minors[:] = [cid]
+    p.goods.update(dict(card.cost))
+    seen = []
+    g.listeners["before:play_minor"] = [(0, _taking_everything(seen), "you")]
+    assert P.play_minor(g, p) is False
+    assert p.hand_minors == [cid] and cid not in p.minors and seen == [dict(p.goods, **dict(card.cost))]
+    p.goods.update(dict(card.cost))
+    g.major_supply[:] = []
+    assert P.build_improvement(g, p) is False
+    assert p.hand_minors == [cid] and cid not in p.minors and len(seen) == 2

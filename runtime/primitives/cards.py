@@ -263,11 +263,12 @@ def play_minor(g, p, ctx=None):
     if g.listeners.get("instead:play_minor") and replaced(g, p, "play_minor", ctx):
         return True
     cid = g.decide(p, "minor", opts)
-    _play_minor(g, p, cid)
-    return True
+    return _play_minor(g, p, cid)
 
 
-def _play_minor(g, p, cid):
+def _play_minor(g, p, cid) -> bool:
+    """Play the minor ``cid`` (chosen from minor_options): False when its price is no longer there (a
+    'before you play' rule took it), and then the card stays in the hand."""
     card = g.card(cid)
     before = p.clone() if ("play_minor" in g.snapshots or "build_improvement" in g.snapshots) else None
     before_event(g, p, "play_minor", card)
@@ -304,6 +305,7 @@ def _play_minor(g, p, cid):
     if g.rules.draw_after_play:
         from ..pregame import draw_after_play
         draw_after_play(g, p)
+    return True
 
 
 def build_improvement(g, p, ctx=None):
@@ -316,9 +318,8 @@ def build_improvement(g, p, ctx=None):
         return True
     pick = g.decide(p, "improvement", opts)
     if pick.startswith("minor:"):
-        _play_minor(g, p, pick[6:])
-    else:
-        _take_major(g, p, pick)
+        return _play_minor(g, p, pick[6:])
+    _take_major(g, p, pick)
     return True
 
 
