@@ -339,3 +339,25 @@ def test_a_minor_whose_price_a_before_rule_took_is_not_played(revised):
     g.major_supply[:] = []
     assert P.build_improvement(g, p) is False
     assert p.hand_minors == [cid] and cid not in p.minors and len(seen) == 2
+
+
+def test_the_goods_exchanges_make_leave_out_those_others_may_buy_and_empty_piles(revised):
+    """The rules' own exchanges make food; a card's exchange whose goods others may buy is not counted on,
+    nor a pile without the good; an exchange used up or whose pile is empty is not ready."""
+    g, p = _bare_game(revised)
+    assert {get for give, get, *rest in g.exchanges_of(p)} == {(("food", 1),)}
+    p.exchanges[:] = [((), (("reed", 2),), "any_time", 1, "probe_card", "probe_card:0"),
+                      ((), "pile", "any_time", None, "probe_pile", "probe_pile:0")]
+    p.card_state["piles"] = {"probe_pile": ["clay"]}
+    p.producible = None
+    assert P.exchanges_make(g, p, {"clay"}) is True and P.exchanges_make(g, p, {"reed"}) is True
+    assert P.exchanges_make(g, p, {"wood"}) is False
+    p.mods["exchange_offers"] = (("probe_card:0", (("food", 1),)),)
+    assert P.exchanges_make(g, p, {"reed"}) is False
+    reed, pile = g.exchanges_of(p)[-2:]
+    assert P.exchange_ready(g, p, reed) is True
+    p.used["probe_card:0"] = 1
+    assert P.exchange_ready(g, p, reed) is False
+    assert P.exchange_ready(g, p, pile) is True
+    p.card_state["piles"]["probe_pile"] = []
+    assert P.exchange_ready(g, p, pile) is False
