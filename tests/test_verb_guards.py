@@ -361,3 +361,21 @@ def test_the_goods_exchanges_make_leave_out_those_others_may_buy_and_empty_piles
     assert P.exchange_ready(g, p, pile) is True
     p.card_state["piles"]["probe_pile"] = []
     assert P.exchange_ready(g, p, pile) is False
+
+
+def test_a_card_not_in_the_hand_or_a_choice_without_a_possible_part_does_nothing(revised):
+    g, p = _bare_game(revised)
+    hand = list(p.hand_occupations)
+    before = _state(g)
+    assert P.play_from_hand(g, p, "probe_card") is False and p.hand_occupations == hand
+    never = (lambda g, q, c: False, lambda g, q, c: True, "gain 1 wood")
+    assert P.choose(g, p, P.Ctx(actor=p), [never, never]) is False
+    assert _state(g) == before
+
+
+def test_an_effect_for_each_player_without_an_event_is_run_as_the_owners(revised):
+    g, p = _bare_game(revised)
+    seen = []
+    assert P.for_each_player(g, p, None, lambda g, q, c: q.idx == 1,
+                             lambda g, q, c: seen.append((q.idx, c.actor.idx, c.owner.idx))) is True
+    assert seen == [(1, 0, 0)]
