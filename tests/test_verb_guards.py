@@ -379,3 +379,128 @@ def test_an_effect_for_each_player_without_an_event_is_run_as_the_owners(revised
     assert P.for_each_player(g, p, None, lambda g, q, c: q.idx == 1,
                              lambda g, q, c: seen.append((q.idx, c.actor.idx, c.owner.idx))) is True
     assert seen == [(1, 0, 0)]
+
+
+class _Script:
+    """An agent that answers from a list (then the first option) and keeps what it was asked."""
+
+    trusted = True
+
+    def __init__(self, *answers):
+        self.answers, self.asked = list(answers), []
+
+    def choose(self, game, player, kind, options, labels=None, prompt=None):
+        self.asked.append((kind, list(options), prompt))
+        return self.answers.pop(0) if self.answers else options[0]
+
+
+def _rule(result, can):
+    """An 'instead of' rule whose test says ``can`` and whose body says ``result``; it counts its runs."""
+    def rule(g, q, c):
+        rule.runs += 1
+        return result
+    rule.runs = 0
+    rule.can = lambda g, q, c: can
+    return rule
+
+
+def test_a_family_growth_without_a_room_whose_instead_rule_fails_after_all_does_nothing(revised):
+    """The rule's test said it would replace the growth (so the growth was possible without a room); its
+    body did not: the growth is not carried out in a house without a free room."""
+    g, p = _bare_game(revised)
+    rule = _rule(False, True)
+    g.listeners["instead:family_growth"] = [(0, rule, "you")]
+    assert p.room_count == p.people == 2 and P.can_family_growth(g, p) is True
+    assert P.family_growth(g, p) is False
+    assert (rule.runs, p.people, p.newborns) == (1, 2, 0)
+
+
+def test_a_renovation_without_the_price_is_not_replaced_by_an_instead_rule_that_would_not(revised):
+    g, p = _bare_game(revised)
+    rule = _rule(True, False)
+    g.listeners["instead:renovate"] = [(0, rule, "you")]
+    house = p.house
+    assert P.can_renovate(g, p) is False
+    assert P.renovate(g, p) is False
+    assert (rule.runs, p.house) == (0, house)
+
+
+def test_moving_a_person_placed_on_two_sources_asks_which_one(game):
+    from runtime import claims
+    p = game.players[0]
+    sources = (("forest", False), ("clay_pit", False))
+    for sid in ("forest", "clay_pit"):
+        game.own_space(game.space_by_id[sid]).occupants.append(0)
+    reed = p.goods["reed"]
+    game.agents[0] = script = _Script("clay_pit")
+    assert claims.move_person(game, p, sources, (("reed_bank", False),)) is True
+    assert script.asked == [("place", ["forest", "clay_pit"], "move a person from")]
+    assert [game.space_by_id[s].occupants for s in ("forest", "clay_pit", "reed_bank")] == [[0], [], [0]]
+    assert p.goods["reed"] == reed + 1
+    assert game.log[-2:] == ["    P1 moves a person from Clay Pit", "  P1 → Reed Bank (takes 1 reed)"]
+
+
+def test_a_drawn_card_with_rules_in_the_hand_listens_from_the_hand_of_its_drawer(original):
+    g = Game(original, 2, seed=1)
+    g.run()
+    p = g.players[1]
+    cid, card = next((cid, c) for cid, c in original.all_cards.items() if c.hand_listeners and c.kind == "occupation")
+    for q in g.players:
+        q.hand_occupations[:] = [c for c in q.hand_occupations if c != cid]
+    g.decks["occupations"] = [cid] + [c for c in g.decks["occupations"] if c != cid]
+    handlers = {h for _key, h, _who in card.hand_listeners}
+    for key in g.listeners:
+        g.listeners[key] = [hook for hook in g.listeners[key] if hook[1] not in handlers]
+    P.draw_cards(g, p, "occupations", 1)
+    assert p.hand_occupations[-1] == cid
+    for key, handler, who in card.hand_listeners:
+        assert [hook for hook in g.listeners[key] if hook[1] is handler] == [(1, handler, who)]
+
+
+def test_stables_for_the_partner_need_a_stable_left_in_the_shared_supply(pack_loader, monkeypatch):
+    pack = pack_loader("revised-teams")
+    g = Game(pack, 4, seed=1)
+    g.run()
+    p = g.players[0]
+    p.goods["wood"] = 3
+    partner, cells = P.partner_stable_cells(g, p)
+    assert partner is g.players[2] and cells
+    monkeypatch.setattr(pack.rules, "shared_stables", 1)
+    assert P.partner_stable_cells(g, p)[0] is partner
+    g.players[3].stables = 1
+    assert P.partner_stable_cells(g, p) == (None, 0)
+
+
+def test_a_team_pack_without_partner_rooms_lets_no_one_build_the_partner_a_room(pack_loader, monkeypatch):
+    pack = pack_loader("revised-teams")
+    g = Game(pack, 4, seed=1)
+    p = g.players[1]
+    assert P.partner_for(g, p, "rooms") is g.players[3]
+    monkeypatch.delitem(pack.rules.teams, "rooms")
+    assert P.partner_for(g, p, "rooms") is None and P.partner_for(g, p, "stables") is g.players[3]
+
+
+def test_fencing_a_single_pasture_stops_after_one(revised):
+    g, p = _bare_game(revised)
+    p.goods["wood"] = 15
+    g.agents[0] = script = _Script()
+    assert P.build_fences(g, p, single=True) is True
+    assert len(p.pastures) == 1 and len(script.asked) == 1 and script.asked[0][0] == "fence"
+
+
+def test_a_major_with_another_price_can_be_built_for_that_price(revised, monkeypatch):
+    g, p = _bare_game(revised)
+    g.major_supply[:] = [cid] = [next(c for c in g.major_supply if revised.all_cards[c].cost)]
+    card = revised.all_cards[cid]
+    monkeypatch.setattr(card, "cost_ways", (card.cost, (("food", 3),)))
+    assert P.can_build_major(g, p) is False
+    p.goods["food"] = 3
+    assert P.can_build_major(g, p) is True
+
+
+def test_only_the_eight_largest_pastures_are_weighed_for_room(revised):
+    g, p = _bare_game(revised)
+    free = [c for c in range(p.grid.rows * p.grid.cols) if not p.rooms >> c & 1]
+    p.pastures = tuple(sorted(1 << c for c in free[:9]))
+    p.goods["sheep"] = 9
+    assert P.roomy_pasture_count(g, p, 1) == 8
