@@ -126,8 +126,7 @@ def _plus(a, b):
 
 
 def _pay_fences(g, p, per, count):
-    if count <= 0:
-        return
+    """Pay ``count`` (at least 1) fences at ``per`` each."""
     options = _fence_payments(g, p, per)
     one = _limited_fence(g, p, per) if len(options) == 1 else None
     if one is not None:   # one of the fences at the price a limited change lowered, spent when paid
