@@ -108,3 +108,13 @@ def test_the_spaces_of_a_state_copy_are_read_only_until_owned(revised):
     mine.goods["wood"] = 7
     assert game.spaces[0].goods.get("wood", 0) == shared.goods.get("wood", 0) != 7
     assert copy.own_space(shared) is mine   # asked again (even with the shared object): the same copy
+
+
+def test_a_copy_made_while_conversions_at_one_time_are_under_way_has_its_own_list_of_them(revised):
+    game = Game(revised, 2, seed=3)
+    game.run()
+    game.batches = {0: (["first part"], None)}
+    copy = game.copy_state()
+    copy.batches[0][0].append("second part")
+    assert game.batches == {0: (["first part"], None)}
+    assert copy.batches == {0: (["first part", "second part"], None)}
