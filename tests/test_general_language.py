@@ -1000,3 +1000,27 @@ def test_rank_asks_the_value_of_each_player_on_the_game(pack_loader):
     assert [Q.rank(g, who, Q.planted_fields) for who in g.players] == [1, 1, 3]
     p3.fields = {0: ["vegetable", 2], 1: ["grain", 1], 2: ["grain", 1]}
     assert [Q.rank(g, who, Q.planted_fields) for who in g.players] == [2, 2, 1]
+
+
+def test_a_counter_read_over_more_periods_and_a_counting_card_on_the_display_are_registered(probes):
+    """A counter kept for one period and read by a card for another is kept for both; a counting card laid
+    open on a display registers its counters at the start of the game like one dealt into a hand."""
+    from types import SimpleNamespace
+
+    from runtime import history
+    g = _game(probes, 2)
+    g.counters.clear()
+    g.listeners.clear()
+    history.register(g, probes.all_cards["since_probe"])
+    [(cid, amount, periods)] = g.counters["use:*"]
+    assert (cid, periods) == ("use:fishing", ("game",))
+    history.register(g, SimpleNamespace(counters=(("use:fishing", "use:*", None, ("round",)),)))
+    history.register(g, SimpleNamespace(counters=(("use:fishing", "use:*", None, ("game",)),)))
+    assert g.counters["use:*"] == [("use:fishing", amount, ("game", "round"))]
+    g.counters.clear()
+    g.listeners.clear()
+    for p in g.players:
+        p.hand_occupations, p.hand_minors = [], []
+    g.display = {"minors": ["gained_probe"]}
+    history.register_dealt(g)
+    assert list(g.counters) == ["event:gain"] and g.counters["event:gain"][0][0] == "gained:building"
