@@ -54,3 +54,25 @@ def test_the_rule_agent_without_trials_picks_the_improvement_worth_most(revised)
     game.install_card(p, game.card("fireplace_2"))
     assert _improvement_value(game, p, "cooking_hearth_4") == 1
     assert agent.choose(game, p, "major", ["cooking_hearth_4", "cooking_hearth_4<fireplace_2", "well"]) == "well"
+
+
+def test_the_heuristic_counts_a_room_on_a_card_while_its_condition_holds(pack_loader):
+    """'this card houses 1 person while rooms >= 3': with 3 rooms and 2 people the family has 2 free rooms,
+    each worth WEIGHTS free_room plus free_room_round per round left."""
+    from runtime.agents import WEIGHTS, heuristic
+    probes = pack_loader("lang-probes")
+    g = Game(probes, 2, seed=0)
+    g.run()
+    p = g.players[0]
+    p.minors.append("while_room_probe")
+    g.install_card(p, probes.all_cards["while_room_probe"])
+    cell = next(c for c in range(p.grid.rows * p.grid.cols) if not p.rooms >> c & 1)
+    p.rooms |= 1 << cell
+    p.room_count, p.people = 3, 2
+    housed = heuristic(g, p)
+    rule = p.mods.pop("card_rooms_while")
+    assert housed - heuristic(g, p) == WEIGHTS["free_room"] + WEIGHTS["free_room_round"] * (g.last_round - g.round)
+    p.mods["card_rooms_while"] = rule
+    p.rooms &= ~(1 << cell)
+    p.room_count = 2   # the condition no longer holds: no free room
+    assert heuristic(g, p) < housed - WEIGHTS["free_room"]
