@@ -450,3 +450,12 @@ def test_tags_true_in_a_revised_card_is_one_located_error(tmp_path, monkeypatch)
     assert status == 2
     assert err.getvalue() == (f"{rel}:3:7: error[E112]: 'tags' must be a list, not true/false\n"
                               "  tags: true\n        ^^^^\n1 problem found\n")
+
+
+def test_a_key_missing_at_the_top_of_a_save_is_named_as_the_save_files():
+    from runtime.shape import problems
+    sub = {"type": "object", "required": ["version", "moves"],
+           "properties": {"moves": {"type": "object", "required": ["seed"]}}}
+    assert problems({"moves": {}}, sub) == [
+        ((), "E111", "the save file is missing the required key 'version'"),
+        (("moves",), "E111", "'moves' is missing the required key 'seed'")]
