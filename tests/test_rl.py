@@ -255,3 +255,46 @@ def test_render_draws_the_round_each_players_goods_and_score_and_the_pending_req
         f"{request.player.name} to answer 'place': {options}"])
     _play_out(e, 1, lambda legal: int(legal[0]))
     assert e.game.finished and e.render() == score_table(e.game)
+
+
+def test_a_game_that_ends_without_a_request_ends_the_episode_at_reset(family, monkeypatch):
+    """When no seat is ever asked (every decision forced), reset() hands out the final rewards at once and
+    points at the first agent, whose step is a dead step."""
+    from runtime import rl
+    from runtime.agents import RandomAgent
+
+    run = rl.Game.run
+
+    def run_to_the_end(game):
+        game.agents = [RandomAgent("end:0"), RandomAgent("end:1")]
+        assert run(game) is None
+        return None
+    monkeypatch.setattr(rl.Game, "run", run_to_the_end)
+    e = AgricolaEnv(family, players=2)
+    e.reset(seed=1)
+    assert e.game.finished and e.agent_selection == "player_0"
+    assert e.terminations == {"player_0": True, "player_1": True}
+    assert sorted(e.rewards.values()) in ([-1.0, 1.0], [1.0, 1.0])
+
+
+def test_close_drops_the_game(family):
+    e = AgricolaEnv(family, players=2, render_mode="ansi")
+    e.reset(seed=1)
+    assert e.render() is not None
+    e.close()
+    assert e.game is None and e.render() is None
+
+
+def test_a_major_played_as_a_minor_is_observed_as_owned(pack_loader):
+    """A major that is a minor for its player ('<major> is a minor for you') lies among the player's minors:
+    the observation shows it as the player's major."""
+    e = AgricolaEnv(pack_loader("lang-probes"), players=2)
+    e.reset(seed=1)
+    names = e.feature_names()
+    major = e.game.major_supply[0]
+    at = names.index(f"me:major:{major}")
+    assert e.observe("player_0")["observation"][at] == 0.0
+    e.game.major_supply.remove(major)
+    e.game.players[0].minors.append(major)
+    assert e.observe("player_0")["observation"][at] == 1.0
+    assert e.observe("player_1")["observation"][at] == 0.0
