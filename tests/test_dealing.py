@@ -278,3 +278,27 @@ def test_an_occupation_with_its_own_cost_needs_the_fee_and_the_cost_together(tmp
     p.goods["food"] = 3
     assert P.occupation_options(g, p, fee) == ["priced_occupation"] and P.can_play_occupation(g, p, fee=fee)
     assert P.occupation_cost_options(g, p, pack.cards["priced_occupation"], fee) == [(("food", 3),)]
+
+
+class _Refusing:
+    """An agent that must not be asked, nor told of a forced decision."""
+
+    sees_forced = True
+
+    def choose(self, game, player, kind, options, labels=None, prompt=None):
+        raise AssertionError(f"asked '{kind}' {options}")
+
+    def forced(self, game, player, kind, option, label=None):
+        raise AssertionError(f"told of a forced '{kind}' {option}")
+
+
+def test_no_swap_and_no_draw_after_play_when_the_decks_are_used_up(revised):
+    """Up to 2 swaps and a draw after a card played: with every deck used up there is nothing to give
+    back for or to draw, and the player is not asked (not even told of a forced 'keep')."""
+    from runtime import pregame
+    g = Game(revised, 2, seed=1, agents=[_Refusing(), _Refusing()])
+    p = g.players[0]
+    g.decks = {"occupations": [], "minors": []}
+    p.hand_occupations, p.hand_minors = ["probe_a"], ["probe_b"]
+    assert pregame.swaps(g, p, 2) is None and pregame.draw_after_play(g, p) is None
+    assert (p.hand_occupations, p.hand_minors) == (["probe_a"], ["probe_b"])
