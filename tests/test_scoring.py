@@ -437,3 +437,14 @@ def test_error_unknown_improvement(tmp_path, revised):
         score_farm_file(path, revised)
     # line 6, 'joinry' starts at column 22 of 'improvements: [well, joinry]'
     assert located(str(exc.value), path, 6, 22, "E147"), str(exc.value)
+
+
+def test_the_points_of_one_category_and_of_a_category_the_game_does_not_score(revised):
+    """runtime.scoring.score (the query score(…)): the starting farm's fields score -1, pastures -1; a
+    category the game's table does not have scores 0."""
+    from runtime import scoring
+    from runtime.engine import Game
+    g = Game(revised, 2, seed=1)
+    p = g.players[0]
+    assert (scoring.score(g, p, "fields"), scoring.score(g, p, "pastures")) == (-1, -1)
+    assert scoring.score(g, p, "no_such_category") == 0
