@@ -504,3 +504,23 @@ def test_only_the_eight_largest_pastures_are_weighed_for_room(revised):
     p.pastures = tuple(sorted(1 << c for c in free[:9]))
     p.goods["sheep"] = 9
     assert P.roomy_pasture_count(g, p, 1) == 8
+
+
+def test_a_trial_of_the_before_rules_of_an_occupation_answers_yes_or_the_first_option(revised):
+    """Whether a 'before you play occupation' rule would make an occupation affordable is tried on a copy
+    whose agents answer yes to an optional effect, else the first option."""
+    g, p = _bare_game(revised)
+    asked = []
+
+    def rule(options):
+        def before(game, q, c):
+            pick = game.decide(q, "choose", options)
+            asked.append(pick)
+            if pick in (P.YES, "food"):
+                q.goods["food"] += 1
+        return before
+    fee = (("food", 1),)
+    for options, playable in ((["wood", P.YES], True), (["food", "wood"], True), (["wood", "food"], False)):
+        g.listeners["before:play_occupation"] = [(0, rule(options), "you")]
+        assert P.can_play_occupation(g, p, fee=fee) is playable
+    assert asked == [P.YES, "food", "wood"] and p.goods["food"] == 0
