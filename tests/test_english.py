@@ -532,6 +532,10 @@ def test_condition_words(text, words):
     ("this card is an action space for any player: gain 1 food if others_max(rooms) <= rooms",
      "This card is an action space that any player (you included) may place a person on; using it: get 1 food "
      "if every other player has at most as many rooms as they have."),
+    # 'pay <goods> to start player' names the goods paid
+    ("at work phase start: pay 2 food, 1 wood to start player",
+     "At the start of each work phase (before anyone is placed): give 2 food and 1 wood of yours to the starting "
+     "player (nothing when that is you)."),
 ])
 def test_rule_words(rule, words):
     assert _english(rule, "rules") == words
