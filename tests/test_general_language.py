@@ -479,6 +479,28 @@ def test_events_nobody_listens_to_do_no_work(probes):
     assert g.snapshots == {"build_stables"} and "event:build_stables" in g.listeners
 
 
+def test_more_young_fit_in_one_pasture_of_a_kind_under_the_one_pasture_per_kind_rule(probes, monkeypatch):
+    """'breeding of sheep: +1' with the house rule of one pasture per animal kind (pastures_per_animal_kind:
+    1, docs/variants.md): two pastures of 4 and the house, 4 sheep - 2 lambs would need the second pasture,
+    so only 1 is born (the pasture of 4 and the pet in the house)."""
+    from runtime import primitives as P
+    from test_farm import M
+    g = _game(probes, 1)
+    g.log = []
+    p = g.players[0]
+    _with_minors(g, p, "breeding_probe")
+    p.pastures = (M("A4+A5"), M("B4+B5"))
+    p.goods["sheep"] = 4
+    monkeypatch.setattr(g.rules, "pastures_per_kind", 1)
+    assert P.breed(g, p) is True
+    assert p.goods["sheep"] == 5
+    assert g.log[-1].strip() == "P1's animals breed: +1 sheep"
+    monkeypatch.setattr(g.rules, "pastures_per_kind", None)   # without the rule both pastures hold sheep
+    p.goods["sheep"] = 4
+    assert P.breed(g, p) is True
+    assert p.goods["sheep"] == 6
+
+
 def test_a_game_without_counting_cards_keeps_no_counter(revised, probes):
     """No card of the revised pack reads a history counter: its games register none, no verb counts, and
     'use:*' has no listener; a counting card dealt later (drawn) registers its counters then."""
