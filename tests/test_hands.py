@@ -87,6 +87,23 @@ def test_views_show_only_the_own_hand(draw_game):
     assert own["hand"] == {"occupations": g.players[0].hand_occupations, "minors": g.players[0].hand_minors}
 
 
+def test_discarding_a_hand_empties_it_and_says_how_many_cards_went(probes):
+    """'discard minors from hand' / 'discard occupation from hand' (docs/language.md 4.10): the cards of the
+    kind go out of the game, the log tells how many in a real plural; an empty hand says nothing."""
+    from runtime import primitives as P
+    g = Game(probes, 2, seed=1, agents=[RandomAgent(0), RandomAgent(1)])
+    g.log = []
+    p = g.players[0]
+    p.hand_minors = ["hand_draw_probe", "gain_probe"]
+    p.hand_occupations = ["two_occupations_probe"]
+    assert P.discard_hand(g, p, "minors") is True
+    assert P.discard_hand(g, p, "occupations") is True
+    assert (p.hand_minors, p.hand_occupations) == ([], [])
+    assert P.discard_hand(g, p, "minors") is True   # nothing left: no line
+    assert [text.strip() for text in g.log] == ["P1 discards 2 minor improvements from the hand",
+                                                "P1 discards 1 occupation from the hand"]
+
+
 def _lessons_drawing_at_random(probes, second, food):
     """P1 (goods: ``food`` food only; hand: a free occupation and ``second``) uses Lessons with the probe that
     plays an occupation chosen at random instead (seed 1 draws ``second``); returns the game and P1."""
