@@ -544,7 +544,9 @@ def event_card(g, p, c, card_or_tag):
 
 def event_space(g, p, c, space_or_tag):
     """whether the event happened on that action space (or one with that #tag)"""
-    s = c.space if c is not None else None
+    # ``c`` is never None: the checker allows event_space() only in rules that react to an event (E212),
+    # and those run with its context (CardsInPlay.emit, 'instead of' rules, history counters)
+    s = c.space
     return s is not None and (s.id == space_or_tag or space_or_tag in s.tags)
 
 
