@@ -122,6 +122,37 @@ def _credit(key):
         calls.update(_REACHED.get(key, ()))
 
 
+class _CreditingPackCache(dict):
+    """runtime.pack's cache of loaded packs, while mutmut records: a pack is built once a process (the
+    first load_pack of a folder), and every later load_pack of it returns that pack; so the functions its
+    building reached (Pack, CardDef, Rules, …) are recorded with the first load and credited to every test
+    that loads it again, whichever fixture or helper it loads it through."""
+
+    def __contains__(self, key):
+        if dict.__contains__(self, key):
+            _credit(("load_pack", key))
+            return True
+        self._stop_building()   # a load that failed before storing its pack
+        self.building = _reached(("load_pack", key))   # load_pack builds it now, then stores it
+        self.building.__enter__()
+        return False
+
+    def _stop_building(self):
+        building = self.__dict__.pop("building", None)
+        if building is not None:
+            building.__exit__(None, None, None)
+
+    def __setitem__(self, key, value):
+        dict.__setitem__(self, key, value)
+        self._stop_building()
+
+
+def pytest_configure(config):
+    if os.environ.get("MUTANT_UNDER_TEST") == "stats":
+        import runtime.pack
+        runtime.pack._LOADED = _CreditingPackCache(runtime.pack._LOADED)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_fixture_setup(fixturedef, request):
     if fixturedef.scope == "function" or _mutmut_calls() is None:
