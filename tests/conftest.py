@@ -147,10 +147,31 @@ class _CreditingPackCache(dict):
         self._stop_building()
 
 
+# The runtime's per-process caches of plain data (fencing options, payment ways, event names, …): a value is
+# worked out by the first test that needs it, and later tests read it from the cache, so the functions that
+# work it out would be credited to that first test alone. While mutmut records they are emptied before each
+# test, so every test works out what it reads (test_tools.py checks that this list names every such cache).
+PROCESS_CACHES = {
+    "runtime.farm": ("_FENCE_CACHE", "_FRONTIER_CACHE", "_PASTURE_CACHE", "_KEEPS_CACHE"),
+    "runtime.payments": ("_RESOLVED", "_MEMO", "_WEIGHTS"),
+    "runtime.phases": ("_SPACE_EVENTS",),
+    "runtime.primitives.rooms": ("_RENOVATION_PRICES",),
+}
+
+
 def pytest_configure(config):
     if os.environ.get("MUTANT_UNDER_TEST") == "stats":
         import runtime.pack
         runtime.pack._LOADED = _CreditingPackCache(runtime.pack._LOADED)
+
+
+def pytest_runtest_setup(item):
+    if _mutmut_calls() is not None:
+        import importlib
+        for module, names in PROCESS_CACHES.items():
+            loaded = importlib.import_module(module)
+            for name in names:
+                getattr(loaded, name).clear()
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -246,3 +246,84 @@ def test_what_a_shared_fixture_reaches_is_credited_to_every_test_that_uses_it(mo
     recorded._stats.clear()
     conftest._credit(("pack_loader", "probe"))
     assert recorded._stats == set()
+
+
+def _recording(monkeypatch):
+    """mutmut's recorder as tests/conftest.py sees it while mutmut records (a stand-in for mutmut.state)."""
+    import types
+    recorded = types.SimpleNamespace(_stats=set())
+    module = types.ModuleType("mutmut.state")
+    module.state = lambda: recorded
+    monkeypatch.setitem(sys.modules, "mutmut.state", module)
+    monkeypatch.setenv("MUTANT_UNDER_TEST", "stats")
+    return recorded
+
+
+def test_what_building_a_cached_pack_reached_is_credited_to_every_test_that_loads_it_again(monkeypatch):
+    """load_pack builds a pack once a process; while mutmut records, its cache credits the functions the
+    building reached to each later load (a pack a session fixture built was a cache hit for the rest)."""
+    from tests import conftest
+    recorded = _recording(monkeypatch)
+    cache = conftest._CreditingPackCache()
+    key = ("folder", "stamp")
+    monkeypatch.delitem(conftest._REACHED, ("load_pack", key), raising=False)
+    recorded._stats.update({"first_test_body"})
+    assert key not in cache            # load_pack's look-up: a miss, so it builds the pack now
+    recorded._stats.update({"Pack.__init__", "CardDef.__init__"})
+    cache[key] = "pack"                # ... and stores it
+    assert conftest._REACHED[("load_pack", key)] == {"Pack.__init__", "CardDef.__init__"}
+    assert recorded._stats == {"first_test_body", "Pack.__init__", "CardDef.__init__"}
+    recorded._stats.clear()            # the next test
+    assert key in cache and cache[key] == "pack"
+    assert recorded._stats == {"Pack.__init__", "CardDef.__init__"}
+    monkeypatch.delitem(conftest._REACHED, ("load_pack", key))
+
+
+def test_a_load_that_fails_before_storing_its_pack_ends_its_recording_at_the_next_look_up(monkeypatch):
+    from tests import conftest
+    recorded = _recording(monkeypatch)
+    cache = conftest._CreditingPackCache()
+    recorded._stats.update({"test_body"})
+    assert ("a", "1") not in cache     # a miss; the pack's modules then fail to import: nothing stored
+    recorded._stats.update({"failed_build"})
+    assert ("b", "2") not in cache     # the next load: the first recording ends, the test's own calls kept
+    assert conftest._REACHED[("load_pack", ("a", "1"))] == {"failed_build"}
+    cache[("b", "2")] = "pack"
+    assert recorded._stats == {"test_body", "failed_build"}
+    for key in (("a", "1"), ("b", "2")):
+        monkeypatch.delitem(conftest._REACHED, ("load_pack", key))
+
+
+def test_the_runtimes_process_caches_are_emptied_before_each_test_while_mutmut_records(monkeypatch):
+    import importlib
+    from tests import conftest
+    caches = [getattr(importlib.import_module(m), n) for m, names in conftest.PROCESS_CACHES.items() for n in names]
+    saved = [dict(c) for c in caches]
+    try:
+        for c in caches:
+            c[("a key",)] = "a value"
+        monkeypatch.setenv("MUTANT_UNDER_TEST", "runtime.m.x_f__mutmut_1")   # a mutant's run: kept
+        conftest.pytest_runtest_setup(None)
+        assert all(("a key",) in c for c in caches)
+        _recording(monkeypatch)
+        conftest.pytest_runtest_setup(None)
+        assert all(not c for c in caches)
+    finally:
+        for c, old in zip(caches, saved):
+            c.clear()
+            c.update(old)
+
+
+@pytest.mark.source_text
+def test_every_per_process_cache_of_the_runtime_is_emptied_while_mutmut_records():
+    """A module-level dict of runtime/ that starts empty is a cache filled by the games; each must be in
+    tests/conftest.py's PROCESS_CACHES (or be the pack cache, which credits instead of emptying)."""
+    import re
+    from tests import conftest
+    found = set()
+    for path in sorted((ROOT / "runtime").rglob("*.py")):
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        for m in re.finditer(r"^(_[A-Z][A-Z_0-9]*)(?:: ?\w+)? ?= ?(?:\{\}|dict\(\))", path.read_text(encoding="utf-8"), re.M):
+            found.add((module, m.group(1)))
+    listed = {(m, n) for m, names in conftest.PROCESS_CACHES.items() for n in names}
+    assert found - {("runtime.pack", "_LOADED")} == listed
