@@ -379,3 +379,17 @@ def test_an_exchange_taking_nothing_leaves_the_bound_open(revised):
         options = ((("stone", n),),)
         assert PM._quick(g, p, {"stone": n}, ["stone"]) is None
         assert PM._plans(g, p, options) == reference_plans(g, p, options) == plans
+
+
+def test_the_bound_through_a_chain_counts_only_the_uses_left_of_a_limited_exchange(revised):
+    """1 wood -> 1 sheep, then 1 sheep -> 2 food at most twice, once used already: 3 wood make at most 2
+    food (one use left), so 4 food are surely out of reach without a search; 2 are not."""
+    g, p = hand_made(revised, {"wood": 3, "food": 0}, [
+        ((("wood", 1),), (("sheep", 1),), "any_time", None, "w2s"),
+        ((("sheep", 1),), (("food", 2),), "any_time", 2, "s2f"),
+    ], {})
+    p.used["x:s2f"] = 1
+    assert PM._quick(g, p, {"food": 4}, ["food"]) is False
+    assert PM._quick(g, p, {"food": 2}, ["food"]) is None   # within the bound: a search tells
+    assert PM._plans(g, p, ((("food", 4),),)) == reference_plans(g, p, ((("food", 4),),)) == []
+    assert PM._plans(g, p, ((("food", 2),),)) == reference_plans(g, p, ((("food", 2),),)) != []
