@@ -255,6 +255,11 @@ def all_mutant_names(workers: int) -> list:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+# mutmut tests the mutants whose tests cost least first, so the checked part of a sample is not drawn at random
+UNFINISHED = ("; run again to go on (until then the score leans to the mutants with the cheapest tests, "
+              "docs/testing.md)")
+
+
 def draw_sample(names, size: int, seed: int) -> list:
     """``size`` of the names drawn at random with ``seed`` (all of them if there are fewer), sorted."""
     names = sorted(names)
@@ -505,7 +510,7 @@ def main(argv=None) -> int:
     of = f" of a sample of {len(sample)} from {len(population)}" if sample is not None else ""
     print(f"{t['mutants']} mutants{of}: {t['killed']} killed, {t['survived']} survived, {t['equivalent']} equivalent, "
           f"{t['not_checked']} not checked yet; score {score} (target {TARGET:.0%}; with the equivalent counted as "
-          f"survivors {t['score_with_equivalent'] or 0:.1%}){'' if report['complete'] else '; run again to go on'}")
+          f"survivors {t['score_with_equivalent'] or 0:.1%}){'' if report['complete'] else UNFINISHED}")
     for module, row in report["modules"].items():
         if row["mutants"]:
             s = f"{row['score']:.1%}" if row["score"] is not None else "-"
