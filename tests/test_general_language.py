@@ -467,11 +467,13 @@ def test_marking_an_action_space_asks_which_one_in_words(probes):
 def test_events_nobody_listens_to_do_no_work(probes):
     """Without cards that listen, no event name has listeners and no verb copies a player; the only
     events listened to before any card is played are those of the history counters of the cards dealt
-    (docs/language.md 4.7)."""
+    (docs/language.md 4.7) and those of the rules a dealt card has while in the hand ('may play this card',
+    4.10)."""
     g = _game(probes, 2)
     dealt = {cid for p in g.players for cid in p.hand_occupations + p.hand_minors}
     counted = {key for cid in dealt & probes.counting_cards for _, key, _, _ in probes.all_cards[cid].counters}
-    assert {k for k in g.listeners if k.startswith(("event:", "before:", "use:"))} == counted
+    in_hand = {key for cid in dealt for key, _, _ in probes.all_cards[cid].hand_listeners}
+    assert {k for k in g.listeners if k.startswith(("event:", "before:", "use:"))} == counted | in_hand
     assert set(g.counters) == counted
     assert not g.snapshots
     card = probes.all_cards["second_stable_probe"]
