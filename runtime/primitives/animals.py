@@ -211,6 +211,7 @@ def settle_animals(g, p, source=None):
         return
     opts = best_keeps(capacity_frontier(caps, singles, len(counts), per_kind), counts)
     keep = g.decide(p, "keep_animals", opts)
+    before = snapshot(g, p, "convert")   # the player before the animals that do not fit are cooked
     cooked = []   # the conversions' rules run once every kind is settled: a rule that asks finds the farm valid
     for animal, have, kept in zip(rules.animals, counts, keep):
         surplus = have - kept
@@ -236,7 +237,7 @@ def settle_animals(g, p, source=None):
     if cooked:
         opened = batch_open(g, p)   # the animals cooked in one settling: one time (docs/language.md 4.1.5)
         for animal, rate, via in cooked:
-            converted(g, p, ((animal, 1),), (("food", rate),), via)
+            converted(g, p, ((animal, 1),), (("food", rate),), via, before)
             if BATCH in g.listeners:
                 batch_note(g, p, ((animal, 1),), (("food", rate),), via)
         batch_close(g, p, opened)
@@ -378,3 +379,4 @@ def roomy_pasture_count(g, p, free):
 
 # the verbs of the other modules called above (imported last: some of them import this one)
 from .exchanges import BATCH, batch_close, batch_note, batch_open, converted
+from .goods_events import snapshot

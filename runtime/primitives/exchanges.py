@@ -194,6 +194,7 @@ def use_exchange(g, p, index, convert=False, settle=True):
     """Use an exchange once. With ``convert``, what it takes may itself come from other exchanges;
     without ``settle``, animals it gives need not find room yet (they are about to be paid)."""
     give, get, window, at_most, source, key = g.exchanges_of(p)[index]
+    before = snapshot(g, p, "convert")   # before(…) of the conversion's rules: the player before it paid
     if convert and not can_pay(p, give):
         with gamelog.paying_for_an_exchange(g):   # the exchange's own line says what it took
             if not pay_cost(g, p, give):
@@ -219,9 +220,9 @@ def use_exchange(g, p, index, convert=False, settle=True):
             p.goods[good] += n
     if g.listeners.get("event:convert"):
         if settle:
-            converted(g, p, give, got, source)
+            converted(g, p, give, got, source, before)
         else:  # inside a payment: its rules run once the price is paid
-            g.converted.append((p, give, got, source))
+            g.converted.append((p, give, got, source, before))
     if BATCH in g.listeners:
         batch_note(g, p, give, got, source)
     return True
@@ -365,17 +366,18 @@ def conversion_window(g, p) -> None:
         use_exchange(g, p, pick[1], convert=True)
 
 
-def converted(g, p, give, got, source):
-    """The 'after … convert' rules of one conversion (``via``: the card whose exchange it was)."""
+def converted(g, p, give, got, source, before=None):
+    """The 'after … convert' rules of one conversion (``via``: the card whose exchange it was; ``before``:
+    the player just before it, when a rule reads ``before(…)``)."""
     g.emit("event:convert", p, Ctx(actor=p, goods=tuple(got), paid=tuple(give),
-                                  via=g.card(source) if source else None))
+                                  via=g.card(source) if source else None, before=before))
 
 
 def announce_conversions(g):
     """After a payment: the rules of the conversions it made."""
     done, g.converted = g.converted, []
-    for p, give, got, source in done:
-        converted(g, p, give, got, source)
+    for p, give, got, source, before in done:
+        converted(g, p, give, got, source, before)
 
 
 # the verbs of the other modules called above (imported last: some of them import this one)

@@ -280,6 +280,7 @@ def harvest_fields(g, p, ctx=None):
     or stack into the supply (from the general supply, the field keeping it, for a good the player
     harvests from the supply: 'harvest <crop> from the supply'), then the harvest event
     (docs/language.md 4.14) with the goods, the stacks and the cards that are fields among them."""
+    before = snapshot(g, p, "harvest")   # before(…) of the harvest rules: the fields and goods before it
     taken = {}
     stacks = 0
     cards = None
@@ -303,7 +304,8 @@ def harvest_fields(g, p, ctx=None):
         gain(g, p, tuple(taken.items()))
     if g.listeners.get("event:harvest"):   # every field phase, also one that found nothing to take
         via = tuple(g.card(cid) for cid in dict.fromkeys(cards)) if cards else None
-        g.emit("event:harvest", p, Ctx(actor=p, goods=tuple(taken.items()), data=stacks, via=via))
+        g.emit("event:harvest", p, Ctx(actor=p, goods=tuple(taken.items()), data=stacks, via=via,
+                                      before=before))
     return stacks > 0
 
 
