@@ -323,13 +323,18 @@ def test_a_game_held_open_is_answered_in_the_thread_that_started_it(family):
 def test_a_game_held_open_in_another_thread_is_freed_quietly(family):
     """A game started (and left waiting) in a worker thread and freed in this one: its game loop cannot be
     unwound from here (greenlet unwinds it in its own thread); freeing it raises nothing."""
-    import sys
     import threading
     box = []
     worker = threading.Thread(target=lambda: box.append(Game(family, 2, seed=1)) or box[0].run())
     worker.start()
     worker.join()
     assert box[0].pending is not None
+    assert _freed_quietly(box) == (True, [])
+
+
+def _freed_quietly(box):
+    """Drop the game held in ``box`` and collect it: (whether it was freed, what its finaliser raised)."""
+    import sys
     ref = weakref.ref(box[0])
     errors = []
     old, sys.unraisablehook = sys.unraisablehook, lambda u: errors.append(u.exc_value)
@@ -338,7 +343,7 @@ def test_a_game_held_open_in_another_thread_is_freed_quietly(family):
         gc.collect()
     finally:
         sys.unraisablehook = old
-    assert ref() is None and errors == []
+    return ref() is None, errors
 
 
 def _catch(errors, fn, *args):
@@ -437,7 +442,6 @@ def test_a_one_answer_trial_hands_every_other_request_to_its_rules_unchanged(fam
 def test_a_game_held_open_by_a_thread_still_running_is_freed_quietly_from_another(family):
     """The worker that started the game is still alive when this thread frees it: the game loop cannot be
     given a parent here, and freeing it raises nothing."""
-    import sys
     import threading
     box, freed = [], threading.Event()
 
@@ -449,17 +453,11 @@ def test_a_game_held_open_by_a_thread_still_running_is_freed_quietly_from_anothe
     worker.start()
     while not box or box[0].pending is None:
         worker.join(0.01)
-    ref = weakref.ref(box[0])
-    errors = []
-    old, sys.unraisablehook = sys.unraisablehook, lambda u: errors.append(u.exc_value)
     try:
-        box.clear()
-        gc.collect()
+        assert _freed_quietly(box) == (True, [])
     finally:
-        sys.unraisablehook = old
         freed.set()
         worker.join()
-    assert ref() is None and errors == []
 
 
 def test_a_log_for_another_seat_or_another_request_does_not_fit(family):
