@@ -370,8 +370,6 @@ def can_after_paying(g, p, cost, can, ctx) -> bool:
         if k:
             goods[good] -= k
             taken.append((good, k))
-    if not taken:
-        return bool(can(g, p, ctx))
     try:
         return bool(can(g, p, ctx))
     finally:
