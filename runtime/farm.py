@@ -11,6 +11,8 @@ Everything here is pure and cached: a fencing option list for a given farm is co
 from __future__ import annotations
 
 import sys
+from array import array
+from bisect import bisect_right
 from functools import lru_cache
 from operator import itemgetter
 
@@ -49,6 +51,8 @@ class Grid:
         self._regions = None
         self._region_bounds = None
         self._by_perimeter = None
+        self._perimeters = None      # by_perimeter's perimeters, in its order (for bisect)
+        self._positions = None       # mask -> its place in by_perimeter (len of it: not a region)
         self._boundary_cache: dict[int, int] = {}
         self._neighbours_cache: dict[int, int] = {}
 
@@ -202,6 +206,39 @@ class Grid:
                 self._by_perimeter = sorted([(b.bit_count(), r, b) for r, b in self.region_bounds()])
         return self._by_perimeter
 
+    def regions_in(self, free: int, limit: int) -> list:
+        """The (fences around it, region, boundary) of by_perimeter whose region lies within ``free`` and
+        whose perimeter is at most ``limit``, in by_perimeter's order. Found by walking by_perimeter up to
+        ``limit`` or, when ``free`` has fewer subsets than that walk has regions (a farm mostly used up:
+        often 64 subsets against a thousand regions), by looking up each subset of ``free``."""
+        table = self.by_perimeter()
+        if self._perimeters is None:
+            self._perimeters = [t[0] for t in table]
+            if self.n <= 16:   # indexed by mask (2 ** 15 entries on 3 x 5): an array, which the garbage
+                place = array("H", [len(table)]) * (1 << self.n)   # collector need not walk
+                for i, t in enumerate(table):
+                    place[t[1]] = i
+                self._positions = place
+        walk = bisect_right(self._perimeters, limit)
+        if self._positions is None or 1 << free.bit_count() >= walk:
+            out = []
+            for t in table:
+                if t[0] > limit:
+                    break
+                if not t[1] & ~free:
+                    out.append(t)
+            return out
+        positions = self._positions
+        found = []
+        sub = free
+        while sub:   # every non-empty subset of free
+            i = positions[sub]
+            if i < walk:   # a region (connected: not len(table)) within the perimeter limit
+                found.append(i)
+            sub = (sub - 1) & free
+        found.sort()
+        return [table[i] for i in found]
+
     def _edges_by_byte(self, shift: int) -> list[int]:
         """The XOR of the edges of the spaces shift..shift+7 that each 8-bit value selects."""
         edges = self.cell_edges
@@ -261,7 +298,6 @@ def _shipped_regions(rows: int, cols: int):
     if text is None or rows * cols > 16:
         return None
     import binascii
-    from array import array
     masks = array("H", binascii.a2b_base64(text))
     if sys.byteorder == "big":
         masks.byteswap()
@@ -323,27 +359,20 @@ def fencing_options(gr: Grid, blocked: int, pastures: tuple, fences: int, budget
     fenced = 0
     for m in pastures:
         fenced |= m
-    bad = blocked | fenced
+    free = gr.full & ~(blocked | fenced)
     nf = ~fences
     out = []
     if fences:
         # a region's new fences are its perimeter less the fences already on it
         touch = gr.neighbours_of(fenced) if touching and fenced else gr.full
-        limit = budget + fences.bit_count()
-        for perimeter, r, b in gr.by_perimeter():
-            if perimeter > limit:
-                break
-            if r & bad or not r & touch:
-                continue
-            cost = (b & nf).bit_count()
-            if cost <= budget:
-                out.append((cost, r, 0))
+        for _, r, b in gr.regions_in(free, budget + fences.bit_count()):
+            if r & touch:
+                cost = (b & nf).bit_count()
+                if cost <= budget:
+                    out.append((cost, r, 0))
     else:
-        for perimeter, r, b in gr.by_perimeter():
-            if perimeter > budget:
-                break
-            if not r & bad:
-                out.append((perimeter, r, 0))
+        for perimeter, r, _ in gr.regions_in(free, budget):
+            out.append((perimeter, r, 0))
     for pasture in pastures:
         if pasture.bit_count() < 2:
             continue

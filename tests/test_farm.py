@@ -514,6 +514,40 @@ def test_the_shipped_regions_are_the_grown_ones():
     assert farm_regions.tables_literal() in text  # python -m runtime.farm_regions prints it
 
 
+@settings(max_examples=300, deadline=None)
+@given(free=st.integers(0, (1 << 15) - 1), limit=st.integers(0, 40))
+def test_regions_within_a_set_of_spaces_are_those_of_the_whole_list(free, limit):
+    """regions_in walks by_perimeter or looks up the subsets of ``free``, whichever is shorter: the same
+    regions in the same order either way."""
+    from runtime.farm import Grid
+    gr = Grid(3, 5)
+    expected = [t for t in gr.by_perimeter() if t[0] <= limit and not t[1] & ~free]
+    assert gr.regions_in(free, limit) == expected
+
+
+def test_regions_in_looks_up_subsets_when_few_spaces_are_free_and_walks_otherwise():
+    from runtime.farm import Grid
+    gr = Grid(3, 5)
+    few, many = M("A4+A5+B5"), gr.full & ~M("B1+C1")
+    looked_up = []
+    gr.regions_in(0, 0)   # the positions, made once
+
+    class Counting:
+        def __init__(self, places):
+            self.places = places
+
+        def __getitem__(self, key):
+            looked_up.append(key)
+            return self.places[key]
+    gr._positions = Counting(gr._positions)
+    assert [r for _, r, _ in gr.regions_in(few, 40)] == [M("A4"), M("A5"), M("B5"), M("A4+A5"), M("A5+B5"),
+                                                         M("A4+A5+B5")]
+    assert len(looked_up) == 7   # the 7 subsets of 3 spaces, not the 5,726 regions
+    looked_up.clear()
+    assert len(gr.regions_in(many, 6)) == 31   # 13 single spaces, 18 pairs: walked, nothing looked up
+    assert looked_up == []
+
+
 def test_running_the_regions_module_prints_the_tables_literal(capsys, monkeypatch):
     import runpy
     import sys
