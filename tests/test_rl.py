@@ -147,6 +147,22 @@ def test_each_players_counts_are_named_features_the_observer_first(family):
             assert counts == [p.people, p.home, p.room_count, float(p.idx == g.start_player)], (seat, who)
 
 
+def test_each_spaces_features_say_whose_people_stand_on_it(family):
+    """An action space's block: whether it is in play, whether a person of the observer's stands on it and
+    how many people of other players do, seen from each seat."""
+    env = AgricolaEnv(family, players=2)
+    env.reset(seed=4)
+    for _ in range(12):
+        env.step(0)
+    g, names = env.game, env.feature_names()
+    assert sorted(len(s.occupants) for s in g.spaces if s.occupants) == [1, 1, 1]
+    for seat, agent in enumerate(env.possible_agents):
+        obs = env.observe(agent)["observation"]
+        for s in g.spaces:
+            block = [obs[names.index(f"space:{s.id}:{w}")] for w in ("in_play", "mine", "others")]
+            assert block == [1.0, float(seat in s.occupants), float(sum(o != seat for o in s.occupants))], (seat, s.id)
+
+
 def test_wrong_actions_and_settings_are_refused(family):
     env = AgricolaEnv(family, players=2)
     env.reset(seed=1)
