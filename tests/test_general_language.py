@@ -107,6 +107,8 @@ TEXTS = {
                                "resources of your choice less.",
     "while_probe": 'While you do not live in a wood house: for you, "Joinery" is a minor improvement (not a major): '
                    "you play it with a minor improvement action and pay for it as for one.",
+    "while_capacity_probe": "While you have at most 2 field tiles: each of your pastures holds 2 more sheep when it "
+                            "holds sheep.",
     "feeding_beyond_probe": "For feeding each person beyond the first 2 (not newborns), you pay 1 food less.",
     "breeding_probe": "While you have at least 4 sheep: each time your sheep breed, 1 more sheep is born (each as "
                       "long as there is room for it).",
@@ -248,6 +250,10 @@ ALL_LINES = {
                     "While you have at most 2 field tiles: for rooms, you pay 1 reed less.",
                     'While you do not live in a wood house: for you, "Joinery" is a minor improvement (not a major): '
                     "you play it with a minor improvement action and pay for it as for one."],
+    "while_capacity_probe": ["While you have at most 2 field tiles: each of your unfenced stables holds 1 more animal "
+                             "(all of one kind).",
+                             "While you have at most 2 field tiles: each of your pastures holds 2 more sheep when it "
+                             "holds sheep."],
     "pay_others_probe": ['Each time you use "Fishing", if it brought at least 1 food: you may get (the food it '
                          'brought) food, then pay each other player (the number of their cards that are "Clay Oven", '
                          '"Stone Oven" or "Counts As Probe") food; only when you can pay them all.',
