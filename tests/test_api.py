@@ -372,6 +372,26 @@ def test_a_decision_without_any_option_is_an_error(family):
         g.decide(g.players[0], "plow", [])
 
 
+def test_a_copied_agent_is_asked_the_waiting_request_with_its_labels_and_prompt(family):
+    """run() on a clone that waits at a request of a seat with an agent asks that agent the request as it
+    stands: its options with the labels and the prompt the game gave them."""
+    g = Game(family, 2, seed=3, agents=[None, None])
+    request, rng = g.run(), random.Random(5)
+    while request.given_labels is None:
+        request = g.answer(rng.randrange(len(request.options)))
+    asked = []
+
+    class Recording(RandomAgent):
+        def choose(self, game, player, kind, options, labels=None, prompt=None):
+            asked.append((player.idx, kind, list(options), labels, prompt))
+            return super().choose(game, player, kind, options, labels, prompt)
+
+    c = g.clone(agents=[Recording("a"), Recording("b")])
+    assert c.run() is None and asked
+    assert asked[0] == (request.seat, request.kind, list(request.options), request.given_labels, request.prompt)
+    assert request.given_labels and all(isinstance(label, str) for label in request.given_labels)
+
+
 def test_a_copied_agent_answering_a_clone_with_what_is_no_option(family):
     """Cloned from inside an agent with other agents: run() asks them the waiting request, and an answer
     that is none of its options is refused."""
