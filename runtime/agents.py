@@ -101,7 +101,7 @@ def heuristic(game, player) -> float:
             free = player.room_count + card_rooms(game, player) - player.people
         if free > 0:
             value += min(free, rules.max_people - player.people) * (w["free_room"] + w["free_room_round"] * left)
-        price = {}
+        price: dict[str, int] = {}
         for good, k in rules.room_cost_by_material.get(player.house, rules.room_cost):
             good = player.house if good == "material" else good
             price[good] = price.get(good, 0) + k

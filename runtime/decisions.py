@@ -34,6 +34,8 @@ _MISSING = object()
 
 
 class Decisions:
+    finished: bool  # kept by runtime.engine.Game (an annotation only, for the type checker)
+
     def decide(self, p, kind, options, labels=None, prompt=None):
         """A request to ``p``: returns the chosen one of ``options`` (a single option is taken without
         asking). Logged decisions being replayed come first; then the seat's agent answers at once; a

@@ -27,6 +27,9 @@ SAME = object()  # clone(agents=SAME): copies of the game's own agents
 
 
 class Game(Decisions, CardsInPlay, Phases):
+    _rng: random.Random | None  # set through the rng property (annotations only, for the type checker)
+    _rng_frozen: random.Random | None
+
     def __init__(self, pack, nplayers: int, seed: int = 0, agents=None, log: bool = False, decks=None,
                  setup=None):
         rules = pack.rules
@@ -55,7 +58,7 @@ class Game(Decisions, CardsInPlay, Phases):
         self.agents = list(agents) if agents is not None else [None] * nplayers  # None: a seat held open
         if len(self.agents) != nplayers:
             raise ValueError(f"{len(self.agents)} agents for {nplayers} players")
-        self.log = [] if log else None
+        self.log: list | None = [] if log else None
         self.round = 0
         self.last_round = rules.last_round
         self.start_player = 0
@@ -79,13 +82,13 @@ class Game(Decisions, CardsInPlay, Phases):
         self.via = None              # the card whose rule is running (event_via), None for a space's own action
         self.open_windows = frozenset()  # exchange windows open besides 'any time': harvest, feeding
         self.accept_optional = False     # 'may' effects are taken without asking (a choice needs them)
-        self.replacing = frozenset()     # events whose 'instead of' rule is running (primitives.replaced)
+        self.replacing: frozenset = frozenset()  # events whose 'instead of' rule is running (primitives.replaced)
         self.occupation_fee = None       # the fee of the occupation action being replaced (play occupation at random)
         self.last_paid = ()              # the last price paid (payments.pay_one_of): a card's price for event_paid
         self.decisions = 0
         self.turn_no = self.action_no = self.harvest_no = 0  # periods of rule limits (runtime/firing.py)
         self.event_seq = self.event_id = 0   # events emitted so far; the one whose rules are running ('per event')
-        self.record = []            # every decision taken: (player index, kind, option)
+        self.record: list | None = []  # every decision taken: (player index, kind, option)
         self.after_decision = None  # callback(game) after every recorded decision (saving)
         self.on_step = None         # callback(game) before every decision (invariant checks)
         self.major_supply = list(pack.majors)
@@ -101,7 +104,7 @@ class Game(Decisions, CardsInPlay, Phases):
         self.scores = None
         self.pending = None         # the Request a held-open game waits for
         self._engine = None         # the greenlet running the game loop (run / answer)
-        self._replay = None         # deque of logged decisions to take before asking anyone
+        self._replay: deque | None = None  # deque of logged decisions to take before asking anyone
         self._replay_asks = False   # during a replay, ask the seat's agent too and check it agrees
         self._base_exchanges = [ex + (None, f"base:{i}") for i, ex in enumerate(rules.exchanges)]
         self._setup()
@@ -170,7 +173,9 @@ class Game(Decisions, CardsInPlay, Phases):
         rng = self._rng
         if rng is None:
             rng = self._rng = random.Random(0)  # (seeded: Random() would read the system's entropy)
-            rng.setstate(self._rng_frozen.getstate())
+            frozen = self._rng_frozen
+            assert frozen is not None  # a state copy sets it when it takes the generator away
+            rng.setstate(frozen.getstate())
         return rng
 
     @rng.setter

@@ -48,11 +48,11 @@ class Grid:
                 right = left + 1
                 self.cell_edges[i] = (1 << top) | (1 << bottom) | (1 << left) | (1 << right)
         self.edge_count = h_count + rows * (cols + 1)
-        self._regions = None
-        self._region_bounds = None
-        self._by_perimeter = None
-        self._perimeters = None      # by_perimeter's perimeters, in its order (for bisect)
-        self._positions = None       # mask -> its place in by_perimeter (len of it: not a region)
+        self._regions: list[int] | None = None
+        self._region_bounds: list[tuple[int, int]] | None = None
+        self._by_perimeter: list[tuple[int, int, int]] | None = None
+        self._perimeters: list[int] | None = None  # by_perimeter's perimeters, in its order (for bisect)
+        self._positions: array | None = None       # mask -> its place in by_perimeter (len of it: not a region)
         self._boundary_cache: dict[int, int] = {}
         self._neighbours_cache: dict[int, int] = {}
 
@@ -189,22 +189,25 @@ class Grid:
 
     def region_bounds(self) -> list[tuple[int, int]]:
         """(region, boundary edges) for every connected set of spaces (computed once)."""
-        if self._region_bounds is None:
-            self._grow_regions()
-        return self._region_bounds
+        bounds = self._region_bounds
+        if bounds is None:
+            bounds = self._grow_regions()[1]
+        return bounds
 
     def by_perimeter(self) -> list[tuple[int, int, int]]:
         """(fences around it, region, boundary) for every region, the smallest perimeter first."""
-        if self._by_perimeter is None:
+        table = self._by_perimeter
+        if table is None:
             shipped = _shipped_regions(self.rows, self.cols)
             if shipped is not None:  # the regions in this order, listed once (runtime/farm_regions.py)
                 # a region's boundary is the XOR of its spaces' edges: looked up per byte of its mask
                 low, high = self._edges_by_byte(0), self._edges_by_byte(8)
-                self._by_perimeter = [((b := low[r & 255] ^ high[r >> 8]).bit_count(), r, b) for r in shipped]
+                table = [((b := low[r & 255] ^ high[r >> 8]).bit_count(), r, b) for r in shipped]
             else:
                 # (fences, region) is unique, so plain tuple order is (fences, region) order
-                self._by_perimeter = sorted([(b.bit_count(), r, b) for r, b in self.region_bounds()])
-        return self._by_perimeter
+                table = sorted([(b.bit_count(), r, b) for r, b in self.region_bounds()])
+            self._by_perimeter = table
+        return table
 
     def regions_in(self, free: int, limit: int) -> list:
         """The (fences around it, region, boundary) of by_perimeter whose region lies within ``free`` and
@@ -212,15 +215,17 @@ class Grid:
         ``limit`` or, when ``free`` has fewer subsets than that walk has regions (a farm mostly used up:
         often 64 subsets against a thousand regions), by looking up each subset of ``free``."""
         table = self.by_perimeter()
-        if self._perimeters is None:
-            self._perimeters = [t[0] for t in table]
+        perimeters = self._perimeters
+        if perimeters is None:
+            perimeters = self._perimeters = [t[0] for t in table]
             if self.n <= 16:   # indexed by mask (2 ** 15 entries on 3 x 5): an array, which the garbage
                 place = array("H", [len(table)]) * (1 << self.n)   # collector need not walk
                 for i, t in enumerate(table):
                     place[t[1]] = i
                 self._positions = place
-        walk = bisect_right(self._perimeters, limit)
-        if self._positions is None or 1 << free.bit_count() >= walk:
+        walk = bisect_right(perimeters, limit)
+        positions = self._positions
+        if positions is None or 1 << free.bit_count() >= walk:
             out = []
             for t in table:
                 if t[0] > limit:
@@ -228,7 +233,6 @@ class Grid:
                 if not t[1] & ~free:
                     out.append(t)
             return out
-        positions = self._positions
         found = []
         sub = free
         while sub:   # every non-empty subset of free
@@ -258,11 +262,12 @@ class Grid:
 
     def regions(self) -> list[int]:
         """Every connected set of spaces, smallest first (computed once)."""
-        if self._regions is None:
-            self._grow_regions()
-        return self._regions
+        regions = self._regions
+        if regions is None:
+            regions = self._grow_regions()[0]
+        return regions
 
-    def _grow_regions(self) -> None:
+    def _grow_regions(self) -> tuple[list[int], list[tuple[int, int]]]:
         """Grow every connected set one space at a time from single spaces, carrying along its outside
         neighbours and its boundary (both updated from the space added, not recomputed): this runs
         once per process, in the first game that fences, so it is kept quick."""
@@ -286,7 +291,8 @@ class Grid:
                     nxt[nm] = ((outside | nb[i]) & ~nm, bound ^ edges[i])
             layer = nxt
         self._regions = ordered
-        self._region_bounds = [(m, found[m][1]) for m in self._regions]
+        self._region_bounds = [(m, found[m][1]) for m in ordered]
+        return self._regions, self._region_bounds
 
 
 def _shipped_regions(rows: int, cols: int):
@@ -465,29 +471,29 @@ def pasture_frontier(caps: tuple, types: int = 3, per_kind=None):
             states = _pareto(nxt)
     else:
         # a state is (capacities, pastures used per kind); an unused pasture may stay empty
-        states = {((0,) * types, (0,) * types)}
+        pairs = {((0,) * types, (0,) * types)}
         for c in caps:
             cap, only = c[0], c[1]
             more = c[2] if len(c) > 2 else None
-            nxt = set()
-            for st, used in states:
+            grown = set()
+            for st, used in pairs:
                 if only < 0:
-                    nxt.add((st, used))
+                    grown.add((st, used))
                     for t in range(types):
                         if used[t] < per_kind:
                             s, u = list(st), list(used)
                             s[t] += cap if more is None else cap + more[t]
                             u[t] += 1
-                            nxt.add((tuple(s), tuple(u)))
+                            grown.add((tuple(s), tuple(u)))
                 else:
                     s = list(st)
                     s[only] += cap
-                    nxt.add((tuple(s), used))
+                    grown.add((tuple(s), used))
             by_used: dict = {}
-            for st, used in nxt:
+            for st, used in grown:
                 by_used.setdefault(used, set()).add(st)
-            states = {(st, used) for used, sts in by_used.items() for st in _pareto(sts)}
-        states = _pareto({st for st, _ in states})
+            pairs = {(st, used) for used, sts in by_used.items() for st in _pareto(sts)}
+        states = _pareto({st for st, _ in pairs})
     result = tuple(sorted(states))
     if len(_PASTURE_CACHE) > 20_000:
         _PASTURE_CACHE.clear()

@@ -142,7 +142,7 @@ def _alive(pid: int) -> bool:
 def clean_stale_temps(folder: Path, name: str | None = None) -> list:
     """Remove the temporary files of atomic writes into ``folder`` (only those of ``name`` when given)
     whose writing process no longer runs; returns the paths removed."""
-    removed = []
+    removed: list[Path] = []
     try:
         entries = list(os.scandir(folder))
     except OSError:

@@ -287,6 +287,7 @@ def load_pack(pack_id: str, build_root: Path | None = None) -> Pack:
     where = hashlib.sha256(str(directory.resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:8]
     name = f"agricola_packs_{_ident(pack_id)}_{stamp[:12]}_{where}"
     spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(directory)])
+    assert spec is not None and spec.loader is not None  # (a file named __init__.py always has both)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)

@@ -196,7 +196,9 @@ def _modified_price(g, p, targets, base, house, cost_mods, subs) -> list:
     alternatives = [tuple(base)]
     changed = False
     if cost_mods:
-        sets, delta, keep_base = [], {}, False
+        sets: list = []
+        delta: dict[str, int] = {}
+        keep_base = False
         for kind, mod_targets, data in cost_mods:
             if not _matches(mod_targets, targets, house):
                 continue
@@ -318,9 +320,9 @@ def _all_substitutions(alternatives, subs):
 
 def _undominated(alternatives) -> list:
     """Distinct prices, without those that ask at least as much of every good as another one."""
-    norm = []
+    norm: list = []
     for a in alternatives:
-        d = {}
+        d: dict[str, int] = {}
         for good, n in a:
             if n > 0:
                 d[good] = d.get(good, 0) + n
@@ -775,7 +777,7 @@ def _beyond_weights(g, p, need, short) -> bool:
     it prunes nothing the search would find."""
     entries = g.exchanges_of(p)
     used = p.used
-    edges = []
+    edge_list: list = []
     for give, get, window, at_most, source, key in entries:
         if window != "any_time" and not window_open(g, window):
             continue
@@ -783,8 +785,8 @@ def _beyond_weights(g, p, need, short) -> bool:
             continue
         if get == "pile":  # one good of those on the pile, whichever it is
             get = frozenset(P.pile_stack(p, source))
-        edges.append((give, get))
-    edges = tuple(edges)
+        edge_list.append((give, get))
+    edges = tuple(edge_list)
     goods = p.goods
     for s in short:
         key = (edges, s)
@@ -936,7 +938,7 @@ def _search(g, p, need, short, first) -> list:
     relevant.sort()
     # depth-first over combinations (how often each relevant exchange is used); the goods are a list over
     # the goods the search reads (those needed, taken and made), each exchange's parts indices into it
-    col = {}
+    col: dict[str, int] = {}
     for good in need:
         col[good] = len(col)
 
@@ -972,8 +974,8 @@ def _search(g, p, need, short, first) -> list:
                     steps.append((i, k * width, 1 << (k * width), left, *_first_taken(takes), at(get), None))
                     break
     found = []
-    seen = set()
-    stack = [(0, (), [goods[h] if h in goods else 0 for h in col])]
+    seen: set[int] = set()
+    stack: list[tuple[int, tuple, list[int]]] = [(0, (), [goods[h] if h in goods else 0 for h in col])]
     pop, push, mark = stack.pop, stack.append, seen.add
     searched = 0
     limit = MAX_PLANS_SEARCHED
@@ -1036,7 +1038,7 @@ def _fewest(found, width, fields) -> list:
     for k in range(fields):
         guard |= 1 << (k * width + width - 1)
     order = sorted(range(len(found)), key=lambda n: len(found[n][1]))
-    kept = []
+    kept: list = []
     keep = set()
     for n in order:
         uses = found[n][0]
@@ -1078,7 +1080,7 @@ def _best_plans(g, p, options, plans) -> list:
         for source, k in offsets.items():
             after[f"pile:{source}"] = -k
         results.append(after)
-    keys = set()
+    keys: set[str] = set()
     for r in results:
         keys.update(r)
     vectors = [tuple(r.get(k, 0) for k in sorted(keys)) for r in results]

@@ -4,8 +4,10 @@ feeding, and the final scoring and ranking.
 A mixin of ``runtime.engine.Game`` (its state lives there)."""
 from __future__ import annotations
 
+from typing import Any
+
 from . import primitives as P, gamelog, pregame
-from .state import Ctx
+from .state import Ctx, Player
 from .words import plural
 from .decisions import NoAgent
 
@@ -17,6 +19,11 @@ _SPACE_EVENTS: dict = {}  # (space id, tags) -> the names of the events of using
 
 
 class Phases:
+    # the state this mixin reads, kept by runtime.engine.Game (annotations only, for the type checker)
+    rules: Any
+    players: list[Player]
+    partners: dict[int, int]
+
     def play(self):
         """Play the game to its end with its agents; returns the score table. A seat without an agent
         raises NoAgent at its first request (the game stays held open there)."""

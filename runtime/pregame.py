@@ -50,7 +50,7 @@ def choose_round_order(g) -> None:
     """The start player lays out the round cards of each stage in the order they like."""
     p = g.players[g.start_player]
     order = []
-    stages = []
+    stages: list = []
     for cid in g.round_order:
         stage = g.pack.space_defs[cid].stage
         if not stages or stages[-1][0] != stage:
@@ -177,7 +177,7 @@ def deal_by_class(g, kind, deck, classes, sizes) -> tuple:
     deck = list(deck)
     hands = []
     for seat in range(g.nplayers):
-        hand = []
+        hand: list[str] = []
         for cls in classes:
             want = min(cls["count"], sizes[seat] - len(hand))
             picked = [cid for cid in deck if card_class_matches(g.card(cid), cls)][:max(0, want)]

@@ -101,7 +101,7 @@ def make_agent(spec: dict):
     if kind == "open":
         return None  # a seat answered through the game's requests (docs/api.md)
     if kind in AGENT_KINDS:
-        return AGENT_KINDS[kind](spec.get("seed", 0))
+        return AGENT_KINDS[kind](spec.get("seed", 0))  # type: ignore[misc]  # ("open", the one None, is above)
     raise SaveError(f"unknown agent kind {kind!r} in the save file")
 
 
@@ -152,7 +152,7 @@ class Recorder:
         self.game = game
         self.path = Path(path) if path else None
         self.agent_specs = agent_specs
-        self.written = None  # the last document written (or read, when resuming)
+        self.written: dict | None = None  # the last document written (or read, when resuming)
         if self.path is not None:
             game.after_decision = self.save
 

@@ -68,7 +68,7 @@ class SearchAgent:
             if request.kind == "place":
                 if self.harvests == 0 or (stop_round is not None and trial.round >= stop_round):
                     break
-                policy = self.greedy
+                policy: GreedyAgent | RuleAgent = self.greedy
             else:
                 policy = self.rules
             choice = policy.choose(trial, request.player, request.kind, request.options, request.given_labels,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from json.decoder import scanstring
+from json.decoder import scanstring  # type: ignore[attr-defined]  # (json's own string scanner, not in typeshed)
 
 TYPE_WORDS = {"string": "text", "integer": "a whole number", "number": "a number", "boolean": "true or false",
               "array": "a list", "object": "a mapping", "null": "nothing"}
@@ -68,7 +68,7 @@ def _field(path) -> str:
 
 def problems(doc, schema: dict, path=()):
     """Every problem of ``doc`` against ``schema``: a list of (path, code, message), path a tuple of keys."""
-    out = []
+    out: list[tuple] = []
     _check(doc, schema, tuple(path), out)
     return out
 
@@ -76,7 +76,7 @@ def problems(doc, schema: dict, path=()):
 def _check(value, schema: dict, path, out):
     field = _field(path)
     if "type" in schema:
-        types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        types: list[str] = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
         if not any(has_type(value, t) for t in types):
             words = " or ".join(TYPE_WORDS.get(t, t) for t in types)
             out.append((path, "E112", f"'{field}' must be {words}, not {type_name(value)}"))

@@ -153,7 +153,7 @@ class Space:
         self.name = defn.name
         self.defn = defn
         self.goods: dict[str, int] = {}
-        self.occupants: list[int] = []
+        self.occupants: list[int] | tuple[int, ...] = []  # a tuple while shared (share)
         variant = defn.for_players(nplayers)
         self.use = variant.use
         self.can = variant.can

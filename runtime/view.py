@@ -120,7 +120,7 @@ def _stables_left(game, p) -> int:
 
 def _on_cards(game, p) -> dict:
     """What lies on each card of ``p`` (goods put or moved there) and the animals each card may hold."""
-    out = {}
+    out: dict = {}
     for cid, kept in p.card_state.get("stored", {}).items():
         if kept:
             out.setdefault(cid, {})["goods"] = dict(sorted(kept.items()))

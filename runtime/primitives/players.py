@@ -95,7 +95,7 @@ def owed_to_others(g, p, ctx, price):
 def can_pay_others(g, p, ctx, price, credit=()) -> bool:
     """Whether ``p`` can pay every other player what it is owed, counting ``credit``: goods ``p`` gets
     first (the gain the payment buys), which may pay part of it."""
-    total = {}
+    total: dict[str, int] = {}
     for _other, goods in owed_to_others(g, p, ctx, price):
         for good, k in goods:
             total[good] = total.get(good, 0) + k
@@ -140,7 +140,7 @@ def can_pay_space_fees(g, p, s) -> bool:
     fees = _fees_for(g, p, s)
     if not fees:
         return True
-    total = {}
+    total: dict[str, int] = {}
     for _owner, fee, _cid in fees:
         for good, n in fee:
             total[good] = total.get(good, 0) + n

@@ -82,7 +82,7 @@ def partner_goods_options(g, p, q, moved) -> list:
     """The moves of a partner exchange: ("give", good) or ("take", good), one good at a time, after
     "stop". A kind not moved yet (``moved``) costs the fee first; an animal moves only where it fits."""
     fee = g.rules.teams.get("fee") or ()
-    out = [STOP]
+    out: list = [STOP]
     for direction, giver, taker in (("give", p, q), ("take", q, p)):
         for good in g.rules.goods:
             if giver.goods[good] < 1 or not _fits_one_more(g, taker, good):
