@@ -11,14 +11,19 @@ player's claims of that moment and round and spends them. A claim whose moment h
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
+    from .engine import Game
+
 from . import gamelog
-from .state import Ctx
+from .state import Ctx, Player
 
 MOMENTS = {"work_phase_end": "the end of the work phase", "returning_home": "returning home",
            "round_end": "the end of the round"}
 
 
-def _resolve(g, p, moment):
+def _resolve(g: Game, p: Player, moment):
     claims = p.card_state.get("claims")
     if not claims:
         return True
@@ -36,17 +41,17 @@ def _resolve(g, p, moment):
     return True
 
 
-def resolve_work_phase_end(g, p, c=None):
+def resolve_work_phase_end(g: Game, p: Player, c=None):
     """The listener that resolves ``p``'s claims at the end of the work phase."""
     return _resolve(g, p, "work_phase_end")
 
 
-def resolve_returning_home(g, p, c=None):
+def resolve_returning_home(g: Game, p: Player, c=None):
     """The listener that resolves ``p``'s claims when the people return home."""
     return _resolve(g, p, "returning_home")
 
 
-def resolve_round_end(g, p, c=None):
+def resolve_round_end(g: Game, p: Player, c=None):
     """The listener that resolves ``p``'s claims at the end of the round."""
     return _resolve(g, p, "round_end")
 
@@ -55,7 +60,7 @@ _RESOLVERS = {"work_phase_end": resolve_work_phase_end, "returning_home": resolv
               "round_end": resolve_round_end}
 
 
-def stake(g, p, moment, can, do, cond, label, ctx=None, source=None):
+def stake(g: Game, p: Player, moment, can, do, cond, label, ctx=None, source=None):
     """``p`` stakes a claim: ``do`` runs at ``moment`` of this round if ``cond`` (checked then) holds."""
     p.card_state.setdefault("claims", []).append((g.round, moment, can, do, cond, label, source))
     key = f"phase:end_of_round:{g.round}" if moment == "round_end" else f"phase:{moment}"
@@ -68,12 +73,12 @@ def stake(g, p, moment, can, do, cond, label, ctx=None, source=None):
     return True
 
 
-def can_take_from_space(g, p, space_id, good=None, ctx=None) -> bool:
+def can_take_from_space(g: Game, p: Player, space_id, good=None, ctx=None) -> bool:
     s = g.space_by_id.get(space_id)
     return s is not None and any(n > 0 and (good is None or k == good) for k, n in s.goods.items())
 
 
-def take_from_space(g, p, space_id, good=None, ctx=None):
+def take_from_space(g: Game, p: Player, space_id, good=None, ctx=None):
     """Take what lies on an action space (only ``good`` of it, if given) without using the space: a gain,
     not a use of the space."""
     from .primitives import gain
@@ -95,7 +100,7 @@ def _matches(s, refs) -> bool:
     return any((s.id == name) if not is_tag else (name in s.tags) for name, is_tag in refs)
 
 
-def _moves(g, p, sources, targets):
+def _moves(g: Game, p: Player, sources, targets):
     """The spaces ``p`` may move a person from (one of theirs there) and to (free and usable now)."""
     froms = [s for s in g.spaces if p.idx in s.occupants and _matches(s, sources)]
     if not froms:
@@ -106,12 +111,12 @@ def _moves(g, p, sources, targets):
     return froms, tos
 
 
-def can_move_person(g, p, sources, targets, ctx=None) -> bool:
+def can_move_person(g: Game, p: Player, sources, targets, ctx=None) -> bool:
     froms, tos = _moves(g, p, sources, targets)
     return bool(froms and tos)
 
 
-def move_person(g, p, sources, targets, ctx=None):
+def move_person(g: Game, p: Player, sources, targets, ctx=None):
     """Move one of ``p``'s placed people from a space of ``sources`` to a free space of ``targets`` and take
     that space's action there (a use of the space, with its events); the first space stays free."""
     froms, tos = _moves(g, p, sources, targets)

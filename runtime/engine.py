@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import random
 from collections import deque
+from typing import Any
 
 from . import given_setup, history
 from .state import Player, Space
@@ -42,7 +43,7 @@ class Game(Decisions, CardsInPlay, Phases):
                 raise ValueError(f"pack '{pack.id}' has no deck {', '.join(map(repr, unknown)) or '(none named)'}; "
                                  f"its decks are {', '.join(pack.decks) or 'none'}")
         self.chosen_decks = decks   # the decks hand cards are dealt from; None: every deck of the pack
-        self.setup = given_setup.normal(pack, nplayers, setup)  # a set-up given from outside (runtime/given_setup.py)
+        self.setup: Any = given_setup.normal(pack, nplayers, setup)  # a set-up given from outside (runtime/given_setup.py)
         self.returned: list = []    # (seat, card id): given occupations whose cost could not be paid
         self.short_hands: dict = {}  # kind -> (dealt each, full hand, cards in the decks) when the decks are short
         self.pack = pack
@@ -78,12 +79,12 @@ class Game(Decisions, CardsInPlay, Phases):
         self.in_work_phase = False
         self.phase = None            # the phase under way for 'during(…)': work_phase, field_phase, feeding, breeding
         self.using = None            # id of the action space being used (the space of its verbs' events)
-        self.space_fees = ()         # (owner, space id or #tag, fee, card id): 'others pay … to owner to use …' (4.9)
+        self.space_fees: tuple = ()  # (owner, space id or #tag, fee, card id): 'others pay … to owner to use …' (4.9)
         self.via = None              # the card whose rule is running (event_via), None for a space's own action
         self.open_windows = frozenset()  # exchange windows open besides 'any time': harvest, feeding
         self.accept_optional = False     # 'may' effects are taken without asking (a choice needs them)
         self.replacing: frozenset = frozenset()  # events whose 'instead of' rule is running (primitives.replaced)
-        self.occupation_fee = None       # the fee of the occupation action being replaced (play occupation at random)
+        self.occupation_fee: tuple | None = None  # the fee of the occupation action being replaced (play occupation at random)
         self.last_paid = ()              # the last price paid (payments.pay_one_of): a card's price for event_paid
         self.decisions = 0
         self.turn_no = self.action_no = self.harvest_no = 0  # periods of rule limits (runtime/firing.py)
@@ -93,7 +94,7 @@ class Game(Decisions, CardsInPlay, Phases):
         self.on_step = None         # callback(game) before every decision (invariant checks)
         self.major_supply = list(pack.majors)
         self.tile_supply = {t["id"]: t["supply"] for t in rules.pasture_tiles}  # tiles left, shared
-        self.major_order = {cid: i for i, cid in enumerate(pack.majors)}
+        self.major_order: dict[str, int] = {cid: i for i, cid in enumerate(pack.majors)}
         self.round_order: list[str] = []
         self.decks: dict = {}           # the shuffled hand cards not dealt, by kind (runtime/pregame.py)
         self.pregame_done = False

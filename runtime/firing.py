@@ -19,6 +19,13 @@ more raises ``RuleLoop`` naming the card, instead of running until the stack ove
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
+    from .engine import Game
+
+from .state import Player
+
 MAX_CHAIN = 20
 
 
@@ -31,7 +38,7 @@ class RuleLoop(Exception):
         self.where, self.text = where, text
 
 
-def period_now(g, period: str) -> int:
+def period_now(g: Game, period: str) -> int:
     """Which period of its kind the game is in (the same number for the whole period)."""
     if period == "round":
         return g.round
@@ -46,24 +53,24 @@ def period_now(g, period: str) -> int:
     return 0  # 'game', 'next'
 
 
-def limit_count(g, p, rule_id: str, period: str) -> int:
+def limit_count(g: Game, p: Player, rule_id: str, period: str) -> int:
     """How often the rule fired in the current period."""
     used = p.used.get("lim:" + rule_id)
     return used[1] if used is not None and used[0] == period_now(g, period) else 0
 
 
-def limit_ok(g, p, rule_id: str, period: str, times: int) -> bool:
+def limit_ok(g: Game, p: Player, rule_id: str, period: str, times: int) -> bool:
     return limit_count(g, p, rule_id, period) < times
 
 
-def could_fire(g, p, c, rule_id, can, period=None, times=0) -> bool:
+def could_fire(g: Game, p: Player, c, rule_id, can, period=None, times=0) -> bool:
     """Whether ``fire`` would fire the rule now (its limit not reached, its body possible), without firing."""
     if period is not None and limit_count(g, p, rule_id, period) >= times:
         return False
     return bool(can(g, p, c))
 
 
-def fire(g, p, c, rule_id, can, do, where, name, period=None, times=0):
+def fire(g: Game, p: Player, c, rule_id, can, do, where, name, period=None, times=0):
     """Fire a rule of a card: None if it cannot apply now (limit reached, nothing possible), True when it
     did something, False when its body was declined. ``rule_id`` is '<card id>:<rule index>'."""
     if period is not None:

@@ -18,6 +18,11 @@ paid goes back into the deck at a random place; ``game.returned`` lists (seat, c
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
+    from .engine import Game
+
 from .payments import can_afford_any, pay_one_of
 from .primitives import occupation_cost_options
 
@@ -89,7 +94,7 @@ def hand_size(setup, seat: int, kind: str, default: int) -> int:
     return setup["seats"][seat].get("hand", {}).get(kind, default)
 
 
-def add_goods(g) -> None:
+def add_goods(g: Game) -> None:
     """The seats' extra start goods (part of the set-up, after the pack's start goods)."""
     for p, seat in zip(g.players, g.setup["seats"]):
         for good, n in seat["goods"].items():
@@ -100,7 +105,7 @@ def has_cards(setup) -> bool:
     return setup is not None and any(seat["occupations"] for seat in setup["seats"])
 
 
-def play_given_cards(g) -> None:
+def play_given_cards(g: Game) -> None:
     """At the start of the game: each seat pays its given occupations' printed costs and puts them in
     play, in turn order; one that cannot be paid goes back into the deck (``g.returned``)."""
     for p in g.turn_order():

@@ -14,6 +14,13 @@ the rest of ``card_state``; a saved game replays to the same counts.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
+    from .engine import Game
+
+from .state import Player
+
 from .firing import period_now
 
 # a hook that makes an event key listened to (so that verbs emit it) and is skipped by every emit:
@@ -21,12 +28,12 @@ from .firing import period_now
 _NO_SEAT = -1
 
 
-def _placeholder(g, p, c):
+def _placeholder(g: Game, p: Player, c):
     """Never run: its seat (-1) is no actor's and it reacts only to its owner's events, so no event calls it;
     listed, it makes the counted event emit."""
 
 
-def register_hand_rules(g, seat, card) -> None:
+def register_hand_rules(g: Game, seat, card) -> None:
     """The rules of ``card`` that act while it is in the hand of ``seat`` ('may play this card', 4.10)."""
     for key, handler, who in card.hand_listeners:
         hooks = g.listeners.setdefault(key, [])
@@ -34,7 +41,7 @@ def register_hand_rules(g, seat, card) -> None:
             hooks.append((seat, handler, who))
 
 
-def register(g, card) -> None:
+def register(g: Game, card) -> None:
     """Keep the counters ``card`` reads from now on (each counter once, however many cards read it)."""
     for cid, key, amount, periods in card.counters:
         entries = g.counters.setdefault(key, [])
@@ -50,7 +57,7 @@ def register(g, card) -> None:
             hooks.insert(0, (_NO_SEAT, _placeholder, "you"))
 
 
-def register_dealt(g) -> None:
+def register_dealt(g: Game) -> None:
     """Register the counters of every card dealt, laid open or in play at the start of the game."""
     counting = g.pack.counting_cards
     if not counting:
@@ -71,7 +78,7 @@ def register_dealt(g) -> None:
                 register_hand_rules(g, p.idx, cards[cid])
 
 
-def count(g, key, actor, c) -> None:
+def count(g, key, actor, c) -> None:  # g: a Game (also its mixins' self)
     """Count an event for its actor in every counter kept on ``key``."""
     entries = g.counters.get(key)
     if not entries:
@@ -87,7 +94,7 @@ def count(g, key, actor, c) -> None:
             kept[(cid, period)] = (now, old[1] + n) if old is not None and old[0] == now else (now, n)
 
 
-def value(g, p, cid: str, period: str) -> int:
+def value(g: Game, p: Player, cid: str, period: str) -> int:
     """The count of counter ``cid`` for ``p`` in the current period."""
     kept = p.card_state.get("history")
     if not kept:
@@ -96,7 +103,7 @@ def value(g, p, cid: str, period: str) -> int:
     return entry[1] if entry is not None and entry[0] == period_now(g, period) else 0
 
 
-def started(g, p, card) -> None:
+def started(g: Game, p: Player, card) -> None:
     """A card came into play for ``p``: its ``done_since(…, this)`` counters start from the counts now."""
     for cid, _key, _amount, periods in card.counters:
         if "game" in periods:

@@ -65,6 +65,7 @@ class SpaceDef:
         self.variants = {n: Variant(*v) for n, v in d["variants"].items()}
         self.takes_goods = d.get("takes_goods", False)   # its effect says "take the goods"
         self.group = d.get("group")   # spaces of one group take one person a round between them
+        self.card_owner = d.get("card_owner")   # a card that is an action space: its owner's seat
 
     def for_players(self, n: int) -> Variant:
         return self.variants[n]

@@ -10,6 +10,13 @@ No action space, card or edition is named here.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
+    from .engine import Game
+
+from .state import Player
+
 
 # The search for payments that use exchanges stops after this many combinations (docs/limits.md).
 MAX_PLANS_SEARCHED = 2000
@@ -46,7 +53,7 @@ def _matches(mod_targets, targets, house) -> bool:
 SHARED_COST_TARGETS = frozenset({"room", "renovation", "stable", "fence", "improvement", "major", "minor"})
 
 
-def shared_cost_mods(g, p) -> list:
+def shared_cost_mods(g: Game, p: Player) -> list:
     """In team play with ``share_costs``, the price changes of the partner's cards that lower a building
     price (a price a card sets, or a change that takes goods off), as they apply to ``p``; else []."""
     if not g.partners or not g.rules.teams.get("share_costs"):
@@ -64,7 +71,7 @@ def shared_cost_mods(g, p) -> list:
     return out
 
 
-def has_price_mods(g, p) -> bool:
+def has_price_mods(g: Game, p: Player) -> bool:
     """Whether some card changes ``p``'s prices (``p``'s own, or in team play the partner's shared ones)."""
     mods = p.mods
     if mods and ("cost" in mods or "substitute" in mods or "cost_limited" in mods):
@@ -82,7 +89,7 @@ class LimitedPrice(tuple):
         return obj
 
 
-def open_limited(g, p, targets, house) -> tuple:
+def open_limited(g: Game, p: Player, targets, house) -> tuple:
     """The limited price changes of ``p`` (``p.mods['cost_limited']``) that apply to ``targets`` and are not
     spent in their period: ((targets, change, key, period, times), …). Asked only when ``p`` has some
     (``cost_options``)."""
@@ -91,14 +98,14 @@ def open_limited(g, p, targets, house) -> tuple:
                  if _matches(m[0], targets, house) and limit_count(g, p, m[2], m[3]) < m[4])
 
 
-def spend_limited(g, p, price) -> None:
+def spend_limited(g: Game, p: Player, price) -> None:
     """Count the limited changes that lowered ``price`` once in their periods (it has just been paid)."""
     from .firing import limit_count, period_now
     for key, period in getattr(price, "spends", ()):
         p.used["lim:" + key] = (period_now(g, period), limit_count(g, p, key, period) + 1)
 
 
-def cost_options(g, p, targets, base, modified=True, material=None, limited=True) -> list:
+def cost_options(g: Game, p: Player, targets, base, modified=True, material=None, limited=True) -> list:
     """The ways to pay ``base`` once, for one priced unit, with the limited changes not yet spent (below)."""
     options = _cost_options(g, p, targets, base, modified, material)
     if not (modified and limited and p.mods and "cost_limited" in p.mods):
@@ -121,7 +128,7 @@ def cost_options(g, p, targets, base, modified=True, material=None, limited=True
     return [way if way in same else LimitedPrice(way, spends) for way in lowered]
 
 
-def _cost_options(g, p, targets, base, modified=True, material=None, extra=()) -> list:
+def _cost_options(g: Game, p: Player, targets, base, modified=True, material=None, extra=()) -> list:
     """The ways to pay ``base`` for a thing of the kinds ``targets`` (``room``, ``renovation``, ``stable``,
     ``fence``, ``improvement``, ``major``, ``minor``, ``occupation``).
 
@@ -173,7 +180,7 @@ def _cost_options(g, p, targets, base, modified=True, material=None, extra=()) -
     return list(found)
 
 
-def cost_options_of_ways(g, p, targets, ways) -> list:
+def cost_options_of_ways(g: Game, p: Player, targets, ways) -> list:
     """The ways to pay for a thing with alternative prices (a card's 'cost: 1 wood or 1 clay',
     docs/language.md 4.3): each way as the cards change it (``cost_options``), without those that ask at
     least as much of every good as another one. The player pays one whole way, never a mix of them."""
@@ -192,7 +199,7 @@ def price_cache_for(p):
     return {}
 
 
-def _modified_price(g, p, targets, base, house, cost_mods, subs) -> list:
+def _modified_price(g: Game, p: Player, targets, base, house, cost_mods, subs) -> list:
     alternatives = [tuple(base)]
     changed = False
     if cost_mods:
@@ -345,7 +352,7 @@ def cheapest(options):
 # ====================================================================== paying, with exchanges
 
 
-def can_afford(g, p, cost) -> bool:
+def can_afford(g: Game, p: Player, cost) -> bool:
     """Can ``p`` pay ``cost`` now, converting what is missing through the exchanges usable now?"""
     goods = p.goods
     for good, n in cost:
@@ -360,7 +367,7 @@ def can_afford(g, p, cost) -> bool:
     return _can_make(g, p, (cost,))
 
 
-def can_after_paying(g, p, cost, can, ctx) -> bool:
+def can_after_paying(g: Game, p: Player, cost, can, ctx) -> bool:
     """Whether ``can(g, p, ctx)`` holds once ``cost`` is paid ('may pay 1 grain to bake' with 1 grain: no):
     tested with the price taken from ``p``'s goods for the moment. A good held short is taken down to none;
     what the exchanges that would make the rest give up is not taken off (the plan is the player's choice,
@@ -379,7 +386,7 @@ def can_after_paying(g, p, cost, can, ctx) -> bool:
             goods[good] += k
 
 
-def can_afford_any(g, p, options) -> bool:
+def can_afford_any(g: Game, p: Player, options) -> bool:
     """Can ``p`` pay one of the prices ``options`` now (exchanges included)?"""
     goods = p.goods
     for cost in options:
@@ -394,13 +401,13 @@ def can_afford_any(g, p, options) -> bool:
     return bool(options) and _can_make(g, p, options)
 
 
-def can_pay_with_exchanges(g, p, options) -> bool:
+def can_pay_with_exchanges(g: Game, p: Player, options) -> bool:
     """Whether exchanges let ``p`` pay one of ``options``, each of which lacks only goods that some
     exchange makes (the part of can_afford_any after its cheap tests)."""
     return _can_make(g, p, tuple(options))
 
 
-def _can_make(g, p, options) -> bool:
+def _can_make(g: Game, p: Player, options) -> bool:
     """Whether the exchanges usable now let ``p`` pay one of ``options`` (``_plans`` with ``first``),
     remembered in ``p.producible`` (docs/architecture.md, "Speed"). The answer depends on the player's
     goods, exchanges and piles, the windows open and how often each limited exchange was used this
@@ -427,7 +434,7 @@ def _can_make(g, p, options) -> bool:
     return found
 
 
-def _index(g, p):
+def _index(g: Game, p: Player):
     """(goods made, good -> exchanges making it, exchanges selling from a pile, the keys of the limited
     exchanges, the answers of ``_can_make`` and ``_in_cycle``) for ``p``'s exchanges; cached in
     ``p.producible`` until ``p``'s cards or piles change."""
@@ -435,7 +442,8 @@ def _index(g, p):
         g.exchanges_of(p)   # a guard that opened or closed drops p.producible (events.exchanges_of)
     cached = p.producible
     if cached is None:
-        made, index, piles, limited, taken = set(), {}, [], [], set()
+        index: dict[str, list[int]] = {}
+        made, piles, limited, taken = set(), [], [], set()
         sold = offer_keys(p)
         for i, (give, get, window, at_most, source, key) in enumerate(g.exchanges_of(p)):
             if key in sold:   # others may buy what it takes: used on its own only (primitives.use_exchange)
@@ -474,7 +482,7 @@ def offer_price(p, key):
     return None
 
 
-def _in_cycle(g, p) -> bool:
+def _in_cycle(g: Game, p: Player) -> bool:
     """``_has_cycle``, worked out when first asked and kept with the answers of ``_can_make``."""
     memo = _index(g, p)[4]
     found = memo.get("cycle")
@@ -483,7 +491,7 @@ def _in_cycle(g, p) -> bool:
     return found
 
 
-def _has_cycle(g, p) -> bool:
+def _has_cycle(g: Game, p: Player) -> bool:
     """Whether some good can be turned back into itself through ``p``'s exchanges (3 wood -> 1 clay,
     2 clay -> 1 wood), whatever their windows and limits. Piles do not count: a cycle through one
     (food for what lies on it, that good back to food) ends with the pile, so the search stays small."""
@@ -508,12 +516,12 @@ def _has_cycle(g, p) -> bool:
     return any(good not in done and back(good) for good in list(makes))
 
 
-def producible(g, p) -> frozenset:
+def producible(g: Game, p: Player) -> frozenset:
     """Every good some exchange of ``p`` makes (a pile: the goods now on it)."""
     return _index(g, p)[0]
 
 
-def _may_make(g, p, cost) -> bool:
+def _may_make(g: Game, p: Player, cost) -> bool:
     """False when a good ``p`` lacks for ``cost`` is made by none of ``p``'s exchanges (the cheap test
     that keeps the search out of the legal-option computation)."""
     cached = p.producible
@@ -525,12 +533,12 @@ def _may_make(g, p, cost) -> bool:
     return True
 
 
-def pay_cost(g, p, cost, ctx=None) -> bool:
+def pay_cost(g: Game, p: Player, cost, ctx=None) -> bool:
     """Pay ``cost``, converting what is missing (the player picks how when there are several ways)."""
     return pay_one_of(g, p, (cost,))
 
 
-def pay_one_of(g, p, options) -> bool:
+def pay_one_of(g: Game, p: Player, options) -> bool:
     """Pay one of the prices ``options``: each way is a price and the exchanges that make what is missing
     for it; ways worse in every good than another are not offered; one way left is taken without asking."""
     goods = p.goods
@@ -573,7 +581,7 @@ def pay_one_of(g, p, options) -> bool:
     return paid
 
 
-def apply_plan(g, p, path) -> None:
+def apply_plan(g: Game, p: Player, path) -> None:
     """Use the exchanges of a payment plan in order. Animals they make need no room before they are
     paid (the rulebook lets animals just taken be turned into food without room); whatever is left is
     settled after the payment."""
@@ -581,7 +589,7 @@ def apply_plan(g, p, path) -> None:
         P.use_exchange(g, p, i, settle=False)
 
 
-def plan_label(g, p, cost, path) -> str:
+def plan_label(g: Game, p: Player, cost, path) -> str:
     """'2 food' or '2 food with 2 grain -> 2 food' or '1 wood with 1 food -> 1 wood (a card's id)'."""
     text = ", ".join(f"{n} {good}" for good, n in cost) or "nothing"
     if not path:
@@ -613,7 +621,7 @@ def _goods_text(items) -> str:
     return ", ".join(f"{n} {good}" for good, n in items if n) or "nothing"
 
 
-def window_open(g, window) -> bool:
+def window_open(g: Game, window) -> bool:
     """Is an exchange or action window open now: 'any_time' always, 'work_phase' in the work phase,
     'harvest' and 'feeding' while the engine has them open (``g.open_windows``)."""
     if window == "any_time":
@@ -623,7 +631,7 @@ def window_open(g, window) -> bool:
     return window in g.open_windows
 
 
-def usable_exchanges(g, p) -> list:
+def usable_exchanges(g: Game, p: Player) -> list:
     """Indices (in ``g.exchanges_of(p)``) of the exchanges whose window is open now and whose limit
     is not reached."""
     out = []
@@ -637,7 +645,7 @@ def usable_exchanges(g, p) -> list:
     return out
 
 
-def _plans(g, p, options, first=False) -> list:
+def _plans(g: Game, p: Player, options, first=False) -> list:
     """Ways to pay one of ``options``: (option index, exchange indices in the order to use them).
     With ``first``, only whether there is one: the first way found, whose path may be None (known
     possible without working out the order)."""
@@ -668,7 +676,7 @@ def _plans(g, p, options, first=False) -> list:
     return plans
 
 
-def _quick(g, p, need, short):
+def _quick(g: Game, p: Player, need, short):
     """Bounds without a search. False when the exchanges surely cannot make what is missing: an upper
     bound of each good the player could hold (each exchange used as often as the goods it takes, made
     ones included, allow; goods two exchanges take are counted for both). True when they surely can: one
@@ -722,7 +730,7 @@ def _quick(g, p, need, short):
     return True if sum(best.values()) >= need[s] - goods[s] else None
 
 
-def _beyond_bound(g, p, made, index, pile_ids, need, short) -> bool:
+def _beyond_bound(g: Game, p: Player, made, index, pile_ids, need, short) -> bool:
     """Whether some missing good is beyond an upper bound that follows chains of exchanges."""
     goods = p.goods
     entries = g.exchanges_of(p)
@@ -769,7 +777,7 @@ def _beyond_bound(g, p, made, index, pile_ids, need, short) -> bool:
 _WEIGHTS: dict = {}  # (the usable exchanges' (give, get), a good) -> weights of goods; plain data
 
 
-def _beyond_weights(g, p, need, short) -> bool:
+def _beyond_weights(g: Game, p: Player, need, short) -> bool:
     """Whether the exchanges usable now surely cannot make what ``need`` lacks, because of a weight per good
     that no exchange increases (``_weights``): a payment needs as much weight as the goods held have.
     Unlike ``_beyond_bound`` it holds through cycles of exchanges (3 wood -> 1 clay, 2 clay -> 1 wood),
@@ -891,14 +899,14 @@ def _lowest_terms(weights):
     return tuple((h, w // common) for h, w in sorted(weights.items()) if w)
 
 
-def _usable(g, p, entry) -> bool:
+def _usable(g: Game, p: Player, entry) -> bool:
     window, at_most = entry[2], entry[3]
     if window != "any_time" and not window_open(g, window):
         return False
     return at_most is None or p.used.get(entry[5], 0) < at_most
 
 
-def _search(g, p, need, short, first) -> list:
+def _search(g: Game, p: Player, need, short, first) -> list:
     """The minimal combinations of exchanges after which ``need`` can be paid, each as a usable order.
     The bounds of ``_quick`` have ruled out what is surely impossible before this is called."""
     goods = p.goods
@@ -1052,7 +1060,7 @@ def _fewest(found, width, fields) -> list:
     return [found[n][1] for n in sorted(keep)]
 
 
-def _best_plans(g, p, options, plans) -> list:
+def _best_plans(g: Game, p: Player, options, plans) -> list:
     """The plans whose result is not worse in every good (and every limited exchange) than another's."""
     entries = g.exchanges_of(p)
     results = []

@@ -4,6 +4,11 @@ feeding, and the final scoring and ranking.
 A mixin of ``runtime.engine.Game`` (its state lives there)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
+    from .engine import Game
+
 from typing import Any
 
 from . import primitives as P, gamelog, pregame
@@ -450,7 +455,7 @@ def _feeding_beyond(p) -> list:
     return sorted(out)
 
 
-def _food_price(g, p, names, food: int) -> int:
+def _food_price(g, p, names, food: int) -> int:  # g: the Game (a Phases' self)
     """The food one person eats, with the cards' changes of the cost names ``names`` applied."""
     options = P.cost_options(g, p, names, ((g.rules.goods[0], food),) if food else ())
     return min(sum(n for _, n in price) for price in options)

@@ -16,6 +16,13 @@ Cards given back leave the game. The decks are the shuffled cards not dealt (``g
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
+    from .engine import Game
+
+from .state import Player
+
 from . import history
 
 HAND = {"occupations": "hand_occupations", "minors": "hand_minors"}
@@ -25,7 +32,7 @@ def hand_of(p, kind) -> list:
     return getattr(p, HAND[kind])
 
 
-def run(g) -> None:
+def run(g: Game) -> None:
     """The whole pre-game phase, in this order: hands dealt again by card class, the open display laid
     out, round cards, draft, redraw, swaps."""
     rules = g.rules
@@ -46,7 +53,7 @@ def run(g) -> None:
     history.register_dealt(g)   # the hands as the pre-game left them (history counters, hand rules: 4.7, 4.10)
 
 
-def choose_round_order(g) -> None:
+def choose_round_order(g: Game) -> None:
     """The start player lays out the round cards of each stage in the order they like."""
     p = g.players[g.start_player]
     order = []
@@ -67,7 +74,7 @@ def choose_round_order(g) -> None:
         g.say(f"{p.name} lays out the round cards: " + ", ".join(g.pack.space_defs[c].name for c in order))
 
 
-def deal(g, kind, count) -> list:
+def deal(g: Game, kind, count) -> list:
     """``count`` cards from the top of the deck of ``kind`` (fewer when the deck runs out)."""
     deck = g.decks.get(kind, [])
     k = min(count, len(deck))
@@ -80,7 +87,7 @@ def deal(g, kind, count) -> list:
     return out
 
 
-def draft_phase(g, phase) -> None:
+def draft_phase(g: Game, phase) -> None:
     """One draft: each player gets a packet of each kind of ``phase["kinds"]``; at each pick they keep
     that many cards of every packet in front of them and pass the rest on (left: to the next seat)."""
     n = g.nplayers
@@ -106,7 +113,7 @@ def draft_phase(g, phase) -> None:
                 hand_of(p, k).extend(packets[p.idx][k])
 
 
-def redraw(g, p) -> None:
+def redraw(g: Game, p: Player) -> None:
     """The player may give back every card of one kind and get one card fewer of it, until satisfied."""
     while True:
         kinds = [k for k in HAND if hand_of(p, k) and g.decks.get(k)]
@@ -121,7 +128,7 @@ def redraw(g, p) -> None:
             g.say(f"{p.name} gives back {k} {pick} and draws {k - 1}")
 
 
-def swaps(g, p, most) -> None:
+def swaps(g: Game, p: Player, most) -> None:
     """Up to ``most`` times, the player may give back a hand card and draw one of the same kind."""
     for _ in range(most):
         cards = [(cid, k) for k in HAND for cid in hand_of(p, k) if g.decks.get(k)]
@@ -138,7 +145,7 @@ def swaps(g, p, most) -> None:
             g.say(f"{p.name} gives back {g.card(pick).name} and draws a new card")
 
 
-def draw_after_play(g, p) -> None:
+def draw_after_play(g: Game, p: Player) -> None:
     """After a card from the hand was played: the player draws a card of the kind they choose."""
     kinds = [k for k in HAND if g.decks.get(k)]
     if not kinds:
@@ -160,7 +167,7 @@ def card_class_matches(card, cls: dict) -> bool:
     return True
 
 
-def deal_again_by_class(g, kind, classes) -> None:
+def deal_again_by_class(g: Game, kind, classes) -> None:
     """The hands of ``kind`` as dealt go back on top of the deck, seat by seat, and are dealt again by
     class (``deal_by_class``); every seat keeps its hand size."""
     sizes = [len(hand_of(p, kind)) for p in g.players]
@@ -170,7 +177,7 @@ def deal_again_by_class(g, kind, classes) -> None:
         setattr(p, HAND[kind], hand)
 
 
-def deal_by_class(g, kind, deck, classes, sizes) -> tuple:
+def deal_by_class(g: Game, kind, deck, classes, sizes) -> tuple:
     """Hands of ``kind`` dealt by class from the shuffled ``deck``: each seat gets ``count`` cards of
     each class, in the order of ``classes``, until its hand size (``sizes[seat]``); a class that runs out
     is made up from the top of the deck, whatever its class. Returns (hands by seat, the deck left)."""
@@ -192,7 +199,7 @@ def deal_by_class(g, kind, deck, classes, sizes) -> tuple:
     return hands, deck
 
 
-def lay_out_display(g) -> None:
+def lay_out_display(g: Game) -> None:
     """The open display: cards of each kind from the top of the decks, face up (``open_display``)."""
     display = g.rules.display
     g.display = {kind: deal(g, kind, display.get(kind, 0)) for kind in HAND}
@@ -200,7 +207,7 @@ def lay_out_display(g) -> None:
         g.say("open display: " + ", ".join(g.card(c).name for k in HAND for c in g.display[k]))
 
 
-def take_from_display(g, p) -> bool:
+def take_from_display(g: Game, p: Player) -> bool:
     """At a placement: the player may take a card of the open display into their hand instead of placing
     a person (one player a round, request ``display``). True when they took one (the turn is used)."""
     if g.display_round == g.round:

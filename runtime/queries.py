@@ -5,6 +5,13 @@ code calls these functions directly. Nothing here names an action space, a card 
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
+    from .engine import Game
+
+from .state import Player
+
 from . import scoring
 from . import history
 from .farm import popcount
@@ -13,79 +20,79 @@ GOODS_IN_SUPPLY = ("food", "grain", "vegetable", "wood", "clay", "reed", "stone"
 
 
 def _good(name):
-    def q(g, p):
+    def q(g: Game, p: Player):
         return p.goods[name]
     q.__name__ = name
     q.__doc__ = f"{name} the player has"
     return q
 
 
-def rooms(g, p):
+def rooms(g: Game, p: Player):
     """rooms in the house"""
     return p.room_count
 
 
-def people(g, p):
+def people(g: Game, p: Player):
     """family members, newborns included"""
     return p.people
 
 
-def newborns(g, p):
+def newborns(g: Game, p: Player):
     """family members born this round"""
     return p.newborns
 
 
-def occupations(g, p):
+def occupations(g: Game, p: Player):
     """occupations in front of the player"""
     return len(p.occupations)
 
 
-def minors(g, p):
+def minors(g: Game, p: Player):
     """minor improvements in front of the player"""
     return len(p.minors)
 
 
-def hand_occupations(g, p):
+def hand_occupations(g: Game, p: Player):
     """occupations in the player's hand (hidden from the others)"""
     return len(p.hand_occupations)
 
 
-def hand_minors(g, p):
+def hand_minors(g: Game, p: Player):
     """minor improvements in the player's hand (hidden from the others)"""
     return len(p.hand_minors)
 
 
-def majors(g, p):
+def majors(g: Game, p: Player):
     """major improvements in front of the player"""
     return len(p.majors)
 
 
-def improvements(g, p):
+def improvements(g: Game, p: Player):
     """major and minor improvements in front of the player"""
     return len(p.majors) + len(p.minors)
 
 
-def fields(g, p):
+def fields(g: Game, p: Player):
     """field tiles in the farmyard (cards that are fields do not count)"""
     return p.field_mask.bit_count()
 
 
-def all_fields(g, p):
+def all_fields(g: Game, p: Player):
     """fields: field tiles and cards that are fields"""
     return len(p.fields)
 
 
-def grain_fields(g, p):
+def grain_fields(g: Game, p: Player):
     """fields with grain on them"""
     return sum(1 for f in p.fields.values() if f[0] == "grain" and f[1] > 0)
 
 
-def vegetable_fields(g, p):
+def vegetable_fields(g: Game, p: Player):
     """fields with vegetables on them"""
     return sum(1 for f in p.fields.values() if f[0] == "vegetable" and f[1] > 0)
 
 
-def empty_fields(g, p):
+def empty_fields(g: Game, p: Player):
     """fields with nothing on them (a card that is fields for a good that is no crop: not counted)"""
     kinds = p.card_state.get("field_crops")
     if not kinds:
@@ -94,28 +101,28 @@ def empty_fields(g, p):
     return sum(1 for k, f in p.fields.items() if f[1] == 0 and (kinds.get(k) is None or any(c in crops for c in kinds[k])))
 
 
-def planted_fields(g, p):
+def planted_fields(g: Game, p: Player):
     """fields with crops on them"""
     crops = g.rules.crops
     return sum(1 for f in p.fields.values() if f[1] > 0 and f[0] in crops)
 
 
-def grain_total(g, p):
+def grain_total(g: Game, p: Player):
     """grain in the supply and on fields"""
     return p.goods["grain"] + sum(f[1] for f in p.fields.values() if f[0] == "grain")
 
 
-def vegetable_total(g, p):
+def vegetable_total(g: Game, p: Player):
     """vegetables in the supply and on fields"""
     return p.goods.get("vegetable", 0) + sum(f[1] for f in p.fields.values() if f[0] == "vegetable")
 
 
-def pastures(g, p):
+def pastures(g: Game, p: Player):
     """fenced pastures"""
     return len(p.pastures)
 
 
-def pasture_spaces(g, p):
+def pasture_spaces(g: Game, p: Player):
     """farmyard spaces inside pastures"""
     m = 0
     for pm in p.pastures:
@@ -123,27 +130,27 @@ def pasture_spaces(g, p):
     return popcount(m)
 
 
-def pasture_tiles(g, p):
+def pasture_tiles(g: Game, p: Player):
     """pasture tiles laid"""
     return len(p.tile_pastures)
 
 
-def stables(g, p):
+def stables(g: Game, p: Player):
     """stables built"""
     return popcount(p.stables)
 
 
-def fenced_stables(g, p):
+def fenced_stables(g: Game, p: Player):
     """stables inside pastures (fenced ones or pasture tiles)"""
     return popcount(p.stables & p.pasture_mask())
 
 
-def unfenced_stables(g, p):
+def unfenced_stables(g: Game, p: Player):
     """stables outside pastures"""
     return popcount(p.stables & ~p.pasture_mask())
 
 
-def empty_stables(g, p):
+def empty_stables(g: Game, p: Player):
     """unfenced stables left empty when the animals are kept so as to leave the most of them empty"""
     loose = p.stables & ~p.pasture_mask()
     n = popcount(loose)
@@ -162,89 +169,89 @@ def empty_stables(g, p):
     return 0
 
 
-def fences(g, p):
+def fences(g: Game, p: Player):
     """fences built"""
     return popcount(p.fences)
 
 
-def unused_spaces(g, p):
+def unused_spaces(g: Game, p: Player):
     """farmyard spaces with no room, field, stable and outside every pasture"""
     return p.grid.n - popcount(p.used_mask())
 
 
-def animals(g, p):
+def animals(g: Game, p: Player):
     """sheep, wild boar and cattle together"""
     gd = p.goods
     return gd["sheep"] + gd["boar"] + gd["cattle"]
 
 
-def building_resources(g, p):
+def building_resources(g: Game, p: Player):
     """wood, clay, reed and stone in the supply"""
     gd = p.goods
     return gd["wood"] + gd["clay"] + gd["reed"] + gd.get("stone", 0)
 
 
-def begging(g, p):
+def begging(g: Game, p: Player):
     """begging cards"""
     return p.begging
 
 
-def card_points(g, p):
+def card_points(g: Game, p: Player):
     """points printed on the player's improvements"""
     return sum(g.card(cid).points for cid in p.majors + p.minors)
 
 
-def bonus_points(g, p):
+def bonus_points(g: Game, p: Player):
     """bonus points earned from cards"""
     return p.bonus
 
 
-def bonus_lost(g, p):
+def bonus_lost(g: Game, p: Player):
     """bonus points lost to cards (the negative bonus points, counted apart from the positive ones)"""
     return p.stats.get("bonus_lost", 0)
 
 
-def score_negative(g, p):
+def score_negative(g: Game, p: Player):
     """scoring categories in which the player scores negative points now (a begging card makes its category negative)"""
     return scoring.negative_categories(g, p)
 
 
-def round(g, p):  # noqa: A001 - the language's word
+def round(g: Game, p: Player):  # noqa: A001 - the language's word
     """the current round number"""
     return g.round
 
 
-def rounds_left(g, p):
+def rounds_left(g: Game, p: Player):
     """complete rounds still to play after this one"""
     return g.last_round - g.round
 
 
-def players(g, p):
+def players(g: Game, p: Player):
     """the number of players"""
     return g.nplayers
 
 
-def rooms_built(g, p):
+def rooms_built(g: Game, p: Player):
     """rooms built onto the starting house"""
     return max(0, p.room_count - g.rules.start_rooms)
 
 
-def building_gained(g, p):
+def building_gained(g: Game, p: Player):
     """building resources gained in this round's work phase (spent ones included)"""
     return p.stats.get("building_gained", 0)
 
 
-def after_harvest(g, p):
+def after_harvest(g: Game, p: Player):
     """1 in a round that follows a harvest, else 0"""
     return 1 if (g.round - 1) in g.rules.harvest_rounds else 0
 
 
-def harvest_round(g, p):
+def harvest_round(g: Game, p: Player):
     """1 in a round that ends with a harvest, else 0"""
     return 1 if g.round in g.rules.harvest_rounds else 0
 
 
-def people_home(g, p):
+def people_home(g: Game, p: Player):
     """people at home not placed yet in this work phase (0 once the last one is placed); outside the work
     phase, the people the player places in a round"""
     if g.in_work_phase:
@@ -253,12 +260,12 @@ def people_home(g, p):
     return people_to_place(g, p)
 
 
-def start_player(g, p):
+def start_player(g: Game, p: Player):
     """1 when the player holds the starting player token, else 0"""
     return 1 if g.start_player == p.idx else 0
 
 
-def house_level(g, p):
+def house_level(g: Game, p: Player):
     """0 for the first house material, 1 for the next, …"""
     return g.rules.materials.index(p.house)
 
@@ -281,7 +288,7 @@ def event_size(c):
 CONTEXT_QUANTITIES = {"event_size": event_size}
 
 
-def is_owner(g, p, c):
+def is_owner(g: Game, p: Player, c):
     """1 when the player running the body owns the card (the owner uses their own card without a fee)"""
     return c is None or c.owner is None or c.owner is p
 
@@ -361,13 +368,13 @@ ALIASES = {
 
 # ---------------- functions: name -> (callable, argument kinds) ----------------
 
-def occupied(g, p, space_id):
+def occupied(g: Game, p: Player, space_id):
     """whether the action space is occupied this round"""
     s = g.space_by_id.get(space_id)
     return bool(s and s.occupants)
 
 
-def has(g, p, card_or_tag):
+def has(g: Game, p: Player, card_or_tag):
     """whether the player has the card (or a card with the #tag) in front of them"""
     for cid in p.majors + p.minors + p.occupations:
         if cid == card_or_tag or card_or_tag in g.card(cid).tags:
@@ -375,7 +382,7 @@ def has(g, p, card_or_tag):
     return False
 
 
-def cards_of(g, p, card_or_tag):
+def cards_of(g: Game, p: Player, card_or_tag):
     """how many cards in front of the player are the card or have the #tag (has() is 0 or 1)"""
     n = 0
     for cid in p.majors + p.minors + p.occupations:
@@ -384,125 +391,125 @@ def cards_of(g, p, card_or_tag):
     return n
 
 
-def fn_min(g, p, a, b):
+def fn_min(g: Game, p: Player, a, b):
     """the smaller of two numbers"""
     return a if a < b else b
 
 
-def fn_max(g, p, a, b):
+def fn_max(g: Game, p: Player, a, b):
     """the larger of two numbers"""
     return a if a > b else b
 
 
-def most(g, p, quantity_fn):
+def most(g: Game, p: Player, quantity_fn):
     """whether no other player has more of the quantity"""
     mine = quantity_fn(g, p)
     return all(quantity_fn(g, o) <= mine for o in g.players)
 
 
-def yours(g, p, space_id):
+def yours(g: Game, p: Player, space_id):
     """whether one of the player's people is on the action space"""
     s = g.space_by_id.get(space_id)
     return bool(s and p.idx in s.occupants)
 
 
-def others_min(g, p, quantity_fn):
+def others_min(g: Game, p: Player, quantity_fn):
     """the smallest value of the quantity among the other players (0 when alone)"""
     vals = [quantity_fn(g, o) for o in g.players if o is not p]
     return min(vals) if vals else 0
 
 
-def others_max(g, p, quantity_fn):
+def others_max(g: Game, p: Player, quantity_fn):
     """the largest value of the quantity among the other players (0 when alone)"""
     vals = [quantity_fn(g, o) for o in g.players if o is not p]
     return max(vals) if vals else 0
 
 
-def others_sum(g, p, fn):
+def others_sum(g: Game, p: Player, fn):
     """the total of the value over the other players"""
     return sum(fn(g, o) for o in g.players if o is not p)
 
 
-def all_min(g, p, fn):
+def all_min(g: Game, p: Player, fn):
     """the smallest value over every player"""
     return min(fn(g, o) for o in g.players)
 
 
-def all_max(g, p, fn):
+def all_max(g: Game, p: Player, fn):
     """the largest value over every player"""
     return max(fn(g, o) for o in g.players)
 
 
-def all_sum(g, p, fn):
+def all_sum(g: Game, p: Player, fn):
     """the total over every player"""
     return sum(fn(g, o) for o in g.players)
 
 
-def count_others(g, p, fn):
+def count_others(g: Game, p: Player, fn):
     """how many other players the condition holds for"""
     return sum(1 for o in g.players if o is not p and fn(g, o))
 
 
-def count_players(g, p, fn):
+def count_players(g: Game, p: Player, fn):
     """how many players (the owner included) the condition holds for"""
     return sum(1 for o in g.players if fn(g, o))
 
 
-def fewest(g, p, fn):
+def fewest(g: Game, p: Player, fn):
     """whether no other player has less of the value"""
     mine = fn(g, p)
     return all(fn(g, o) >= mine for o in g.players)
 
 
-def only_most(g, p, fn):
+def only_most(g: Game, p: Player, fn):
     """whether every other player has less of the value"""
     mine = fn(g, p)
     return all(fn(g, o) < mine for o in g.players if o is not p)
 
 
-def only_fewest(g, p, fn):
+def only_fewest(g: Game, p: Player, fn):
     """whether every other player has more of the value"""
     mine = fn(g, p)
     return all(fn(g, o) > mine for o in g.players if o is not p)
 
 
-def rank(g, p, fn):
+def rank(g: Game, p: Player, fn):
     """1 + the number of players with more of the value"""
     mine = fn(g, p)
     return 1 + sum(1 for o in g.players if fn(g, o) > mine)
 
 
-def left(g, p, fn):
+def left(g: Game, p: Player, fn):
     """the value for the neighbour on the left (the player a passing card goes to)"""
     return fn(g, g.players[(p.idx + 1) % g.nplayers])
 
 
-def right(g, p, fn):
+def right(g: Game, p: Player, fn):
     """the value for the neighbour on the right"""
     return fn(g, g.players[(p.idx - 1) % g.nplayers])
 
 
 # Functions that read the event a rule reacts to (generated code passes the context ``c``).
-def actor(g, p, c, fn):
+def actor(g: Game, p: Player, c, fn):
     """the value for the player who carried out the event"""
     who = c.actor if c is not None and c.actor is not None else p
     return fn(g, who)
 
 
-def owner(g, p, c, fn):
+def owner(g: Game, p: Player, c, fn):
     """the value for the card's owner (inside 'for actor (…)' or 'for each … player (…)')"""
     who = c.owner if c is not None and c.owner is not None else p
     return fn(g, who)
 
 
-def before(g, p, c, fn):
+def before(g: Game, p: Player, c, fn):
     """the value for the actor as it was just before the event"""
     if c is not None and c.before is not None:
         return fn(g, c.before)
     return fn(g, c.actor if c is not None and c.actor is not None else p)
 
 
-def event_goods(g, p, c, goods):
+def event_goods(g: Game, p: Player, c, goods):
     """how many of the goods the event carries (gained, taken, sown, made)"""
     items = c.goods if c is not None else None
     if not items:
@@ -510,7 +517,7 @@ def event_goods(g, p, c, goods):
     return sum(n for good, n in items if good in goods)
 
 
-def event_paid(g, p, c, goods):
+def event_paid(g: Game, p: Player, c, goods):
     """how many of the goods the event took from the actor (given up in a conversion)"""
     items = c.paid if c is not None else None
     if not items:
@@ -518,7 +525,7 @@ def event_paid(g, p, c, goods):
     return sum(n for good, n in items if good in goods)
 
 
-def event_via(g, p, c, source):
+def event_via(g: Game, p: Player, c, source):
     """whether the event was made with that card (or a card with that #tag, or of that kind; `space`: by an action space's own action)"""
     card = c.via if c is not None else None
     if isinstance(card, tuple):   # a harvest: the cards that are fields it took goods from
@@ -536,13 +543,13 @@ VIA_KINDS = {"occupation": ("occupation",), "minor": ("minor",), "major": ("majo
              "improvement": ("minor", "major"), "card": ("occupation", "minor", "major"), "space": ()}
 
 
-def event_card(g, p, c, card_or_tag):
+def event_card(g: Game, p: Player, c, card_or_tag):
     """whether the card the event played or built is that card or has that #tag"""
     card = c.card if c is not None else None
     return card is not None and (card.id == card_or_tag or card_or_tag in card.tags)
 
 
-def event_space(g, p, c, space_or_tag):
+def event_space(g: Game, p: Player, c, space_or_tag):
     """whether the event happened on that action space (or one with that #tag)"""
     # ``c`` is never None: the checker allows event_space() only in rules that react to an event (E212),
     # and those run with its context (CardsInPlay.emit, 'instead of' rules, history counters)
@@ -550,7 +557,7 @@ def event_space(g, p, c, space_or_tag):
     return s is not None and (s.id == space_or_tag or space_or_tag in s.tags)
 
 
-def space_goods(g, p, space_or_tag, goods):
+def space_goods(g: Game, p: Player, space_or_tag, goods):
     """goods lying on the action space (or on every space with that #tag) now: collected there and not yet taken"""
     s = g.space_by_id.get(space_or_tag)
     if s is not None:
@@ -559,25 +566,25 @@ def space_goods(g, p, space_or_tag, goods):
                for good, n in s.goods.items() if good in goods)
 
 
-def drawn(g, p, c, card_id, goods):
+def drawn(g: Game, p: Player, c, card_id, goods):
     """goods the last draw from this card drew (they lie on it again), of the good or group"""
     who = c.owner if c is not None and c.owner is not None else p
     last = who.card_state.get("drawn", {}).get(card_id)
     return sum(n for good, n in last if good in goods) if last else 0
 
 
-def pile_top(g, p, c, card_id, goods):
+def pile_top(g: Game, p: Player, c, card_id, goods):
     """1 when the top good of the pile on this card is of the good or group (0 when the pile is empty)"""
     who = c.owner if c is not None and c.owner is not None else p
     stack = who.card_state.get("piles", {}).get(card_id)
     return int(bool(stack) and stack[0] in goods)
 
 
-def stored(g, p, c, card_id, goods):
+def stored(g: Game, p: Player, c, card_id, goods):
     """goods lying on this card (put, moved or kept there), of the good or group"""
     who = c.owner if c is not None and c.owner is not None else p
     s = g.space_by_id.get(card_id)
-    if s is not None and getattr(s.defn, "card_owner", None) == who.idx:  # a card that is an action space
+    if s is not None and s.defn.card_owner == who.idx:  # a card that is an action space
         return sum(n for good, n in s.goods.items() if good in goods)
     on_card = who.card_state.get("stored")
     if not on_card:
@@ -586,7 +593,7 @@ def stored(g, p, c, card_id, goods):
     return sum(n for good, n in kept.items() if good in goods) if kept else 0
 
 
-def set_aside(g, p, c, piece):
+def set_aside(g: Game, p: Player, c, piece):
     """the pieces (fences) that lay set aside on this round's space for the scheduled action that reads it (in
     'schedule action (…) on … with N fences set aside' only; back in the supply as the action starts)"""
     aside = c.aside if c is not None else ()
@@ -596,25 +603,25 @@ def set_aside(g, p, c, piece):
 PHASES = ("work_phase", "harvest", "field_phase", "feeding", "breeding")
 
 
-def during(g, p, phase):
+def during(g: Game, p: Player, phase):
     """1 while the game is in that phase: work_phase, harvest (its start to its end), field_phase, feeding, breeding"""
     if phase == "harvest":
         return int("harvest" in g.open_windows)
     return int(g.phase == phase)
 
 
-def score(g, p, category):
+def score(g: Game, p: Player, category):
     """the points the player scores now in a scoring category of the game"""
     return scoring.score(g, p, category)
 
 
-def occupations_after(g, p, card_id):
+def occupations_after(g: Game, p: Player, card_id):
     """occupations the player played after the given card"""
     occ = p.occupations
     return len(occ) - occ.index(card_id) - 1 if card_id in occ else 0
 
 
-def room_for(g, p, animal):
+def room_for(g: Game, p: Player, animal):
     """1 when one more animal of that kind would fit on the farm with the animals the player has"""
     from .primitives.animals import animal_counts, animals_fit
     counts = list(animal_counts(g, p))
@@ -622,7 +629,7 @@ def room_for(g, p, animal):
     return int(animals_fit(g, p, tuple(counts)))
 
 
-def round_played(g, p, card_id):
+def round_played(g: Game, p: Player, card_id):
     """the round in which the player played the card (0 while it is not in play)"""
     return p.card_state.get("played_round", {}).get(card_id, 0)
 
@@ -631,19 +638,19 @@ def round_played(g, p, card_id):
 # 'counts as N occupations' is N there, a minor that 'counts as a major improvement too' is also a major.
 # The compiler writes these for 'occupations', 'majors' and 'occupations_after(this)' in a card's
 # 'requires' and in its 'at scoring' rules; everywhere else (prices of spaces, other rules) each card is one.
-def counted_occupations(g, p):
+def counted_occupations(g: Game, p: Player):
     """occupations, each counted as often as it counts"""
     cards = g.pack.all_cards
     return sum(cards[cid].occupation_count for cid in p.occupations)
 
 
-def counted_majors(g, p):
+def counted_majors(g: Game, p: Player):
     """major improvements, with the minors that count as a major too"""
     cards = g.pack.all_cards
     return len(p.majors) + sum(1 for cid in p.minors if cards[cid].counts_as_major)
 
 
-def counted_occupations_after(g, p, card_id):
+def counted_occupations_after(g: Game, p: Player, card_id):
     """occupations_after(…) with each occupation counted as often as it counts"""
     occ = p.occupations
     if card_id not in occ:
@@ -655,7 +662,7 @@ def counted_occupations_after(g, p, card_id):
 COUNTED = {"occupations": counted_occupations, "majors": counted_majors}
 
 
-def roomy_pastures(g, p, free):
+def roomy_pastures(g: Game, p: Player, free):
     """pastures holding at least one animal with room for ``free`` more, in the best arrangement"""
     from .primitives import roomy_pasture_count
     return roomy_pasture_count(g, p, free)
@@ -663,29 +670,29 @@ def roomy_pastures(g, p, free):
 
 # History counters (docs/language.md 4.7; runtime/history.py keeps them). The compiler passes the id
 # of the counter the expression names and the period.
-def done(g, p, counter, period):
+def done(g: Game, p: Player, counter, period):
     """how often you carried out the event in the period (game, round, harvest, turn, action)"""
     return history.value(g, p, counter, period)
 
 
-def done_by_any(g, p, counter, period):
+def done_by_any(g: Game, p: Player, counter, period):
     """how often any player (you included) carried out the event in the period"""
     return sum(history.value(g, o, counter, period) for o in g.players)
 
 
-def done_since(g, p, c, counter, card_id):
+def done_since(g: Game, p: Player, c, counter, card_id):
     """how often you carried out the event since this card came into play"""
     who = c.owner if c is not None and c.owner is not None else p
     base = (who.card_state.get("since") or {}).get((card_id, counter))  # set when the card came into play
     return history.value(g, who, counter, "game") - base if base is not None else 0
 
 
-def gained(g, p, counter, period):
+def gained(g: Game, p: Player, counter, period):
     """how many of the goods you gained in the period, from any source"""
     return history.value(g, p, counter, period)
 
 
-def first(g, p, counter, period):
+def first(g: Game, p: Player, counter, period):
     """1 when the event has happened exactly once in the period, by any player (in a rule reacting to it: the first)"""
     return int(done_by_any(g, p, counter, period) == 1)
 

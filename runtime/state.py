@@ -5,6 +5,8 @@ The state is plain data; the verbs that change it live in ``primitives`` and the
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .farm import grid, iter_bits, popcount
 
 
@@ -53,7 +55,7 @@ class Player:
         self.stats: dict = {}
         self.actions: list = []     # any-time actions from cards: (window, can, do, label, source id)
         self.turn_abilities = False  # has any-time abilities offered before a placement
-        self.producible = None       # goods the player's exchanges make (payments.producible), or None
+        self.producible: Any = None  # goods the player's exchanges make (payments.producible), or None
         self.prices: dict | None = {}  # payments.cost_options' cache; None: not cached (see there)
 
     def clone(self) -> "Player":

@@ -1,6 +1,13 @@
 """Animals: where they live (housing, capacities), settling them, breeding, roomy pastures."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
+    from ..engine import Game
+
+from ..state import Player
+
 import itertools
 
 from ..farm import best_keeps, capacity_frontier, fits_housing, popcount
@@ -11,7 +18,7 @@ from ..payments import offer_keys
 # ====================================================================== animals
 
 
-def capacity_of(g, p, mods, names, base, size=None):
+def capacity_of(g: Game, p: Player, mods, names, base, size=None):
     """A capacity of the names ``names`` with the cards' capacity modifiers ``mods`` applied, and whether its
     animals may be mixed (docs/language.md 4.3): the largest set value of any card replaces the base, then
     the changes of all cards are added (never below 0), so the order the cards were played never matters.
@@ -31,7 +38,7 @@ def capacity_of(g, p, mods, names, base, size=None):
     return max(0, base + delta), mixed
 
 
-def kind_more(g, p, mods, names, size=None):
+def kind_more(g: Game, p: Player, mods, names, size=None):
     """The changes of one kind of animal of the names ``names`` ('capacity of pasture: +2 sheep'): a tuple
     of the animals more for each kind, or None when no card changes one kind (docs/language.md 4.3)."""
     more = None
@@ -47,7 +54,7 @@ def kind_more(g, p, mods, names, size=None):
     return tuple(max(0, m) for m in more)
 
 
-def limit_of(g, p, name, base):
+def limit_of(g: Game, p: Player, name, base):
     """The most people ('family'), fences or stables ``p`` may have: the rules' number, as cards change it."""
     mods = p.mods.get("capacities") if p.mods else None
     if not mods:
@@ -77,7 +84,7 @@ def _places(caps, n, cap, mixed, more, single):
     return 0
 
 
-def _card_places(g, p, caps, mods=None) -> int:
+def _card_places(g: Game, p: Player, caps, mods=None) -> int:
     """Cards that hold animals (docs/language.md 4.5): a place for one kind is added to ``caps`` as a
     container of that kind; the places for any kind are returned, one animal of any kind each. ``mods``:
     the capacity modifiers, of which those of 'animal card' change each place."""
@@ -104,15 +111,16 @@ def _card_places(g, p, caps, mods=None) -> int:
     return anyone
 
 
-def _housing_with_capacities(g, p, mods):
+def _housing_with_capacities(g: Game, p: Player, mods):
     """housing() when cards change capacities by name ('capacity of stable: +1', '…: mixed')."""
     h = g.rules.housing
     per_space, factor = h["pasture_space"], h["stable_factor"]
     extra = p.extra_capacity
     for fn in p.mods.get("pasture_extra", ()):
         extra += fn(g, p)
-    caps, singles, fenced = [], 0, 0
-    tiles = g.rules.pasture_tile if p.tile_pastures else None
+    caps: list = []
+    singles, fenced = 0, 0
+    tiles = g.rules.pasture_tile if p.tile_pastures else {}
     for m, tid in [(m, None) for m in p.pastures] + list(p.tile_pastures):
         fenced |= m
         cap = per_space * popcount(m) if tid is None else tiles[tid]["capacity"]
@@ -139,7 +147,7 @@ def _housing_with_capacities(g, p, mods):
     return tuple(sorted(caps, reverse=True)), singles
 
 
-def housing(g, p):
+def housing(g: Game, p: Player):
     """(containers, singles): pastures as (capacity, any type), and one-animal spaces."""
     h = g.rules.housing
     per_space = h["pasture_space"]
@@ -175,17 +183,17 @@ def housing(g, p):
     return tuple(sorted(caps, reverse=True)), unfenced + house
 
 
-def animal_counts(g, p):
+def animal_counts(g: Game, p: Player):
     goods = p.goods
     return tuple(goods[a] for a in g.rules.animals)
 
 
-def animals_fit(g, p, counts=None) -> bool:
+def animals_fit(g: Game, p: Player, counts=None) -> bool:
     caps, singles = housing(g, p)
     return fits_housing(caps, singles, counts or animal_counts(g, p), g.rules.pastures_per_kind)
 
 
-def best_food_exchange(g, p, good):
+def best_food_exchange(g: Game, p: Player, good):
     """(food, card) of the player's exchange usable now that gives the most food for one ``good``;
     (0, None) when there is none."""
     best, via = 0, None
@@ -198,7 +206,7 @@ def best_food_exchange(g, p, good):
     return best, via
 
 
-def settle_animals(g, p, source=None):
+def settle_animals(g: Game, p: Player, source=None):
     """Keep the animals that fit (the player picks which); cook the rest if possible (and if the pack's
     ``arriving_animals`` allows it), else return them to the supply, or, when the pack says so, leave
     those taken from an action space on it (``source``: (space, goods taken from it)), at most as many
@@ -243,7 +251,7 @@ def settle_animals(g, p, source=None):
         batch_close(g, p, opened)
 
 
-def breeding_blocked(g, p) -> bool:
+def breeding_blocked(g: Game, p: Player) -> bool:
     """Whether some kind of animal that could breed would find no room for its young."""
     counts = list(animal_counts(g, p))
     if not any(n >= 2 for n in counts):
@@ -252,7 +260,7 @@ def breeding_blocked(g, p) -> bool:
     return not fits_housing(caps, singles, [n + 1 if n >= 2 else n for n in counts], g.rules.pastures_per_kind)
 
 
-def _breeding_more(g, p, animals):
+def _breeding_more(g: Game, p: Player, animals):
     """The more young of each kind the cards give ('breeding of sheep: +1', docs/language.md 4.3), or None."""
     more = p.mods.get("breeding") if p.mods else None
     if not more:
@@ -267,18 +275,18 @@ def _breeding_more(g, p, animals):
     return extra if any(extra) else None
 
 
-def _breed_more(g, p, animals, counts, cands, extra):
+def _breed_more(g: Game, p: Player, animals, counts, cands, extra):
     """Breeding with more young of some kinds: each kind gets up to 1 + its extra young, as many as fit; the
     player picks among the largest ways that fit."""
     caps, singles = housing(g, p)
     ranges = [range(0, 2 + extra[i]) for i in cands]
     fitting = []
-    for born in itertools.product(*ranges):
+    for bred in itertools.product(*ranges):
         trial = list(counts)
         for k, i in enumerate(cands):
-            trial[i] += born[k]
+            trial[i] += bred[k]
         if fits_housing(caps, singles, trial, g.rules.pastures_per_kind):
-            fitting.append(born)
+            fitting.append(bred)
     maximal = [b for b in fitting if not any(o != b and all(x >= y for x, y in zip(o, b)) for o in fitting)]
     if not maximal or maximal == [(0,) * len(cands)]:
         return False
@@ -293,7 +301,7 @@ def _breed_more(g, p, animals, counts, cands, extra):
     return bool(born)
 
 
-def breed(g, p, only=None):
+def breed(g: Game, p: Player, only=None):
     animals = g.rules.animals
     counts = list(animal_counts(g, p))
     cands = [i for i, a in enumerate(animals) if counts[i] >= 2 and (only is None or a == only)]
@@ -329,7 +337,7 @@ def breed(g, p, only=None):
 # ====================================================================== pastures with room
 
 
-def roomy_pasture_count(g, p, free):
+def roomy_pasture_count(g: Game, p: Player, free):
     """Pastures holding at least one animal and room for ``free`` more, in the best arrangement."""
     caps, singles = housing(g, p)
     pastures = [c for c in caps if c[1] < 0]   # (capacity, -1[, more of some kinds])

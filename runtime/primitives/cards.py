@@ -1,22 +1,27 @@
 """Cards: building majors, playing minors and occupations (with the can_… tests of the hot path)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
+    from ..engine import Game
+
 from ..payments import (
     can_afford, can_afford_any, can_pay_with_exchanges, cost_options, cost_options_of_ways, has_price_mods, pay_cost,
     pay_one_of, producible)
-from ..state import Ctx
+from ..state import Ctx, Player
 
 
 # ====================================================================== cards
 
 
-def _card_affordable(g, p, card) -> bool:
+def _card_affordable(g: Game, p: Player, card) -> bool:
     if card.cost_ways is not None or has_price_mods(g, p):
         return can_afford_any(g, p, card_cost_options(g, p, card))
     return can_afford(g, p, card.cost_fn(g, p) if card.cost_fn is not None else card.cost)
 
 
-def card_cost_options(g, p, card):
+def card_cost_options(g: Game, p: Player, card):
     """The ways to pay for a major or minor improvement or an occupation's own cost: for a card with
     alternative prices (docs/language.md 4.3) each of them, as the cards in play change it."""
     ways = card.cost_ways
@@ -49,14 +54,14 @@ def is_minor_for(p, card, g=None) -> bool:
     return False
 
 
-def _majors_as_minors(g, p):
+def _majors_as_minors(g: Game, p: Player):
     """The majors of the supply that are minor improvements for ``p``."""
     if not p.mods or "as_minor" not in p.mods:
         return ()
     return [cid for cid in g.major_supply if is_minor_for(p, g.card(cid), g)]
 
 
-def major_options(g, p, only=None):
+def major_options(g: Game, p: Player, only=None):
     """The majors the player can build now (``only``: those with this tag)."""
     opts = []
     owned = p.majors + p.minors   # an upgrade may return a minor with the tag (docs/language.md 4.8)
@@ -83,7 +88,7 @@ def major_options(g, p, only=None):
     return opts
 
 
-def returnable_cards(g, p, card):
+def returnable_cards(g: Game, p: Player, card):
     """The cards ``p`` could return to play the hand card ``card`` whose price includes returning one
     (``upgrade_of``, docs/language.md 4.8): the majors and minors in front of ``p`` with that id or tag."""
     wanted = card.upgrade_of
@@ -101,19 +106,19 @@ def _of_kind(word, cid, p) -> bool:
     return word == "minor" and cid in p.minors
 
 
-def return_card(g, p, cid):
+def return_card(g: Game, p: Player, cid):
     """Return a card in front of ``p`` as part of a price: a major goes back to the supply (anyone may
     build it again), any other card leaves the game; its lasting effects end (Game.release_card)."""
     g.release_card(p, cid)
     if cid in p.majors:
         p.majors.remove(cid)
         g.major_supply.append(cid)
-        g.major_supply.sort(key=g.major_order.get)
+        g.major_supply.sort(key=g.major_order.__getitem__)
     else:
         p.minors.remove(cid)
 
 
-def minor_options(g, p):
+def minor_options(g: Game, p: Player):
     out = []
     for cid in list(p.hand_minors) + list(_majors_as_minors(g, p)):
         card = g.card(cid)
@@ -157,7 +162,7 @@ def _paid_or_kept(goods, made, options, later) -> bool:
     return False
 
 
-def can_build_major(g, p, ctx=None, only=None):
+def can_build_major(g: Game, p: Player, ctx=None, only=None):
     """Whether some major (``only``: with this tag) can be built now: bool(major_options(g, p, only))."""
     cards = g.pack.all_cards
     owned = p.majors + p.minors   # an upgrade may return a minor with the tag (docs/language.md 4.8)
@@ -166,7 +171,7 @@ def can_build_major(g, p, ctx=None, only=None):
     mods = p.mods
     modified = has_price_mods(g, p)
     aliased = mods and "as_minor" in mods
-    later = []
+    later: list = []
     for cid in g.major_supply:
         card = cards[cid]
         if only is not None and only not in card.tags:
@@ -189,7 +194,7 @@ def can_build_major(g, p, ctx=None, only=None):
     return bool(later) and can_pay_with_exchanges(g, p, later)
 
 
-def can_play_minor(g, p, ctx=None):
+def can_play_minor(g: Game, p: Player, ctx=None):
     aliased = _majors_as_minors(g, p)
     if not p.hand_minors and not aliased:
         return False
@@ -198,7 +203,7 @@ def can_play_minor(g, p, ctx=None):
     made = producible(g, p)
     mods = p.mods
     modified = has_price_mods(g, p)
-    later = []
+    later: list = []
     for cid in (list(p.hand_minors) + list(aliased) if aliased else p.hand_minors):
         card = cards[cid]
         if card.requires is not None and not card.requires(g, p):
@@ -216,11 +221,11 @@ def can_play_minor(g, p, ctx=None):
     return bool(later) and can_pay_with_exchanges(g, p, later)
 
 
-def can_build_improvement(g, p, ctx=None):
+def can_build_improvement(g: Game, p: Player, ctx=None):
     return can_build_major(g, p) or can_play_minor(g, p)
 
 
-def build_major(g, p, ctx=None, only=None):
+def build_major(g: Game, p: Player, ctx=None, only=None):
     opts = major_options(g, p, only)
     if not opts:
         return False
@@ -229,7 +234,7 @@ def build_major(g, p, ctx=None, only=None):
     return True
 
 
-def _take_major(g, p, pick):
+def _take_major(g: Game, p: Player, pick):
     before = p.clone() if ("build_major" in g.snapshots or "build_improvement" in g.snapshots) else None
     if g.listeners.get("before:build_major") or g.listeners.get("before:build_improvement"):
         card = g.card(pick.split("<", 1)[0])
@@ -256,7 +261,7 @@ def _take_major(g, p, pick):
     after_event(g, p, "build_improvement", card=card, before=before, paid=paid)
 
 
-def play_minor(g, p, ctx=None):
+def play_minor(g: Game, p: Player, ctx=None):
     opts = minor_options(g, p)
     if not opts:
         return False
@@ -266,7 +271,7 @@ def play_minor(g, p, ctx=None):
     return _play_minor(g, p, cid)
 
 
-def _play_minor(g, p, cid) -> bool:
+def _play_minor(g: Game, p: Player, cid) -> bool:
     """Play the minor ``cid`` (chosen from minor_options): False when its price is no longer there (a
     'before you play' rule took it), and then the card stays in the hand."""
     card = g.card(cid)
@@ -308,7 +313,7 @@ def _play_minor(g, p, cid) -> bool:
     return True
 
 
-def build_improvement(g, p, ctx=None):
+def build_improvement(g: Game, p: Player, ctx=None):
     majors = major_options(g, p)
     minors = minor_options(g, p)
     opts = majors + [f"minor:{c}" for c in minors]
@@ -345,14 +350,14 @@ def fee_and_cost(fee, cost):
     return tuple(total.items())
 
 
-def occupation_cost_options(g, p, card, fee=()):
+def occupation_cost_options(g: Game, p: Player, card, fee=()):
     """The ways to pay for playing ``card``: the space's fee and the card's own cost, as cards change them."""
     if isinstance(fee, _Free):
         return ((),)
     return cost_options(g, p, card.price_names, fee_and_cost(fee, card.cost))
 
 
-def occupation_options(g, p, fee):
+def occupation_options(g: Game, p: Player, fee):
     out = []
     known: dict = {}
     mods = p.mods
@@ -383,14 +388,14 @@ class _AcceptingAgent:
         return YES if YES in options else options[0]
 
 
-def _before_rules(g, p, key) -> bool:
+def _before_rules(g: Game, p: Player, key) -> bool:
     for owner, handler, who in g.listeners.get(key, ()):
         if who == "any" or (who == "you") == (owner == p.idx):
             return True
     return False
 
 
-def _affordable_after_before_rules(g, p, card, fee) -> bool:
+def _affordable_after_before_rules(g: Game, p: Player, card, fee) -> bool:
     """Whether the 'before you play occupation' rules (a card giving food right before) would make the
     occupation affordable: tried on a copy of the game with every optional effect accepted."""
     if not _before_rules(g, p, "before:play_occupation"):
@@ -403,7 +408,7 @@ def _affordable_after_before_rules(g, p, card, fee) -> bool:
     return can_afford_any(trial, tp, occupation_cost_options(trial, tp, card, fee))
 
 
-def can_play_occupation(g, p, ctx=None, fee=()):
+def can_play_occupation(g: Game, p: Player, ctx=None, fee=()):
     """bool(occupation_options(g, p, fee)), stopping at the first playable card; the supply alone is
     tried for every card before exchanges and 'before you play' rules are tried for any."""
     if not p.hand_occupations:
@@ -438,7 +443,7 @@ def can_play_occupation(g, p, ctx=None, fee=()):
     return False
 
 
-def play_occupation(g, p, ctx=None, fee=()):
+def play_occupation(g: Game, p: Player, ctx=None, fee=()):
     opts = occupation_options(g, p, fee)
     if not opts:
         return False
@@ -453,12 +458,12 @@ def play_occupation(g, p, ctx=None, fee=()):
     return _play_occupation(g, p, cid, fee)
 
 
-def can_play_occupation_random(g, p, ctx=None) -> bool:
+def can_play_occupation_random(g: Game, p: Player, ctx=None) -> bool:
     """An occupation chosen at random can be played when the hand holds one (4.10)."""
     return bool(p.hand_occupations)
 
 
-def play_occupation_random(g, p, ctx=None):
+def play_occupation_random(g: Game, p: Player, ctx=None):
     """Play an occupation drawn at random from the hand (the game's seeded generator), at the price of the
     occupation action it replaces; each food of it the player cannot pay is a begging card (4.10)."""
     if not p.hand_occupations:
@@ -469,7 +474,7 @@ def play_occupation_random(g, p, ctx=None):
     return _play_occupation(g, p, cid, g.occupation_fee or (), beg=True)
 
 
-def _pay_or_beg(g, p, card, fee) -> bool:
+def _pay_or_beg(g: Game, p: Player, card, fee) -> bool:
     """Pay for an occupation the player did not choose: the food they cannot pay is begging cards."""
     options = occupation_cost_options(g, p, card, fee)
     if can_afford_any(g, p, options):
@@ -485,7 +490,7 @@ def _pay_or_beg(g, p, card, fee) -> bool:
     return pay_cost(g, p, rest)
 
 
-def _play_occupation(g, p, cid, fee, beg=False):
+def _play_occupation(g: Game, p: Player, cid, fee, beg=False):
     card = g.card(cid)
     # the optional effects of 'before' rules are taken without asking when the price needs them
     needed = not can_afford_any(g, p, occupation_cost_options(g, p, card, fee))

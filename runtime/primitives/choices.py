@@ -1,22 +1,29 @@
 """Choices inside an effect: 'may', 'and/or', 'then', 'choose', optional parts."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
+    from ..engine import Game
+
+from ..state import Player
+
 
 # ====================================================================== choices
 
 
-def may(g, p, label: str) -> bool:
+def may(g: Game, p: Player, label: str) -> bool:
     if g.accept_optional:  # the player's choice needs this effect (see play_occupation)
         return True
     return g.decide(p, "may", (YES, NO), prompt=label) == YES
 
 
-def and_or(g, p, ctx, parts):
+def and_or(g: Game, p: Player, ctx, parts):
     """``a and/or b``: at least one of the parts, each at most once, in the order the player picks."""
     done = set()
     did = False
     while True:
-        opts = [i for i, part in enumerate(parts) if i not in done and part[0](g, p, ctx)]
+        opts: list = [i for i, part in enumerate(parts) if i not in done and part[0](g, p, ctx)]
         if not opts:
             break
         if did:
@@ -30,7 +37,7 @@ def and_or(g, p, ctx, parts):
     return did
 
 
-def then(g, p, ctx, parts):
+def then(g: Game, p: Player, ctx, parts):
     """``a then b``: a is done; afterwards each later part may be done if possible."""
     first = parts[0]
     did = first[1](g, p, ctx)
@@ -40,7 +47,7 @@ def then(g, p, ctx, parts):
     return did
 
 
-def choose(g, p, ctx, parts):
+def choose(g: Game, p: Player, ctx, parts):
     opts = [i for i, part in enumerate(parts) if part[0](g, p, ctx)]
     if not opts:
         return False
@@ -48,7 +55,7 @@ def choose(g, p, ctx, parts):
     return parts[pick][1](g, p, ctx)
 
 
-def optional(g, p, ctx, can, do, label):
+def optional(g: Game, p: Player, ctx, can, do, label):
     if can(g, p, ctx) and may(g, p, label):
         do(g, p, ctx)
         return True
@@ -63,11 +70,11 @@ def _spendable(p, left, good, table, used):
             and all(p.goods[k] >= n for k, n in give)]
 
 
-def can_spend_up_to(g, p, limit, good, table) -> bool:
+def can_spend_up_to(g: Game, p: Player, limit, good, table) -> bool:
     return bool(_spendable(p, int(limit), good, table, [0] * len(table)))
 
 
-def spend_up_to(g, p, ctx, limit, good, table):
+def spend_up_to(g: Game, p: Player, ctx, limit, good, table):
     """'spend up to N <good> on (<exchanges>)' (docs/language.md 4.12 UPN): the player uses the exchanges one
     at a time, in any mix and as often as they like, while the <good> they have given stays within N; they
     may stop at any time (request ``next``). Each exchange's goods come from the general supply (animals

@@ -1,8 +1,13 @@
 """Baking and exchanges, and the windows in which abilities are used (docs/architecture.md, "Exchange windows")."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
+    from ..engine import Game
+
 from ..payments import can_afford, offer_keys, offer_price, pay_cost, usable_exchanges, window_open
-from ..state import Ctx
+from ..state import Ctx, Player
 from .. import gamelog
 
 
@@ -22,17 +27,17 @@ def _bake_rates(p):
     return rates
 
 
-def can_bake(g, p, ctx=None):
+def can_bake(g: Game, p: Player, ctx=None):
     return bool(p.bake_rates) and p.goods["grain"] > 0
 
 
-def bake(g, p, ctx=None):
+def bake(g: Game, p: Player, ctx=None):
     """Turn grain into food through the player's baking improvements (how much goes where is a choice)."""
     grain = p.goods["grain"]
     rates = _bake_rates(p)
     if not rates or not grain:
         return False
-    allocations = [()]
+    allocations: list[tuple[int, ...]] = [()]
     for give, get, at_most, source in rates:
         cap = at_most if at_most is not None else grain
         nxt = []
@@ -69,7 +74,7 @@ def bake(g, p, ctx=None):
     return True
 
 
-def exchanges_make(g, p, goods) -> bool:
+def exchanges_make(g: Game, p: Player, goods) -> bool:
     """Whether an exchange usable now makes one of ``goods`` (a pile counts with what lies on it)."""
     entries = g.exchanges_of(p)
     sold = offer_keys(p)
@@ -85,7 +90,7 @@ def exchanges_make(g, p, goods) -> bool:
     return False
 
 
-def exchange(g, p, give, get, ctx=None):
+def exchange(g: Game, p: Player, give, get, ctx=None):
     with gamelog.paying_for_an_exchange(g):   # the exchange's own line says what it took
         if not pay_cost(g, p, give):
             return False
@@ -125,7 +130,7 @@ def has_window_abilities(p, g=None) -> bool:
     return False
 
 
-def window_options(g, p):
+def window_options(g: Game, p: Player):
     """The abilities ``p`` may use in a window outside feeding: ("x", exchange index), ("a", action index)."""
     out = []
     entries = g.exchanges_of(p)
@@ -141,7 +146,7 @@ def window_options(g, p):
     return out
 
 
-def feeding_options(g, p, fed=False):
+def feeding_options(g: Game, p: Player, fed=False):
     """The abilities ``p`` may use while feeding: exchange indices and ("a", action index)."""
     out = []
     entries = g.exchanges_of(p)
@@ -166,7 +171,7 @@ def feeding_options(g, p, fed=False):
     return out
 
 
-def use_window_option(g, p, option):
+def use_window_option(g: Game, p: Player, option):
     """Carry out an option of ``window_options`` or ``feeding_options``."""
     if isinstance(option, int):
         return use_exchange(g, p, option, convert=True)
@@ -181,7 +186,7 @@ def use_window_option(g, p, option):
         g.via = outer
 
 
-def exchange_ready(g, p, entry) -> bool:
+def exchange_ready(g: Game, p: Player, entry) -> bool:
     give, get, window, at_most, source, key = entry
     if at_most is not None and p.used.get(key, 0) >= at_most:
         return False
@@ -190,7 +195,7 @@ def exchange_ready(g, p, entry) -> bool:
     return can_afford(g, p, give)
 
 
-def use_exchange(g, p, index, convert=False, settle=True):
+def use_exchange(g: Game, p: Player, index, convert=False, settle=True):
     """Use an exchange once. With ``convert``, what it takes may itself come from other exchanges;
     without ``settle``, animals it gives need not find room yet (they are about to be paid)."""
     give, get, window, at_most, source, key = g.exchanges_of(p)[index]
@@ -228,7 +233,7 @@ def use_exchange(g, p, index, convert=False, settle=True):
     return True
 
 
-def sold_to_another(g, p, give, price, source) -> bool:
+def sold_to_another(g: Game, p: Player, give, price, source) -> bool:
     """'(others may buy <goods> for <price>)' (docs/language.md 4.9): ``p`` has given ``give`` to an
     exchange of card ``source``; each other player who can pay ``price``, in seat order from ``p``'s left,
     is asked whether they buy those goods instead; of several who do, ``p`` chooses one. The buyer pays
@@ -273,7 +278,7 @@ def sold_to_another(g, p, give, price, source) -> bool:
 BATCH = "event:convert_batch"
 
 
-def batch_open(g, p) -> bool:
+def batch_open(g: Game, p: Player) -> bool:
     """Open a batch for ``p`` unless one is open: True when this call opened it (and closes it)."""
     if BATCH in g.listeners and p.idx not in g.batches:
         g.batches[p.idx] = ([], snapshot(g, p, "convert_batch"))
@@ -281,7 +286,7 @@ def batch_open(g, p) -> bool:
     return False
 
 
-def batch_note(g, p, give, got, source) -> None:
+def batch_note(g: Game, p: Player, give, got, source) -> None:
     """One conversion of ``p`` (an exchange used once, the grain baked on one improvement): into their open
     batch, or a batch of its own."""
     batch = g.batches.get(p.idx)
@@ -291,7 +296,7 @@ def batch_note(g, p, give, got, source) -> None:
         _batch_event(g, p, [(tuple(give), tuple(got), source)], None)
 
 
-def batch_close(g, p, opened) -> None:
+def batch_close(g: Game, p: Player, opened) -> None:
     """Close the batch ``batch_open`` opened (``opened``) and run the rules of its conversions, if any."""
     if opened:
         parts, before = g.batches.pop(p.idx)
@@ -299,12 +304,12 @@ def batch_close(g, p, opened) -> None:
             _batch_event(g, p, parts, before)
 
 
-def _batch_event(g, p, parts, before) -> None:
+def _batch_event(g: Game, p: Player, parts, before) -> None:
     if BATCH in g.listeners:
         g.emit(BATCH, p, batch_ctx(g, p, parts, before))
 
 
-def batch_ctx(g, p, parts, before=None, space=False):
+def batch_ctx(g: Game, p: Player, parts, before=None, space=False):
     """The payload of a batch of conversions: the goods given up (also its size), the goods got, the cards."""
     paid: dict = {}
     got: dict = {}
@@ -321,7 +326,7 @@ def batch_ctx(g, p, parts, before=None, space=False):
                space=space if space is not False else _space_in_use(g), parts=tuple(parts))
 
 
-def batch_with(g, c, refs):
+def batch_with(g: Game, c, refs):
     """The part of a batch made with the cards ``refs`` (ids, or '#tag'), as a payload of its own; None when
     none of its conversions was ('after you convert at one time with #cooking')."""
     parts = []
@@ -341,7 +346,7 @@ def batch_with(g, c, refs):
     return batch_ctx(g, c.actor, parts, c.before, c.space)
 
 
-def batch_wanted(g, p) -> bool:
+def batch_wanted(g: Game, p: Player) -> bool:
     """Whether a rule of ``p``'s counts their own conversions at one time: then the exchanges that make only
     food are offered in the windows too, and a bake action comes with a window of exchanges (4.1.5)."""
     hooks = g.listeners.get(BATCH)
@@ -353,7 +358,7 @@ def batch_wanted(g, p) -> bool:
     return False
 
 
-def conversion_window(g, p) -> None:
+def conversion_window(g: Game, p: Player) -> None:
     """The exchanges ``p`` may use along with a bake action, one at a time until they answer stop."""
     while True:
         entries = g.exchanges_of(p)
@@ -366,14 +371,14 @@ def conversion_window(g, p) -> None:
         use_exchange(g, p, pick[1], convert=True)
 
 
-def converted(g, p, give, got, source, before=None):
+def converted(g: Game, p: Player, give, got, source, before=None):
     """The 'after … convert' rules of one conversion (``via``: the card whose exchange it was; ``before``:
     the player just before it, when a rule reads ``before(…)``)."""
     g.emit("event:convert", p, Ctx(actor=p, goods=tuple(got), paid=tuple(give),
                                   via=g.card(source) if source else None, before=before))
 
 
-def announce_conversions(g):
+def announce_conversions(g: Game):
     """After a payment: the rules of the conversions it made."""
     done, g.converted = g.converted, []
     for p, give, got, source, before in done:

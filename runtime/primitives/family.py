@@ -1,11 +1,18 @@
 """Family growth, newborns, taking goods from a space and the starting player."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
+    from ..engine import Game
+
+from ..state import Player
+
 
 # ====================================================================== family
 
 
-def card_rooms(g, p) -> int:
+def card_rooms(g: Game, p: Player) -> int:
     """People housed on ``p``'s cards now: for good, and while a condition holds (``this card houses 1
     person while rooms >= 4``, docs/language.md 4.3)."""
     n = p.card_rooms
@@ -15,11 +22,11 @@ def card_rooms(g, p) -> int:
     return n
 
 
-def _room(g, p) -> bool:
+def _room(g: Game, p: Player) -> bool:
     return p.room_count + card_rooms(g, p) > p.people
 
 
-def can_family_growth(g, p, ctx=None):
+def can_family_growth(g: Game, p: Player, ctx=None):
     """A child needs a person of the supply and a free room, or an 'instead of' rule that needs no room
     (docs/language.md 4.1.3: offered when only the room is missing)."""
     if not can_family_growth_without_room(g, p):
@@ -27,12 +34,12 @@ def can_family_growth(g, p, ctx=None):
     return _room(g, p) or bool(g.listeners.get("instead:family_growth") and could_replace(g, p, "family_growth", ctx))
 
 
-def can_family_growth_without_room(g, p, ctx=None):
+def can_family_growth_without_room(g: Game, p: Player, ctx=None):
     # the people living on cards outside the family came from the same supply
     return p.people + p.stats.get("lodgers", 0) < limit_of(g, p, "family", g.rules.max_people)
 
 
-def family_growth(g, p, ctx=None, need_room=True):
+def family_growth(g: Game, p: Player, ctx=None, need_room=True):
     if need_room and not can_family_growth(g, p, ctx):
         return False
     if not can_family_growth_without_room(g, p):
@@ -54,16 +61,16 @@ def family_growth(g, p, ctx=None, need_room=True):
     return True
 
 
-def family_growth_without_room(g, p, ctx=None):
+def family_growth_without_room(g: Game, p: Player, ctx=None):
     return family_growth(g, p, ctx, need_room=False)
 
 
-def can_take_goods(g, p, ctx=None):
+def can_take_goods(g: Game, p: Player, ctx=None):
     space = ctx.space if ctx is not None else None
     return space is not None and any(space.goods.values())
 
 
-def take_goods(g, p, ctx=None):
+def take_goods(g: Game, p: Player, ctx=None):
     """The goods collected on the space being used go to the player (for a space whose effect offers
     taking them as one of its options: its goods are then not handed out on arrival)."""
     if not can_take_goods(g, p, ctx):
@@ -76,7 +83,7 @@ def take_goods(g, p, ctx=None):
     return True
 
 
-def take_start_player(g, p, ctx=None):
+def take_start_player(g: Game, p: Player, ctx=None):
     before = snapshot(g, p, "take_start_player")
     before_event(g, p, "take_start_player")
     g.start_player = p.idx
@@ -89,7 +96,7 @@ def take_start_player(g, p, ctx=None):
 # ====================================================================== people
 
 
-def newborn_acts(g, p, ctx=None):
+def newborn_acts(g: Game, p: Player, ctx=None):
     """This round's newborn stops being a newborn and may be placed this round."""
     if p.newborns <= 0:
         return False

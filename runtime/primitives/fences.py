@@ -1,6 +1,13 @@
 """Fences, pastures and pasture tiles."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
+    from ..engine import Game
+
+from ..state import Player
+
 from ..farm import fencing_options, iter_bits, min_fencing_cost, open_fence_edges, popcount, shapes
 from ..payments import LimitedPrice, can_afford_any, cheapest, cost_options, pay_one_of, producible
 from ..words import plural
@@ -9,13 +16,13 @@ from ..words import plural
 # ====================================================================== fences and pastures
 
 
-def fence_price_per(g, p):
+def fence_price_per(g: Game, p: Player):
     """The price of one fence (when cards set several, the one asking fewest goods)."""
     options = cost_options(g, p, ("fence",), g.rules.fence_cost, limited=False)
     return options[0] if len(options) == 1 else cheapest(options)
 
 
-def _limited_fence(g, p, per):
+def _limited_fence(g: Game, p: Player, per):
     """The price of the one fence a limited change lowers (``cost of fence: -1 wood (once per round)``,
     docs/language.md 4.3) when one is open and lowers ``per``, else None."""
     if not p.mods.get("cost_limited"):
@@ -25,7 +32,7 @@ def _limited_fence(g, p, per):
     return one if type(one) is LimitedPrice else None
 
 
-def _fence_payments(g, p, per):
+def _fence_payments(g: Game, p: Player, per):
     """Ways to pay for one fence: the price, or a substitute good (single goods only)."""
     options = cost_options(g, p, ("fence",), per, modified=False)
     if len(options) > 1 and all(len(o) == 1 for o in options) and len({o[0][0] for o in options}) == len(options):
@@ -59,12 +66,12 @@ def set_aside_count(p, piece) -> int:
     return p.stats.get("set_aside:" + piece, 0)
 
 
-def fences_left(g, p) -> int:
+def fences_left(g: Game, p: Player) -> int:
     """The fences ``p`` may still build: the most they may have, less those built and those set aside."""
     return limit_of(g, p, "fences", g.rules.max_fences) - popcount(p.fences) - p.stats.get("set_aside:fences", 0)
 
 
-def _fence_budget(g, p, per, free, free_left=0):
+def _fence_budget(g: Game, p: Player, per, free, free_left=0):
     """How many fences ``p`` may build now, paid from the supply or by converting goods."""
     left = fences_left(g, p)
     if free:
@@ -73,7 +80,7 @@ def _fence_budget(g, p, per, free, free_left=0):
     return _stretch(p, _fences_with_exchanges(g, p, left, afford, options, free_left), left)
 
 
-def _fences_from_supply(g, p, per, left):
+def _fences_from_supply(g: Game, p: Player, per, left):
     """(fences the supply pays for, at most ``left``; the ways to pay one fence)."""
     afford = 0
     options = _fence_payments(g, p, per)
@@ -92,14 +99,14 @@ def _fences_from_supply(g, p, per, left):
     return afford, options
 
 
-def _fences_with_exchanges(g, p, left, afford, options, free_left):
+def _fences_with_exchanges(g: Game, p: Player, left, afford, options, free_left):
     if afford + free_left < left and _made_for(g, p, options):
         while afford + free_left < left and can_afford_any(g, p, _fence_price_options(options, afford + 1)):
             afford += 1
     return min(left, afford + free_left)
 
 
-def _made_for(g, p, options) -> bool:
+def _made_for(g: Game, p: Player, options) -> bool:
     """Whether an exchange usable now makes a good of one of the prices ``options``."""
     made = producible(g, p)
     for o in options:
@@ -125,7 +132,7 @@ def _plus(a, b):
     return tuple((good, n) for good, n in goods.items() if n > 0)
 
 
-def _pay_fences(g, p, per, count):
+def _pay_fences(g: Game, p: Player, per, count):
     """Pay ``count`` (at least 1) fences at ``per`` each."""
     options = _fence_payments(g, p, per)
     one = _limited_fence(g, p, per) if len(options) == 1 else None
@@ -135,12 +142,12 @@ def _pay_fences(g, p, per, count):
     pay_one_of(g, p, _fence_price_options(options, count))
 
 
-def fencing_steps(g, p, budget):
+def fencing_steps(g: Game, p: Player, budget):
     return list(fencing_options(p.grid, p.rooms | p.field_mask, p.pastures, p.fences, budget,
                                 g.rules.pastures_touch))
 
 
-def unfinished_fence_steps(g, p, budget):
+def unfinished_fence_steps(g: Game, p: Player, budget):
     """Single fences that close nothing, as ``("fence", edge)`` steps, where the rules allow them."""
     if not g.rules.unfinished_fences or budget < 1:
         return []
@@ -148,7 +155,7 @@ def unfinished_fence_steps(g, p, budget):
     return [("fence", e) for e in open_fence_edges(p.grid, p.fences, most)]
 
 
-def can_build_fences(g, p, ctx=None, free=False, at_most=None):
+def can_build_fences(g: Game, p: Player, ctx=None, free=False, at_most=None):
     """Whether ``p`` can take a fencing action now (``at_most``: of at most that many fences, besides the free
     fences per action of modifiers, docs/language.md 4.12 UPN)."""
     per = fence_price_per(g, p)
@@ -178,7 +185,7 @@ def can_build_fences(g, p, ctx=None, free=False, at_most=None):
     return more > budget and possible(more)
 
 
-def _apply_fence_step(g, p, step, per, free, free_left=0):
+def _apply_fence_step(g: Game, p: Player, step, per, free, free_left=0):
     """Build one fencing step; returns how many free fences it used."""
     if step[0] == "fence":
         return _apply_unfinished_fence(g, p, step[1], per, free, free_left)
@@ -215,7 +222,7 @@ def _groups(n, per):
     return -(-n // per)
 
 
-def partner_fence_prices(g, p, per, count, done):
+def partner_fence_prices(g: Game, p: Player, per, count, done):
     """The ways for ``p`` to pay ``count`` fences on the partner's farm when ``done`` were built there in
     this action already: the fences' price and the extra for each group of fences started."""
     teams = g.rules.teams
@@ -229,7 +236,7 @@ def partner_fence_prices(g, p, per, count, done):
     return out
 
 
-def partner_fence_steps(g, p, q, per, done) -> list:
+def partner_fence_steps(g: Game, p: Player, q, per, done) -> list:
     """The fencing steps ``p`` may build on partner ``q``'s farm with ``q``'s fences, as ("partner", step)."""
     left = fences_left(g, q)
     budget = 0
@@ -240,12 +247,12 @@ def partner_fence_steps(g, p, q, per, done) -> list:
     return [(PARTNER, step) for step in fencing_steps(g, q, budget)]
 
 
-def can_fence_for_partner(g, p) -> bool:
+def can_fence_for_partner(g: Game, p: Player) -> bool:
     q = partner_for(g, p, "fences")
     return q is not None and bool(partner_fence_steps(g, p, q, fence_price_per(g, p), 0))
 
 
-def _apply_partner_fence_step(g, p, q, step, per, done):
+def _apply_partner_fence_step(g: Game, p: Player, q, step, per, done):
     cost, region, split = step
     pay_one_of(g, p, partner_fence_prices(g, p, per, cost, done))
     _add_pasture(q, region, split)
@@ -256,7 +263,7 @@ def _apply_partner_fence_step(g, p, q, step, per, done):
     return cost
 
 
-def _apply_unfinished_fence(g, p, edge, per, free, free_left):
+def _apply_unfinished_fence(g: Game, p: Player, edge, per, free, free_left):
     """Build one fence that closes nothing yet (where the rules allow unfinished fences)."""
     numbered = _numbered_free(p, 1)
     used_free = 0 if numbered else min(1, free_left)
@@ -268,7 +275,7 @@ def _apply_unfinished_fence(g, p, edge, per, free, free_left):
     return used_free
 
 
-def build_fences(g, p, ctx=None, free=False, max_spaces=None, single=False, at_most=None):
+def build_fences(g: Game, p: Player, ctx=None, free=False, max_spaces=None, single=False, at_most=None):
     """Fence pastures one at a time (a new pasture or a division of one) until the player stops; with
     ``at_most``, at most that many fences in the action besides the free fences per action of modifiers
     (``build up to N fences``, docs/language.md 4.12 UPN)."""
@@ -317,13 +324,13 @@ def build_fences(g, p, ctx=None, free=False, max_spaces=None, single=False, at_m
     return steps > 0 or partner_fences > 0
 
 
-def can_fence_spaces(g, p, ctx=None, n=1, free=True):
+def can_fence_spaces(g: Game, p: Player, ctx=None, n=1, free=True):
     per = fence_price_per(g, p)
     budget = _fence_budget(g, p, per, free)
     return any(popcount(o[1]) == n and not o[2] for o in fencing_steps(g, p, budget))
 
 
-def fence_spaces(g, p, ctx=None, n=1, free=True):
+def fence_spaces(g: Game, p: Player, ctx=None, n=1, free=True):
     per = fence_price_per(g, p)
     budget = _fence_budget(g, p, per, free)
     opts = [o for o in fencing_steps(g, p, budget) if popcount(o[1]) == n and not o[2]]
@@ -335,7 +342,7 @@ def fence_spaces(g, p, ctx=None, n=1, free=True):
     return True
 
 
-def _new_stable_steps(g, p, ctx):
+def _new_stable_steps(g: Game, p: Player, ctx):
     """The fencing steps that fence the space of a stable the event built as a pasture of its own, by the
     rules of fencing (a new pasture next to the fenced ones where the pack asks it, enough fences left)."""
     cells = ctx.cells if ctx is not None else 0
@@ -345,11 +352,11 @@ def _new_stable_steps(g, p, ctx):
     return [o for o in fencing_steps(g, p, budget) if not o[2] and o[1] & cells == o[1] and popcount(o[1]) == 1]
 
 
-def can_fence_new_stable(g, p, ctx=None) -> bool:
+def can_fence_new_stable(g: Game, p: Player, ctx=None) -> bool:
     return bool(_new_stable_steps(g, p, ctx))
 
 
-def fence_new_stable(g, p, ctx=None):
+def fence_new_stable(g: Game, p: Player, ctx=None):
     """'fence the stable just built' (docs/language.md 4.10): the space of a stable the event built becomes
     a pasture of one space, its fences free; a fencing action of its own (its 'build fences' event fires)."""
     opts = _new_stable_steps(g, p, ctx)
@@ -367,12 +374,12 @@ def fence_new_stable(g, p, ctx=None):
 # ====================================================================== pasture tiles
 
 
-def tile_cost_options(g, p, tile):
+def tile_cost_options(g: Game, p: Player, tile):
     """The ways to pay for one pasture tile: its printed cost (cost_options for the thing 'pasture')."""
     return cost_options(g, p, ("pasture",), tuple(tile["cost"]))
 
 
-def pasture_tile_options(g, p):
+def pasture_tile_options(g: Game, p: Player):
     """Every (tile id, spaces) the player can lay now: a tile left in the supply, affordable, on free
     spaces next to a tile already on the farm."""
     gr = p.grid
@@ -387,11 +394,11 @@ def pasture_tile_options(g, p):
     return out
 
 
-def can_build_pastures(g, p, ctx=None):
+def can_build_pastures(g: Game, p: Player, ctx=None):
     return bool(pasture_tile_options(g, p))
 
 
-def build_pastures(g, p, ctx=None):
+def build_pastures(g: Game, p: Player, ctx=None):
     """Lay pasture tiles one at a time until the player stops; after each, a stable standing on no
     pasture may be moved onto the new tile."""
     built = 0
@@ -418,7 +425,7 @@ def build_pastures(g, p, ctx=None):
     return built > 0
 
 
-def _offer_stable_move(g, p, mask):
+def _offer_stable_move(g: Game, p: Player, mask):
     loose = p.stables & ~p.pasture_mask()
     if not loose or mask & p.stables:
         return

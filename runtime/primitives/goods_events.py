@@ -1,7 +1,12 @@
 """Goods moving in and out of a player's supply, and the events the verbs run (docs/language.md 4.1)."""
 from __future__ import annotations
 
-from ..state import Ctx
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
+    from ..engine import Game
+
+from ..state import Ctx, Player
 from .. import gamelog
 
 
@@ -41,7 +46,7 @@ def via_cards(pack) -> dict:
     return table
 
 
-def before_event(g, p, event, card=None, data=None):
+def before_event(g: Game, p: Player, event, card=None, data=None):
     """Run the 'before' rules of an event, when a card in play has one: the verb is about to happen.
     ``data``: the part of the payload already known (a renovation's materials, from and to)."""
     key = "before:" + event
@@ -49,12 +54,12 @@ def before_event(g, p, event, card=None, data=None):
         g.emit(key, p, Ctx(actor=p, card=card, space=_space_in_use(g), data=data, via=g.via))
 
 
-def _space_in_use(g):
+def _space_in_use(g: Game):
     """The action space whose use the verb belongs to (``event_space``), None outside a use."""
     return g.space_by_id.get(g.using) if g.using is not None else None
 
 
-def replaced(g, p, event, ctx=None, forced=False) -> bool:
+def replaced(g: Game, p: Player, event, ctx=None, forced=False) -> bool:
     """Offer the 'instead of' rules of an event (docs/language.md 4.1.3) as the verb is about to happen:
     True when one of them replaced it. By seat from the actor, in play order; the first rule whose guard
     holds, whose body is possible and (for 'may') accepted replaces the verb, and a replacement that
@@ -84,7 +89,7 @@ def replaced(g, p, event, ctx=None, forced=False) -> bool:
     return False
 
 
-def could_replace(g, p, event, ctx=None) -> bool:
+def could_replace(g: Game, p: Player, event, ctx=None) -> bool:
     """Whether an 'instead of' rule of the event would replace it now (its guard holds, its limit is not
     reached and its body is possible), without running it: rules compiled with a test (``handler.can``)."""
     hooks = g.listeners.get("instead:" + event)
@@ -107,12 +112,12 @@ def could_replace(g, p, event, ctx=None) -> bool:
     return False
 
 
-def snapshot(g, p, event):
+def snapshot(g: Game, p: Player, event):
     """A copy of the actor before the verb, only when a rule in play reads ``before(…)`` of this event."""
     return p.clone() if event in g.snapshots else None
 
 
-def after_event(g, p, event, data=None, card=None, before=None, goods=None, fields=None, paid=None, cells=0):
+def after_event(g: Game, p: Player, event, data=None, card=None, before=None, goods=None, fields=None, paid=None, cells=0):
     """Run the 'after' rules of an event with its payload; nothing is built when no card listens."""
     key = "event:" + event
     if g.listeners.get(key):
@@ -120,7 +125,7 @@ def after_event(g, p, event, data=None, card=None, before=None, goods=None, fiel
                            via=g.via, fields=fields, paid=paid, cells=cells))
 
 
-def pay(g, p, items, ctx=None, quiet=False):
+def pay(g: Game, p: Player, items, ctx=None, quiet=False):
     """Take goods from the player's supply (``quiet``: the caller logs it)."""
     goods = p.goods
     for good, n in items:
@@ -130,7 +135,7 @@ def pay(g, p, items, ctx=None, quiet=False):
     return True
 
 
-def gain(g, p, items, ctx=None, quiet=False, source=None):
+def gain(g: Game, p: Player, items, ctx=None, quiet=False, source=None):
     """Add goods to the player's supply; animals must then fit on the farm (``quiet``: the caller has
     logged it; ``source``: the action space the goods were collected on, where animals without room may
     stay, per the pack's ``arriving_animals``)."""
@@ -159,14 +164,14 @@ def gain(g, p, items, ctx=None, quiet=False, source=None):
     return True
 
 
-def give_others(g, p, items, ctx=None):
+def give_others(g: Game, p: Player, items, ctx=None):
     for other in g.players:
         if other is not p:
             gain(g, other, items, ctx)
     return True
 
 
-def switch_on(g, p, key) -> bool:
+def switch_on(g: Game, p: Player, key) -> bool:
     """A rule switch of ``p`` (``allow …``, ``forbid …``): True when a card turned it on for good, or a list
     of conditions of which one holds now (``allow renovate_skip while …``, docs/language.md 4.3)."""
     v = p.mods.get(key)

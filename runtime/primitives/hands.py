@@ -7,6 +7,13 @@ gives what is left. Hands are hidden: views show a player only their own (runtim
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
+    from ..engine import Game
+
+from ..state import Player
+
 from .. import history
 from ..words import plural
 
@@ -14,11 +21,11 @@ HAND_OF = {"minors": "hand_minors", "occupations": "hand_occupations"}
 _NOUN = {"minors": "minor improvement", "occupations": "occupation"}
 
 
-def can_draw_cards(g, p, kind) -> bool:
+def can_draw_cards(g: Game, p: Player, kind) -> bool:
     return bool(g.decks.get(kind))
 
 
-def draw_cards(g, p, kind, n, ctx=None):
+def draw_cards(g: Game, p: Player, kind, n, ctx=None):
     """Draw ``n`` cards of ``kind`` ('minors' or 'occupations') from the cards not dealt into the hand."""
     from ..pregame import deal   # registers the history counters of the cards drawn (runtime/history.py)
     got = deal(g, kind, n)
@@ -31,11 +38,11 @@ def draw_cards(g, p, kind, n, ctx=None):
     return True
 
 
-def can_play_from_hand(g, p, card_id) -> bool:
+def can_play_from_hand(g: Game, p: Player, card_id) -> bool:
     return card_id in p.hand_occupations
 
 
-def play_from_hand(g, p, card_id, ctx=None):
+def play_from_hand(g: Game, p: Player, card_id, ctx=None):
     """Play the occupation from the hand at no cost, out of turn (a rule of the card in the hand, 4.10)."""
     if card_id not in p.hand_occupations:
         return False
@@ -51,7 +58,7 @@ def play_from_hand(g, p, card_id, ctx=None):
     return True
 
 
-def discard_hand(g, p, kind, ctx=None):
+def discard_hand(g: Game, p: Player, kind, ctx=None):
     """The hand's cards of ``kind`` go out of the game (not back among the cards not dealt)."""
     hand = getattr(p, HAND_OF[kind])
     if g.log is not None and hand:

@@ -7,6 +7,13 @@ people``). During the work phase the statements change the people still at home 
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
+    from ..engine import Game
+
+from ..state import Player
+
 from .. import gamelog
 
 # keys of Player.stats (cleared when the round ends, runtime/phases.py end_round)
@@ -17,11 +24,11 @@ LODGERS = "lodgers"             # people living on the player's cards outside th
 ROUND_KEYS = (MORE, NONE)
 
 
-def start_player_of(g):
+def start_player_of(g: Game):
     return g.players[g.start_player]
 
 
-def people_to_place(g, p) -> int:
+def people_to_place(g: Game, p: Player) -> int:
     """The people ``p`` places this round: the family without newborns, people living on cards, and the
     changes of this round's statements (never below 0)."""
     st = p.stats
@@ -30,7 +37,7 @@ def people_to_place(g, p) -> int:
     return max(0, p.people - p.newborns + st.get(LODGERS, 0) + st.get(MORE, 0))
 
 
-def place_more(g, p, n: int):
+def place_more(g: Game, p: Player, n: int):
     """``p`` places n more people this round (a visitor): at once during the work phase, else when it starts."""
     if g.in_work_phase:
         if not p.stats.get(NONE):
@@ -41,7 +48,7 @@ def place_more(g, p, n: int):
     return True
 
 
-def place_less(g, p, n):
+def place_less(g: Game, p: Player, n):
     """``p`` places n people less this round (``None``: nobody), never below 0."""
     if n is None:
         p.stats[NONE] = True
@@ -62,7 +69,7 @@ def lodgers(p) -> int:
     return p.stats.get(LODGERS, 0)
 
 
-def lodge_people(g, p, n: int, card_id):
+def lodge_people(g: Game, p: Player, n: int, card_id):
     """Up to n people of the player's supply (the family's most, less the family and those already
     lodged) go to live on the card: placed from now on (this round too) and fed, never family."""
     from .animals import limit_of
@@ -76,13 +83,13 @@ def lodge_people(g, p, n: int, card_id):
     return True
 
 
-def can_place_first(g, p) -> bool:
+def can_place_first(g: Game, p: Player) -> bool:
     """Placing first is possible at the start of the work phase, before anyone is placed."""
     return g.in_work_phase and p.stats.get(FIRST) != g.round and p.home > 0 and \
         not any(s.occupants for s in g.spaces)
 
 
-def place_first(g, p):
+def place_first(g: Game, p: Player):
     """``p`` places one person before the start player this round (runtime/phases.py work_phase)."""
     if not can_place_first(g, p):
         return False

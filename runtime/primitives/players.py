@@ -1,8 +1,13 @@
 """Effects run for other players, and goods moved between players."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
+    from ..engine import Game
+
 from ..payments import can_afford, can_after_paying, pay_cost
-from ..state import Ctx
+from ..state import Ctx, Player
 from .. import gamelog
 
 
@@ -14,7 +19,7 @@ def _for(ctx, owner):
                before=ctx.before, owner=owner, aside=ctx.aside)
 
 
-def for_each_player(g, p, ctx, can, do):
+def for_each_player(g: Game, p: Player, ctx, can, do):
     """Run an effect for every player in turn order (the owner included)."""
     c = _for(ctx, p)
     for other in g.turn_order():
@@ -23,7 +28,7 @@ def for_each_player(g, p, ctx, can, do):
     return True
 
 
-def for_each_other(g, p, ctx, can, do):
+def for_each_other(g: Game, p: Player, ctx, can, do):
     """Run an effect for every other player, in seat order after the owner."""
     c = _for(ctx, p)
     n = g.nplayers
@@ -34,7 +39,7 @@ def for_each_other(g, p, ctx, can, do):
     return True
 
 
-def for_actor(g, p, ctx, can, do):
+def for_actor(g: Game, p: Player, ctx, can, do):
     """Run an effect for the player who carried out the event (their goods, their choices)."""
     who = actor_of(p, ctx)
     c = _for(ctx, p)
@@ -51,23 +56,23 @@ def owner_of(p, ctx):
     return ctx.owner if ctx is not None and ctx.owner is not None else p
 
 
-def give_to(g, who, items, ctx=None):
+def give_to(g: Game, who, items, ctx=None):
     """Goods from the general supply to a player."""
     return gain(g, who, items, ctx)
 
 
-def can_pay_to(g, p, whom, items) -> bool:
+def can_pay_to(g: Game, p: Player, whom, items) -> bool:
     return whom is p or can_afford(g, p, items)
 
 
-def can_pay_to_then(g, p, whom, items, can, ctx) -> bool:
+def can_pay_to_then(g: Game, p: Player, whom, items, can, ctx) -> bool:
     """Whether ``p`` can pay ``items`` to ``whom`` and then do what ``can`` tests (with the goods paid)."""
     if whom is p:
         return bool(can(g, p, ctx))
     return can_afford(g, p, items) and can_after_paying(g, p, items, can, ctx)
 
 
-def pay_to(g, p, whom, items, ctx=None):
+def pay_to(g: Game, p: Player, whom, items, ctx=None):
     """Goods from ``p`` to another player (nothing moves when they are the same player)."""
     if whom is p:
         return True
@@ -77,7 +82,7 @@ def pay_to(g, p, whom, items, ctx=None):
     return True
 
 
-def owed_to_others(g, p, ctx, price):
+def owed_to_others(g: Game, p: Player, ctx, price):
     """What ``p`` owes each other player for a price worked out for that player ('pay … to each other player
     to …', docs/language.md 4.2): (player, goods) in seat order after ``p``; a player owed nothing is left
     out. ``price(g, other, c)`` gives the goods, with ``p`` as the card's owner in ``c``."""
@@ -92,7 +97,7 @@ def owed_to_others(g, p, ctx, price):
     return owed
 
 
-def can_pay_others(g, p, ctx, price, credit=()) -> bool:
+def can_pay_others(g: Game, p: Player, ctx, price, credit=()) -> bool:
     """Whether ``p`` can pay every other player what it is owed, counting ``credit``: goods ``p`` gets
     first (the gain the payment buys), which may pay part of it."""
     total: dict[str, int] = {}
@@ -105,7 +110,7 @@ def can_pay_others(g, p, ctx, price, credit=()) -> bool:
     return can_afford(g, p, tuple((good, k) for good, k in total.items() if k > 0))
 
 
-def pay_others(g, p, ctx, price):
+def pay_others(g: Game, p: Player, ctx, price):
     """``p`` pays every other player the goods worked out for that player."""
     ok = True
     for other, goods in owed_to_others(g, p, ctx, price):
@@ -113,7 +118,7 @@ def pay_others(g, p, ctx, price):
     return ok
 
 
-def take_from(g, p, whom, items, ctx=None):
+def take_from(g: Game, p: Player, whom, items, ctx=None):
     """Goods from another player to ``p``: as much of each as they have."""
     if whom is p:
         return True
@@ -129,13 +134,13 @@ def take_from(g, p, whom, items, ctx=None):
     return True
 
 
-def _fees_for(g, p, s):
+def _fees_for(g: Game, p: Player, s):
     """The fees ``p`` owes other players' cards for using space ``s`` (docs/language.md 4.9)."""
     return [(g.players[owner], fee, cid) for owner, key, fee, cid in g.space_fees
             if owner != p.idx and (key == s.id or (key[0] == "#" and key[1:] in s.tags))]
 
 
-def can_pay_space_fees(g, p, s) -> bool:
+def can_pay_space_fees(g: Game, p: Player, s) -> bool:
     """Whether ``p`` can pay every fee of using ``s`` (a space whose fee they cannot pay is not usable)."""
     fees = _fees_for(g, p, s)
     if not fees:
@@ -147,7 +152,7 @@ def can_pay_space_fees(g, p, s) -> bool:
     return can_afford(g, p, tuple(total.items()))
 
 
-def pay_space_fees(g, p, s, ctx=None):
+def pay_space_fees(g: Game, p: Player, s, ctx=None):
     """``p`` pays the fees of using ``s`` to the cards' owners, before anything else happens there."""
     outer = g.via
     for owner, fee, cid in _fees_for(g, p, s):

@@ -1,6 +1,13 @@
 """The house: rooms and renovation."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
+    from ..engine import Game
+
+from ..state import Player
+
 from ..farm import iter_bits
 from ..payments import can_afford_any, cost_options, pay_one_of, resolve_material
 
@@ -23,7 +30,7 @@ def _tiles_of_farm(p) -> int:
     return p.rooms | p.field_mask | p.fenced_mask() | p.tile_mask()
 
 
-def room_options(g, p, cost=None):
+def room_options(g: Game, p: Player, cost=None):
     """The ways to pay for one room: the pack's price as the cards change it, or a price a card states."""
     if cost is not None:
         return cost_options(g, p, ("room",), cost, modified=False)
@@ -33,33 +40,33 @@ def room_options(g, p, cost=None):
     return cost_options(g, p, ("room",), resolve_material(g.rules.room_cost, p.house))
 
 
-def shared_rooms_left(g):
+def shared_rooms_left(g: Game):
     """Rooms the table's shared supply still holds (rooms built beyond the starting houses count
     against it); only for a pack with a shared limit (``g.rules.shared_rooms`` not None)."""
     start = g.rules.start_rooms
     return g.rules.shared_rooms - sum(max(0, pl.room_count - start) for pl in g.players)
 
 
-def shared_stables_left(g):
+def shared_stables_left(g: Game):
     """Stables the table's shared supply still holds; only for a pack with a shared limit
     (``g.rules.shared_stables`` not None)."""
     return g.rules.shared_stables - sum(pl.stables.bit_count() for pl in g.players)
 
 
-def room_cells(g, p) -> int:
+def room_cells(g: Game, p: Player) -> int:
     if g.rules.shared_rooms is not None and shared_rooms_left(g) <= 0:
         return 0
     gr = p.grid
     return gr.full & ~_blocked_for_tiles(p) & gr.neighbours_of(p.rooms)
 
 
-def can_build_room(g, p, ctx=None, cost=None):
+def can_build_room(g: Game, p: Player, ctx=None, cost=None):
     if not room_cells(g, p):
         return False
     return can_afford_any(g, p, room_options(g, p, cost))
 
 
-def build_room(g, p, ctx=None, cost=None, emit=True):
+def build_room(g: Game, p: Player, ctx=None, cost=None, emit=True):
     cells = room_cells(g, p)
     options = room_options(g, p, cost)
     if not cells or not can_afford_any(g, p, options):
@@ -90,7 +97,7 @@ def build_room(g, p, ctx=None, cost=None, emit=True):
 PARTNER = "partner"
 
 
-def partner_for(g, p, act):
+def partner_for(g: Game, p: Player, act):
     """``p``'s partner when the team rules let ``p`` do ``act`` (rooms, stables, plow, fences) on the
     partner's farm, else None."""
     if not g.partners:
@@ -101,12 +108,12 @@ def partner_for(g, p, act):
     return g.partner_of(p)
 
 
-def partner_room_options(g, p, q):
+def partner_room_options(g: Game, p: Player, q):
     """The ways for ``p`` to pay a room on partner ``q``'s farm (the material is ``q``'s house)."""
     return cost_options(g, p, ("room",), g.rules.teams["rooms"], material=q.house)
 
 
-def partner_room_cells(g, p) -> tuple:
+def partner_room_cells(g: Game, p: Player) -> tuple:
     """(partner, the spaces where ``p`` may build the partner a room now), or (None, 0)."""
     q = partner_for(g, p, "rooms")
     if q is None:
@@ -117,12 +124,12 @@ def partner_room_cells(g, p) -> tuple:
     return q, cells
 
 
-def can_build_rooms(g, p, ctx=None):
+def can_build_rooms(g: Game, p: Player, ctx=None):
     """Whether the 'build rooms' action can build a room (on the own farm or, in team play, the partner's)."""
     return can_build_room(g, p) or partner_room_cells(g, p)[0] is not None
 
 
-def build_rooms(g, p, ctx=None):
+def build_rooms(g: Game, p: Player, ctx=None):
     built = acts = 0   # rooms on the own farm (the event's count); every room built, the partner's too
     if g.listeners.get("instead:build_rooms") and replaced(g, p, "build_rooms", ctx):
         return True
@@ -162,7 +169,7 @@ def build_rooms(g, p, ctx=None):
     return acts > 0
 
 
-def renovation_targets(g, p, skip=False):
+def renovation_targets(g: Game, p: Player, skip=False):
     """The materials ``p`` may renovate to now; ``skip``: every later one (a renovation to a material at
     a card's price, docs/language.md 4.13)."""
     mats = g.rules.materials
@@ -177,7 +184,7 @@ def renovation_targets(g, p, skip=False):
 _RENOVATION_PRICES: dict = {}  # (rules, target, rooms) -> the printed price of that renovation
 
 
-def renovation_options(g, p, target):
+def renovation_options(g: Game, p: Player, target):
     """The ways to pay for renovating the house to ``target``."""
     key = (g.rules, target, p.room_count)
     base = _RENOVATION_PRICES.get(key)
@@ -192,7 +199,7 @@ def renovation_options(g, p, target):
     return cost_options(g, p, ("renovation",), base, material=target)
 
 
-def _renovation_ways(g, p, target, cost):
+def _renovation_ways(g: Game, p: Player, target, cost):
     """The ways to pay a renovation to ``target``: the rules' price as the cards change it, or the price a
     card gives (``cost``), which only substitutions change (as for 'build room for …')."""
     if cost is None:
@@ -200,7 +207,7 @@ def _renovation_ways(g, p, target, cost):
     return cost_options(g, p, ("renovation",), tuple(cost), modified=False, material=target)
 
 
-def can_renovate(g, p, ctx=None, target=None, cost=None):
+def can_renovate(g: Game, p: Player, ctx=None, target=None, cost=None):
     """Whether ``p`` can renovate now (to ``target``, at the price ``cost`` a card gives, when given); a
     renovation that lacks only its price is possible when an 'instead of' rule would replace it
     (docs/language.md 4.1.3, as for a family growth that lacks only a room)."""
@@ -212,7 +219,7 @@ def can_renovate(g, p, ctx=None, target=None, cost=None):
     return bool(targets and g.listeners.get("instead:renovate") and could_replace(g, p, "renovate", ctx))
 
 
-def renovate(g, p, ctx=None, target=None, cost=None):
+def renovate(g: Game, p: Player, ctx=None, target=None, cost=None):
     """A renovation (to ``target`` when given); ``cost``: the price a card gives for this one renovation,
     instead of the rules' price, and with a target straight to it from any earlier material."""
     targets = [t for t in renovation_targets(g, p, skip=cost is not None and target is not None)

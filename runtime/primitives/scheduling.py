@@ -1,6 +1,13 @@
 """Goods and actions on future rounds, bonus points, and goods returned to a space."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
+    from ..engine import Game
+
+from ..state import Player
+
 from ..payments import pay_cost
 from .. import gamelog
 from ..words import plural
@@ -9,23 +16,23 @@ from ..words import plural
 # ====================================================================== schedule, scoring
 
 
-def rounds_next(g, n):
+def rounds_next(g: Game, n):
     return [r for r in range(g.round + 1, g.round + 1 + n) if r <= g.last_round]
 
 
-def rounds_offsets(g, offsets):
+def rounds_offsets(g: Game, offsets):
     return [g.round + k for k in offsets if g.round + k <= g.last_round]
 
 
-def rounds_listed(g, listed):
+def rounds_listed(g: Game, listed):
     return [r for r in listed if g.round < r <= g.last_round]
 
 
-def rounds_remaining(g, parity=None):
+def rounds_remaining(g: Game, parity=None):
     return [r for r in range(g.round + 1, g.last_round + 1) if parity is None or r % 2 == parity]
 
 
-def schedule(g, p, items, rounds, ctx=None, source=None):
+def schedule(g: Game, p: Player, items, rounds, ctx=None, source=None):
     """Goods for ``p`` at the start of each of ``rounds``; ``source`` is the card they come from (the log
     names it when they are taken)."""
     for r in rounds:
@@ -35,14 +42,14 @@ def schedule(g, p, items, rounds, ctx=None, source=None):
     return True
 
 
-def bonus(g, p, points, ctx=None, source=None):
+def bonus(g: Game, p: Player, points, ctx=None, source=None):
     """Bonus points for ``p``; ``source`` is the card they come from."""
     p.bonus += points
     gamelog.bonus_points(g, p, points, source)
     return True
 
 
-def convert_bonus(g, p, good, tiers, ctx=None, source=None):
+def convert_bonus(g: Game, p: Player, good, tiers, ctx=None, source=None):
     have = p.goods[good]
     best = None
     for threshold, points in tiers:
@@ -57,7 +64,7 @@ def convert_bonus(g, p, good, tiers, ctx=None, source=None):
     return True
 
 
-def return_to_space(g, p, items, ctx=None):
+def return_to_space(g: Game, p: Player, items, ctx=None):
     if ctx is None or ctx.space is None or not pay_cost(g, p, items):
         return False
     space = ctx.space = g.own_space(ctx.space)
@@ -66,11 +73,11 @@ def return_to_space(g, p, items, ctx=None):
     return True
 
 
-def always(g, p, c=None):
+def always(g: Game, p: Player, c=None):
     return True
 
 
-def never(g, p, c=None):
+def never(g: Game, p: Player, c=None):
     return False
 
 
@@ -87,7 +94,7 @@ class ScheduledAction:
         self.can, self.do, self.label, self.aside = can, do, label, aside
 
 
-def schedule_action(g, p, can, do, rounds, label, ctx=None, source=None, aside=None):
+def schedule_action(g: Game, p: Player, can, do, rounds, label, ctx=None, source=None, aside=None):
     """An effect for ``p`` to take at the start of each of ``rounds``; ``source`` as for ``schedule``.
     ``aside`` = (piece, n): up to n of the player's unbuilt pieces are set aside on each of those round
     spaces, the earliest round first, as many as are left (docs/language.md 4.3); until that round they are
@@ -112,7 +119,7 @@ def schedule_action(g, p, can, do, rounds, label, ctx=None, source=None, aside=N
     return True
 
 
-def release_set_aside(g, p, entry):
+def release_set_aside(g: Game, p: Player, entry):
     """The pieces set aside for ``entry`` go back to ``p``'s supply as its round starts (those its action does
     not build stay there); returns them as ((piece, count),) for ``set_aside(…)``."""
     for piece, k in entry.aside:

@@ -1,15 +1,20 @@
 """Fields: plowing, sowing, fields that are cards, harvesting more, moving crops."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
+    from ..engine import Game
+
 from ..farm import iter_bits
-from ..state import Ctx
+from ..state import Ctx, Player
 from ..words import plural
 
 
 # ====================================================================== farm: fields, sowing
 
 
-def plow_cells(g, p) -> int:
+def plow_cells(g: Game, p: Player) -> int:
     gr = p.grid
     rules = g.rules
     if rules.field_tile is not None and g.tile_supply.get(rules.field_tile, 0) <= 0:
@@ -22,7 +27,7 @@ def plow_cells(g, p) -> int:
     return free
 
 
-def partner_plow_cells(g, p) -> tuple:
+def partner_plow_cells(g: Game, p: Player) -> tuple:
     """(partner, the spaces of the partner's farm where ``p``'s field may go), or (None, 0)."""
     q = partner_for(g, p, "plow")
     if q is None:
@@ -31,11 +36,11 @@ def partner_plow_cells(g, p) -> tuple:
     return (q, cells) if cells else (None, 0)
 
 
-def can_plow(g, p, ctx=None):
+def can_plow(g: Game, p: Player, ctx=None):
     return bool(plow_cells(g, p)) or bool(g.partners and partner_plow_cells(g, p)[0] is not None)
 
 
-def plow(g, p, ctx=None, count=1, up_to=False):
+def plow(g: Game, p: Player, ctx=None, count=1, up_to=False):
     """Plow ``count`` fields (as many as there is room for); ``up_to``: the player may stop after each
     field ('plow up to N fields', docs/language.md 4.12 UPN)."""
     done = 0
@@ -75,7 +80,7 @@ def _empty_fields(p):
     return [c for c, f in sorted(p.fields.items()) if f[1] == 0]
 
 
-def can_sow(g, p, ctx=None, only=None):
+def can_sow(g: Game, p: Player, ctx=None, only=None):
     grain, veg = p.goods["grain"], p.goods.get("vegetable", 0)
     if only is not None:   # 'sow <crop>': that good only
         grain = grain if only == "grain" else 0
@@ -143,7 +148,7 @@ def _sown(option):
     return option[0] + option[1] + (sum(n for _, n in option[2]) if len(option) > 2 else 0)
 
 
-def sow(g, p, ctx=None, at_most=None, only=None, fewer=0):
+def sow(g: Game, p: Player, ctx=None, at_most=None, only=None, fewer=0):
     """One sowing: on empty fields (and cards that are fields), on at most ``at_most`` of them when given
     ('sow 1 field'), with the good ``only`` alone when given ('sow grain'); each field gets the rules'
     amount of its crop and what 'sowing of' adds to it, ``fewer`` less (never below 1)."""
@@ -177,8 +182,8 @@ def sow(g, p, ctx=None, at_most=None, only=None, fewer=0):
                 if word == crop or (word == "crops" and crop in ("grain", "vegetable")):
                     yields[crop] += n
     if plan is None:
-        cells = iter(k for k in empty if _field_allows(p, k, "grain") or _field_allows(p, k, "vegetable"))
-        targets = {"grain": [next(cells) for _ in range(a)], "vegetable": [next(cells) for _ in range(b)]}
+        free = iter(k for k in empty if _field_allows(p, k, "grain") or _field_allows(p, k, "vegetable"))
+        targets = {"grain": [next(free) for _ in range(a)], "vegetable": [next(free) for _ in range(b)]}
     else:
         both, g_only, v_only = plan
         gt = g_only[:a] + both[: max(0, a - len(g_only))]
@@ -207,13 +212,13 @@ def sow(g, p, ctx=None, at_most=None, only=None, fewer=0):
     return True
 
 
-def can_add_to_fields(g, p, ctx=None, good=None):
+def can_add_to_fields(g: Game, p: Player, ctx=None, good=None):
     if good is None:
         return bool(ctx is not None and ctx.fields and any(p.fields.get(k, (None, 0))[1] > 0 for k in ctx.fields))
     return any(f[0] == good and f[1] > 0 for f in p.fields.values())
 
 
-def add_to_fields(g, p, ctx, n, good=None):
+def add_to_fields(g: Game, p: Player, ctx, n, good=None):
     """'add N to each sown field' (the fields the sowing a rule reacts to just sowed) and 'add N <good> to
     each <good> field' (every field or stack holding that good): N more from the general supply."""
     keys = (ctx.fields or ()) if good is None else [k for k, f in sorted(p.fields.items()) if f[0] == good]
@@ -228,11 +233,11 @@ def add_to_fields(g, p, ctx, n, good=None):
     return done > 0
 
 
-def can_take_from_field(g, p, ctx, good, n):
+def can_take_from_field(g: Game, p: Player, ctx, good, n):
     return any(f[0] == good and f[1] >= n for q in g.players if q is not p for f in q.fields.values())
 
 
-def take_from_field(g, p, ctx, good, n, given):
+def take_from_field(g: Game, p: Player, ctx, good, n, given):
     """'take N <crop> from a field of another player and give them <goods>': the player running it chooses
     the field among every other player's fields holding it; the other player gains the goods."""
     opts = [(q.idx, key) for q in g.players if q is not p for key, f in sorted(q.fields.items())
@@ -256,7 +261,7 @@ def take_from_field(g, p, ctx, good, n, given):
 # ====================================================================== fields
 
 
-def add_card_field(g, p, card_id, crops, stacks=1):
+def add_card_field(g: Game, p: Player, card_id, crops, stacks=1):
     """A card that is a field (``stacks`` fields): each is sown and harvested like a field tile, but is
     not a farmyard space."""
     for _ in range(stacks):
@@ -271,17 +276,17 @@ def _field_allows(p, key, crop):
     return allowed is None or crop in allowed
 
 
-def can_harvest_fields(g, p, ctx=None):
+def can_harvest_fields(g: Game, p: Player, ctx=None):
     return any(f[1] > 0 for f in p.fields.values())
 
 
-def harvest_fields(g, p, ctx=None):
+def harvest_fields(g: Game, p: Player, ctx=None):
     """A field phase of one player (the harvest's, or 'harvest fields'): 1 good from each planted field
     or stack into the supply (from the general supply, the field keeping it, for a good the player
     harvests from the supply: 'harvest <crop> from the supply'), then the harvest event
     (docs/language.md 4.14) with the goods, the stacks and the cards that are fields among them."""
     before = snapshot(g, p, "harvest")   # before(…) of the harvest rules: the fields and goods before it
-    taken = {}
+    taken: dict = {}
     stacks = 0
     cards = None
     supply = p.mods.get("harvest_from_supply") if p.mods else None
@@ -309,17 +314,17 @@ def harvest_fields(g, p, ctx=None):
     return stacks > 0
 
 
-def skip_harvest(g, p, ctx=None):
+def skip_harvest(g: Game, p: Player, ctx=None):
     """'skip the next harvest': the player takes no part in the next harvest (runtime/phases.py)."""
     p.card_state["skip_harvest"] = True
     return True
 
 
-def can_harvest_more(g, p, crop):
+def can_harvest_more(g: Game, p: Player, crop):
     return any(f[0] == crop and f[1] > 0 for f in p.fields.values())
 
 
-def harvest_more(g, p, crop, n):
+def harvest_more(g: Game, p: Player, crop, n):
     taken = 0
     for key in sorted(p.fields):
         f = p.fields[key]
@@ -340,12 +345,12 @@ def _field_name(p, key):
     return p.card_state.get("field_cards", {}).get(key, "card")
 
 
-def can_move_crop(g, p):
+def can_move_crop(g: Game, p: Player):
     has_src = any(f[1] >= 2 for f in p.fields.values())
     return has_src and any(f[1] == 0 for f in p.fields.values())
 
 
-def move_crop(g, p):
+def move_crop(g: Game, p: Player):
     opts = [(s, d) for s, fs in sorted(p.fields.items()) if fs[1] >= 2
             for d, fd in sorted(p.fields.items()) if fd[1] == 0 and _field_allows(p, d, fs[0])]
     if not opts:

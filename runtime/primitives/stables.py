@@ -1,6 +1,13 @@
 """Stables."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
+    from ..engine import Game
+
+from ..state import Player
+
 from ..farm import iter_bits
 from ..payments import can_afford_any, cost_options, pay_one_of
 from .. import gamelog
@@ -9,7 +16,7 @@ from .. import gamelog
 # ====================================================================== farm: stables
 
 
-def stable_cells(g, p) -> int:
+def stable_cells(g: Game, p: Player) -> int:
     if g.rules.stables_near_pastures:
         return _stable_cells_near_pastures(p)
     return p.grid.full & ~(p.rooms | p.field_mask | p.stables)
@@ -31,14 +38,14 @@ def _stable_cells_near_pastures(p) -> int:
     return out
 
 
-def stable_options(g, p, cost=None):
+def stable_options(g: Game, p: Player, cost=None):
     """The ways to pay for one stable: the pack's price as the cards change it, or a price a card states."""
     if cost is not None:
         return cost_options(g, p, ("stable",), cost, modified=False)
     return cost_options(g, p, ("stable",), g.rules.stable_cost)
 
 
-def can_build_stable(g, p, ctx=None, cost=None):
+def can_build_stable(g: Game, p: Player, ctx=None, cost=None):
     stables = p.stables
     if stables.bit_count() >= limit_of(g, p, "stables", g.rules.max_stables):
         return False
@@ -52,13 +59,13 @@ def can_build_stable(g, p, ctx=None, cost=None):
     return can_afford_any(g, p, stable_options(g, p, cost))
 
 
-def _put_stable(g, p, cell):
+def _put_stable(g: Game, p: Player, cell):
     p.stables |= 1 << cell
     if g.log is not None:
         g.say(f"{p.name} builds a stable at {p.grid.name(cell)}")
 
 
-def build_stable(g, p, ctx=None, cost=None):
+def build_stable(g: Game, p: Player, ctx=None, cost=None):
     if not can_build_stable(g, p, ctx, cost):
         return False
     before = snapshot(g, p, "build_stables")
@@ -70,7 +77,7 @@ def build_stable(g, p, ctx=None, cost=None):
     return True
 
 
-def _fits_one_more(g, q, good) -> bool:
+def _fits_one_more(g: Game, q, good) -> bool:
     if good not in g.animal_set:
         return True
     counts = list(animal_counts(g, q))
@@ -78,7 +85,7 @@ def _fits_one_more(g, q, good) -> bool:
     return animals_fit(g, q, counts)
 
 
-def partner_goods_options(g, p, q, moved) -> list:
+def partner_goods_options(g: Game, p: Player, q, moved) -> list:
     """The moves of a partner exchange: ("give", good) or ("take", good), one good at a time, after
     "stop". A kind not moved yet (``moved``) costs the fee first; an animal moves only where it fits."""
     fee = g.rules.teams.get("fee") or ()
@@ -97,14 +104,14 @@ def partner_goods_options(g, p, q, moved) -> list:
     return out
 
 
-def partner_exchange(g, p, ctx=None):
+def partner_exchange(g: Game, p: Player, ctx=None):
     """Team play: after using an exchange space, ``p`` passes goods to the partner and takes goods from
     them, one at a time, paying the fee once for each kind of good moved, until ``p`` stops."""
     q = g.partner_of(p)
     if q is None:
         return False
     fee = g.rules.teams.get("fee") or ()
-    moved = set()
+    moved: set = set()
     while True:
         opts = partner_goods_options(g, p, q, moved)
         if len(opts) == 1:
@@ -129,12 +136,12 @@ def partner_exchange(g, p, ctx=None):
     return bool(moved)
 
 
-def partner_stable_options(g, p):
+def partner_stable_options(g: Game, p: Player):
     """The ways for ``p`` to pay a stable on the partner's farm."""
     return cost_options(g, p, ("stable",), g.rules.teams["stables"])
 
 
-def partner_stable_cells(g, p) -> tuple:
+def partner_stable_cells(g: Game, p: Player) -> tuple:
     """(partner, the spaces where ``p`` may build the partner a stable now), or (None, 0)."""
     q = partner_for(g, p, "stables")
     if q is None or q.stables.bit_count() >= limit_of(g, q, "stables", g.rules.max_stables):
@@ -147,7 +154,7 @@ def partner_stable_cells(g, p) -> tuple:
     return q, cells
 
 
-def can_build_stables(g, p, ctx=None, cost=None):
+def can_build_stables(g: Game, p: Player, ctx=None, cost=None):
     """Whether the 'build stables' action can build one (on the own farm or, in team play, the partner's);
     ``cost``: the price of each stable a card gives ('build stables for 1 wood, 1 food'), own farm only."""
     if cost is not None:
@@ -155,7 +162,7 @@ def can_build_stables(g, p, ctx=None, cost=None):
     return can_build_stable(g, p) or partner_stable_cells(g, p)[0] is not None
 
 
-def build_stables(g, p, ctx=None, cost=None):
+def build_stables(g: Game, p: Player, ctx=None, cost=None):
     built = acts = 0   # stables on the own farm (the event's count); every stable built, the partner's too
     cells = 0          # the spaces of the stables built on the own farm (the event's cells)
     if g.listeners.get("instead:build_stables") and replaced(g, p, "build_stables", ctx):
