@@ -60,6 +60,8 @@ class Game(Decisions, CardsInPlay, Phases):
         if len(self.agents) != nplayers:
             raise ValueError(f"{len(self.agents)} agents for {nplayers} players")
         self.log: list | None = [] if log else None
+        self._log_sourced: set = set()  # lines of the log that already name the card they come from (gamelog)
+        self._exchange_price = 0    # > 0 while an exchange's price is paid (gamelog.paying_for_an_exchange)
         self.round = 0
         self.last_round = rules.last_round
         self.start_player = 0

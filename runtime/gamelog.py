@@ -58,7 +58,7 @@ def _say_from(g: Game, text, via):
     g.say(text + (f" ({via})" if via else ""))
     if via:
         assert g.log is not None  # (say wrote nothing otherwise, and there is no line to mark)
-        g.__dict__.setdefault("_log_sourced", set()).add(len(g.log) - 1)
+        g._log_sourced.add(len(g.log) - 1)
 
 
 def run_card_effect(g, handler, p, ctx):  # g: a Game (also its mixins' self)
@@ -75,7 +75,7 @@ def from_card(g: Game, source, handler, p, ctx):
     result = handler(g, p, ctx)
     if len(log) > start:
         name = source_name(g, source)
-        marked = g.__dict__.setdefault("_log_sourced", set())
+        marked = g._log_sourced
         for i in range(start, len(log)):
             if i not in marked and name:
                 log[i] += f" ({name})"
@@ -91,15 +91,15 @@ class paying_for_an_exchange:
         self.g = g
 
     def __enter__(self):
-        self.g.__dict__["_exchange_price"] = self.g.__dict__.get("_exchange_price", 0) + 1
+        self.g._exchange_price += 1
 
     def __exit__(self, *exc):
-        self.g.__dict__["_exchange_price"] -= 1
+        self.g._exchange_price -= 1
 
 
 def paid(g: Game, p: Player, items):
     """``P1 pays 5 wood, 2 reed`` (nothing when the price is nothing)."""
-    if g.log is not None and any(n > 0 for good, n in items) and not g.__dict__.get("_exchange_price"):
+    if g.log is not None and any(n > 0 for good, n in items) and not g._exchange_price:
         g.say(f"{p.name} pays {goods(g, items)}")
 
 

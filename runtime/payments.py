@@ -117,7 +117,7 @@ def cost_options(g: Game, p: Player, targets, base, modified=True, material=None
     # one priced unit: every open limited change lowers it (docs/language.md 4.3, "Limited changes"); the
     # ways it lowers are offered instead of the others, and paying one of them spends the changes
     if any(m[1] == "free" for m in changes):   # 'free stable (the next time)': for nothing
-        lowered = [()]
+        lowered: list = [()]
     else:
         extra = [item for m in changes for item in m[1]]
         lowered = _cost_options(g, p, targets, base, modified, material, extra=tuple(extra))

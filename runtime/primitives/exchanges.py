@@ -213,7 +213,7 @@ def use_exchange(g: Game, p: Player, index, convert=False, settle=True):
         return True
     if get == "pile":
         stack = p.card_state["piles"][source]
-        got = ((stack.pop(0), 1),)
+        got: tuple = ((stack.pop(0), 1),)
         p.producible = None
     else:
         got = get

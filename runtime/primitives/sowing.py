@@ -288,7 +288,7 @@ def harvest_fields(g: Game, p: Player, ctx=None):
     before = snapshot(g, p, "harvest")   # before(…) of the harvest rules: the fields and goods before it
     taken: dict = {}
     stacks = 0
-    cards = None
+    cards: tuple | None = None
     supply = p.mods.get("harvest_from_supply") if p.mods else None
     for key in sorted(p.fields):
         f = p.fields[key]
