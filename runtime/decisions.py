@@ -1,7 +1,7 @@
 """Requests and answers: a decision asked of an agent or held open for the caller, the log a replay or a clone
 takes its answers from, and the game loop as a greenlet (docs/api.md).
 
-A mixin of ``runtime.engine.Game`` (its state lives there)."""
+A part of ``runtime.engine.Game``, chained on ``runtime.gamefields.GameFields`` (the fields)."""
 from __future__ import annotations
 
 import weakref
@@ -9,6 +9,7 @@ import weakref
 from greenlet import error as GreenletError, getcurrent, greenlet
 
 from . import given_setup, pregame
+from .gamefields import GameFields
 from .requests import Request, norm
 
 
@@ -33,9 +34,7 @@ _PAUSE = object()  # in a replay queue: hold the game at the next request
 _MISSING = object()
 
 
-class Decisions:
-    finished: bool  # kept by runtime.engine.Game (an annotation only, for the type checker)
-
+class Decisions(GameFields):
     def decide(self, p, kind, options, labels=None, prompt=None):
         """A request to ``p``: returns the chosen one of ``options`` (a single option is taken without
         asking). Logged decisions being replayed come first; then the seat's agent answers at once; a

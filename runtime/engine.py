@@ -6,31 +6,27 @@ at once; a seat without one holds the game open: the engine runs as a greenlet a
 the caller with the pending request, and ``answer`` switches in again (docs/api.md, docs/architecture.md).
 Same pack, seed and answers give the same game in any process.
 
-The class is split by concern into mixins: runtime/decisions.py (requests, answers, the game held
-open), runtime/events.py (events and cards in play) and runtime/phases.py (rounds, harvest, scoring);
-this module holds the state, its copies and the set-up.
+The class is split by concern into classes chained on runtime/gamefields.py (the fields, declared once):
+runtime/decisions.py (requests, answers, the game held open), runtime/events.py (events and cards in
+play) and runtime/phases.py (rounds, harvest, scoring); this module holds the state, its copies and the
+set-up.
 """
 from __future__ import annotations
 
 import copy
 import random
 from collections import deque
-from typing import Any
 
 from . import given_setup, history
 from .state import Player, Space
-from .decisions import Decisions, GameOver, IllegalDecision, LogMismatch, NoAgent, _PAUSE  # noqa: F401 (the exceptions are the engine's API)
-from .events import CardsInPlay
+from .decisions import GameOver, IllegalDecision, LogMismatch, NoAgent, _PAUSE  # noqa: F401 (the exceptions are the engine's API)
 from .phases import Phases
 
 
 SAME = object()  # clone(agents=SAME): copies of the game's own agents
 
 
-class Game(Decisions, CardsInPlay, Phases):
-    _rng: random.Random | None  # set through the rng property (annotations only, for the type checker)
-    _rng_frozen: random.Random | None
-
+class Game(Phases):
     def __init__(self, pack, nplayers: int, seed: int = 0, agents=None, log: bool = False, decks=None,
                  setup=None):
         rules = pack.rules
@@ -43,9 +39,9 @@ class Game(Decisions, CardsInPlay, Phases):
                 raise ValueError(f"pack '{pack.id}' has no deck {', '.join(map(repr, unknown)) or '(none named)'}; "
                                  f"its decks are {', '.join(pack.decks) or 'none'}")
         self.chosen_decks = decks   # the decks hand cards are dealt from; None: every deck of the pack
-        self.setup: Any = given_setup.normal(pack, nplayers, setup)  # a set-up given from outside (runtime/given_setup.py)
-        self.returned: list = []    # (seat, card id): given occupations whose cost could not be paid
-        self.short_hands: dict = {}  # kind -> (dealt each, full hand, cards in the decks) when the decks are short
+        self.setup = given_setup.normal(pack, nplayers, setup)  # a set-up given from outside (runtime/given_setup.py)
+        self.returned = []    # (seat, card id): given occupations whose cost could not be paid
+        self.short_hands = {}  # kind -> (dealt each, full hand, cards in the decks) when the decks are short
         self.pack = pack
         self.rules = rules
         self.nplayers = nplayers
@@ -59,55 +55,55 @@ class Game(Decisions, CardsInPlay, Phases):
         self.agents = list(agents) if agents is not None else [None] * nplayers  # None: a seat held open
         if len(self.agents) != nplayers:
             raise ValueError(f"{len(self.agents)} agents for {nplayers} players")
-        self.log: list | None = [] if log else None
-        self._log_sourced: set = set()  # lines of the log that already name the card they come from (gamelog)
+        self.log = [] if log else None
+        self._log_sourced = set()  # lines of the log that already name the card they come from (gamelog)
         self._exchange_price = 0    # > 0 while an exchange's price is paid (gamelog.paying_for_an_exchange)
         self.round = 0
         self.last_round = rules.last_round
         self.start_player = 0
-        self.spaces: list[Space] = []
-        self.space_by_id: dict[str, Space] = {}
+        self.spaces = []
+        self.space_by_id = {}
         self.grouped = False        # some space on the board belongs to a group (one person a round)
         self.early_cards = False    # some round card on the board was revealed early for one player only
-        self.schedule: dict[int, list] = {}
-        self.listeners: dict[str, list] = {}
-        self.counters: dict[str, list] = {}  # event key -> history counters kept on it (runtime/history.py)
-        self.snapshots: set = set()  # events whose rules in play read 'before(…)': their verbs copy the actor first
-        self.converted: list = []    # conversions made inside a payment, announced when it is paid
-        self.batches: dict = {}      # seat -> (conversions, snapshot): conversions at one time under way (4.1.5)
-        self.latches: list = []     # (owner, condition, handler, card id): 'once …' rules not yet fired
+        self.schedule = {}
+        self.listeners = {}
+        self.counters = {}  # event key -> history counters kept on it (runtime/history.py)
+        self.snapshots = set()  # events whose rules in play read 'before(…)': their verbs copy the actor first
+        self.converted = []    # conversions made inside a payment, announced when it is paid
+        self.batches = {}      # seat -> (conversions, snapshot): conversions at one time under way (4.1.5)
+        self.latches = []     # (owner, condition, handler, card id): 'once …' rules not yet fired
         self.animal_set = frozenset(rules.animals)
         self.building_set = frozenset(rules.building)
         self.in_work_phase = False
         self.phase = None            # the phase under way for 'during(…)': work_phase, field_phase, feeding, breeding
         self.using = None            # id of the action space being used (the space of its verbs' events)
-        self.space_fees: tuple = ()  # (owner, space id or #tag, fee, card id): 'others pay … to owner to use …' (4.9)
+        self.space_fees = ()  # (owner, space id or #tag, fee, card id): 'others pay … to owner to use …' (4.9)
         self.via = None              # the card whose rule is running (event_via), None for a space's own action
         self.open_windows = frozenset()  # exchange windows open besides 'any time': harvest, feeding
         self.accept_optional = False     # 'may' effects are taken without asking (a choice needs them)
-        self.replacing: frozenset = frozenset()  # events whose 'instead of' rule is running (primitives.replaced)
-        self.occupation_fee: tuple | None = None  # the fee of the occupation action being replaced (play occupation at random)
+        self.replacing = frozenset()  # events whose 'instead of' rule is running (primitives.replaced)
+        self.occupation_fee = None  # the fee of the occupation action being replaced (play occupation at random)
         self.last_paid = ()              # the last price paid (payments.pay_one_of): a card's price for event_paid
         self.decisions = 0
         self.turn_no = self.action_no = self.harvest_no = 0  # periods of rule limits (runtime/firing.py)
         self.event_seq = self.event_id = 0   # events emitted so far; the one whose rules are running ('per event')
-        self.record: list | None = []  # every decision taken: (player index, kind, option)
+        self.record = []  # every decision taken: (player index, kind, option)
         self.after_decision = None  # callback(game) after every recorded decision (saving)
         self.on_step = None         # callback(game) before every decision (invariant checks)
         self.major_supply = list(pack.majors)
         self.tile_supply = {t["id"]: t["supply"] for t in rules.pasture_tiles}  # tiles left, shared
-        self.major_order: dict[str, int] = {cid: i for i, cid in enumerate(pack.majors)}
-        self.round_order: list[str] = []
-        self.decks: dict = {}           # the shuffled hand cards not dealt, by kind (runtime/pregame.py)
+        self.major_order = {cid: i for i, cid in enumerate(pack.majors)}
+        self.round_order = []
+        self.decks = {}           # the shuffled hand cards not dealt, by kind (runtime/pregame.py)
         self.pregame_done = False
         self.given_played = False   # the set-up's occupations are in play (or went back)
-        self.display: dict = {}     # kind -> cards of the open display (runtime/pregame.py)
+        self.display = {}     # kind -> cards of the open display (runtime/pregame.py)
         self.display_round = 0      # the round somebody took a card from the open display
         self.finished = False
         self.scores = None
         self.pending = None         # the Request a held-open game waits for
         self._engine = None         # the greenlet running the game loop (run / answer)
-        self._replay: deque | None = None  # deque of logged decisions to take before asking anyone
+        self._replay = None  # deque of logged decisions to take before asking anyone
         self._replay_asks = False   # during a replay, ask the seat's agent too and check it agrees
         self._base_exchanges = [ex + (None, f"base:{i}") for i, ex in enumerate(rules.exchanges)]
         self._setup()

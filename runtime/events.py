@@ -1,28 +1,16 @@
 """Events and the cards in play: running an event's listeners in the defined order, cards coming into play
 (lasting effects, 'once' rules) and leaving it.
 
-A mixin of ``runtime.engine.Game`` (its state lives there)."""
+A part of ``runtime.engine.Game``, chained on ``runtime.gamefields.GameFields`` (the fields)."""
 from __future__ import annotations
-
-from typing import Any
 
 from . import primitives as P, gamelog, history
 from .payments import price_cache_for
-from .state import Ctx, Player
+from .decisions import Decisions
+from .state import Ctx
 
 
-class CardsInPlay:
-    # the state this mixin reads, kept by runtime.engine.Game (annotations only, for the type checker)
-    pack: Any
-    nplayers: int
-    players: list[Player]
-    log: list | None
-    listeners: dict[str, list]
-    counters: dict[str, list]
-    via: str | None
-    event_id: int
-    event_seq: int
-
+class CardsInPlay(Decisions):
     def emit(self, key: str, actor, ctx=None):
         """Run the listeners of an event in the defined order (docs/language.md, 4.1.4): by seat from
         the actor clockwise, and for one player in the order their cards came into play (a card's rules in

@@ -61,7 +61,7 @@ def _say_from(g: Game, text, via):
         g._log_sourced.add(len(g.log) - 1)
 
 
-def run_card_effect(g, handler, p, ctx):  # g: a Game (also its mixins' self)
+def run_card_effect(g, handler, p, ctx):  # g: a Game (also the self of its parts' methods)
     """Run a card's effect; the log lines it writes end with the card's name ("P4 gets 2 food (<card>)")."""
     return from_card(g, _card_of_handler(g, handler), handler, p, ctx)
 

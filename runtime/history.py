@@ -78,7 +78,7 @@ def register_dealt(g: Game) -> None:
                 register_hand_rules(g, p.idx, cards[cid])
 
 
-def count(g, key, actor, c) -> None:  # g: a Game (also its mixins' self)
+def count(g, key, actor, c) -> None:  # g: a Game (also the self of its parts' methods)
     """Count an event for its actor in every counter kept on ``key``."""
     entries = g.counters.get(key)
     if not entries:

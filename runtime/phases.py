@@ -1,7 +1,7 @@
 """The game's phases: rounds, the work phase (placing people, using spaces), returning home, the harvest with its
 feeding, and the final scoring and ranking.
 
-A mixin of ``runtime.engine.Game`` (its state lives there)."""
+A part of ``runtime.engine.Game``, chained on ``runtime.gamefields.GameFields`` (the fields)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -9,10 +9,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
     from .engine import Game
 
-from typing import Any
-
 from . import primitives as P, gamelog, pregame
-from .state import Ctx, Player
+from .events import CardsInPlay
+from .state import Ctx
 from .words import plural
 from .decisions import NoAgent
 
@@ -23,12 +22,7 @@ FEEDING = frozenset(("harvest", "feeding"))
 _SPACE_EVENTS: dict = {}  # (space id, tags) -> the names of the events of using it (strings built once)
 
 
-class Phases:
-    # the state this mixin reads, kept by runtime.engine.Game (annotations only, for the type checker)
-    rules: Any
-    players: list[Player]
-    partners: dict[int, int]
-
+class Phases(CardsInPlay):
     def play(self):
         """Play the game to its end with its agents; returns the score table. A seat without an agent
         raises NoAgent at its first request (the game stays held open there)."""
