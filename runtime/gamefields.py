@@ -4,8 +4,7 @@
 chained on this one (``Decisions`` <- ``CardsInPlay`` <- ``Phases`` <- ``Game``: runtime/decisions.py,
 runtime/events.py, runtime/phases.py), read them. Declared here, the type checker knows them in every
 one of those classes, and a compiler that lays a class out from its declarations (mypyc) can give the
-game fixed fields; docs/architecture.md, "Towards a typed core". The few methods one of the classes
-calls on a later one are declared here too.
+game fixed fields; docs/architecture.md, "Towards a typed core".
 """
 from __future__ import annotations
 
@@ -89,9 +88,3 @@ class GameFields:
     _engine: Any
     _replay: deque | None
     _replay_asks: bool
-
-    # methods of Game and Phases that Decisions and CardsInPlay call (declared for the type checker)
-    def finish(self): ...
-    def play_round(self): ...
-    def card(self, cid): ...
-    def own_space(self, s): ...

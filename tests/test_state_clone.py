@@ -7,6 +7,7 @@ import pytest
 from recorded_games import digest, full_state
 from runtime.agents import RandomAgent
 from runtime.engine import Game
+from runtime.gamefields import GameFields
 from runtime.state import Player, Space
 
 # the parts a copy must not share with its original (changing one would change the other)
@@ -42,6 +43,14 @@ def test_space_clone_sets_every_slot(revised):
     for s in game.spaces:
         s.occupants.append(0)
         _check(s, s.clone(), Space.__slots__, SPACE_COPIED)
+
+
+def test_the_game_has_exactly_the_fields_gamefields_declares(revised):
+    """runtime/gamefields.py declares every field of a game once: a field set but not declared there (or
+    declared but never set) would be unknown to the type checker and to a compiled layout."""
+    game = _played(revised)
+    assert sorted(vars(game)) == sorted(GameFields.__annotations__)
+    assert sorted(vars(game.copy_state())) == sorted(GameFields.__annotations__)
 
 
 def test_copy_state_draws_the_same_numbers(revised):
