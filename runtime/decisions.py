@@ -5,11 +5,13 @@ A part of ``runtime.engine.Game``, chained on ``runtime.gamefields.GameFields`` 
 from __future__ import annotations
 
 import weakref
+from types import MethodType
 
 from greenlet import error as GreenletError, getcurrent, greenlet
+from mypy_extensions import mypyc_attr
 
 from . import given_setup, pregame
-from .gamefields import GameFields
+from .gamefields import GameFields, copy_fields
 from .requests import Request, norm
 
 
@@ -34,6 +36,7 @@ _PAUSE = object()  # in a replay queue: hold the game at the next request
 _MISSING = object()
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Decisions(GameFields):
     def decide(self, p, kind, options, labels=None, prompt=None):
         """A request to ``p``: returns the chosen one of ``options`` (a single option is taken without
@@ -130,14 +133,19 @@ class Decisions(GameFields):
         if self.finished:
             return None
         if self._engine is None:
-            # The game loop runs on a twin of this object sharing its __dict__ (same state, other
-            # identity). A suspended greenlet's frames are invisible to the garbage collector, so if they
-            # held this very object, a game abandoned while held open could never be freed; they hold the
-            # twin instead, and when the caller's object is freed the finalizer ends the loop.
-            twin = object.__new__(type(self))
-            twin.__dict__ = self.__dict__
+            # The game loop runs on a twin of this object (same state, other identity). A suspended
+            # greenlet's frames are invisible to the garbage collector, so if they held this very object,
+            # a game abandoned while held open could never be freed; they hold the twin instead, and when
+            # the caller's object is freed, so is the holder only it refers to, whose finalizer ends the
+            # loop (a compiled game itself has no weak references). The two are kept in step by copying
+            # every field across at each switch (_switch_in), not by sharing a __dict__: a compiled game
+            # has fixed fields and no __dict__ (docs/architecture.md, "A game held open").
+            twin = type(self).__new__(type(self))  # (no __init__: every field is copied in)
+            twin._holder = None
             self._engine = greenlet(twin._loop)
-            weakref.finalize(self, _stop, self._engine)
+            self._loop_game = twin
+            self._holder = _Holder()
+            weakref.finalize(self._holder, _stop, self._engine)
         return self._switch_in(None)
 
     def _switch_in(self, value):
@@ -147,10 +155,15 @@ class Decisions(GameFields):
         except ValueError:  # greenlets belong to one thread
             raise RuntimeError("a game held open is answered in the thread that started it; to move it, "
                                "save it and restore it there (runtime.savegame)") from None
-        out = engine.switch(value)
+        twin = self._loop_game
+        _sync(self, twin)
+        try:
+            out = engine.switch(value)
+        finally:
+            _sync(twin, self)
         return out if isinstance(out, Request) else None
 
-    def answer(self, index: int):
+    def answer(self, index: object):   # (not int: a wrong type gets the message below, compiled or not)
         """Answer the pending request with its option number ``index``; returns the next pending
         Request, or None when the game is over. An index that is not an option changes nothing."""
         request = self.pending
@@ -188,6 +201,31 @@ def _find(options, logged):
         if norm(o) == logged:
             return o
     return _MISSING
+
+
+def _sync(src, dst) -> None:
+    """Bring ``dst`` in step with ``src`` (the caller's game and the loop's twin): every field copied, and
+    a callback bound to ``src`` (a checking game's ``on_step = self._check``) bound to ``dst`` instead,
+    so that inside the loop it reads the state the loop is changing."""
+    holder = dst._holder   # the caller's alone (run)
+    copy_fields(src, dst)
+    own = getattr(src, "__dict__", None)   # what a Python subclass of the game adds (a recording game's list)
+    if own:
+        dst.__dict__.update(own)
+    dst._holder = holder
+    for name in _CALLBACKS:
+        callback = getattr(dst, name)
+        if getattr(callback, "__self__", None) is src:
+            setattr(dst, name, MethodType(callback.__func__, dst))
+
+
+_CALLBACKS = ("on_step", "after_decision")
+
+
+@mypyc_attr(native_class=False)   # a plain Python object when compiled: it needs weak references
+class _Holder:
+    """Held by the caller's game only, never by the loop's twin: when it is freed, its finalizer ends the
+    game loop (_stop)."""
 
 
 def _stop(engine) -> None:

@@ -17,15 +17,19 @@ import copy
 import random
 from collections import deque
 
+from mypy_extensions import mypyc_attr
+
 from . import given_setup, history
 from .state import Player, Space
 from .decisions import GameOver, IllegalDecision, LogMismatch, NoAgent, _PAUSE  # noqa: F401 (the exceptions are the engine's API)
+from .gamefields import copy_fields
 from .phases import Phases
 
 
 SAME = object()  # clone(agents=SAME): copies of the game's own agents
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(Phases):
     def __init__(self, pack, nplayers: int, seed: int = 0, agents=None, log: bool = False, decks=None,
                  setup=None):
@@ -103,6 +107,8 @@ class Game(Phases):
         self.scores = None
         self.pending = None         # the Request a held-open game waits for
         self._engine = None         # the greenlet running the game loop (run / answer)
+        self._loop_game = None      # the twin the loop runs on, kept in step at each switch (decisions.py)
+        self._holder = None         # held by this object only: its finalizer ends the loop (decisions.py)
         self._replay = None  # deque of logged decisions to take before asking anyone
         self._replay_asks = False   # during a replay, ask the seat's agent too and check it agrees
         self._base_exchanges = [ex + (None, f"base:{i}") for i, ex in enumerate(rules.exchanges)]
@@ -115,11 +121,10 @@ class Game(Phases):
         no decision log. The pack and handlers are shared. For a full copy at a request, see ``clone``."""
         # The generator is copied only when a game draws from it (after set-up nothing does, so a
         # lookahead copy never pays for it): the original's is frozen and both copy it on their next draw.
-        mine = self.__dict__
-        if mine["_rng"] is not None:
-            mine["_rng_frozen"], mine["_rng"] = mine["_rng"], None
+        if self._rng is not None:
+            self._rng_frozen, self._rng = self._rng, None
         g = Game.__new__(Game)
-        g.__dict__.update(mine)
+        copy_fields(self, g)
         g.players = [p.clone() for p in self.players]
         # The spaces are shared, read-only, until a game writes to one: it then takes its own copy
         # (own_space). A lookahead changes one or two of the board's spaces; copying all was most of this.
@@ -149,6 +154,8 @@ class Game(Phases):
         g.scores = None
         g.pending = None
         g._engine = None
+        g._loop_game = None
+        g._holder = None
         g._replay = None
         return g
 

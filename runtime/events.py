@@ -4,12 +4,15 @@
 A part of ``runtime.engine.Game``, chained on ``runtime.gamefields.GameFields`` (the fields)."""
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from . import primitives as P, gamelog, history
 from .payments import price_cache_for
 from .decisions import Decisions
 from .state import Ctx
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class CardsInPlay(Decisions):
     def emit(self, key: str, actor, ctx=None):
         """Run the listeners of an event in the defined order (docs/language.md, 4.1.4): by seat from

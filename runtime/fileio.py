@@ -19,7 +19,10 @@ import re
 import stat
 from pathlib import Path
 
+from mypy_extensions import mypyc_attr
 
+
+@mypyc_attr(native_class=False)  # a builtin's subclass stays a Python class when compiled (mypyc)
 class UnreadableFile(OSError):
     """A path that is not a regular file, or one over the size limit; ``reason`` says which in words."""
 

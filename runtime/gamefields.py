@@ -12,9 +12,12 @@ import random
 from collections import deque
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from .state import Player, Space
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools derive from Game
 class GameFields:
     # set-up and rules
     pack: Any
@@ -86,5 +89,36 @@ class GameFields:
     on_step: Any
     pending: Any
     _engine: Any
+    _loop_game: Any
+    _holder: Any
     _replay: deque | None
     _replay_asks: bool
+
+
+def copy_fields(src: GameFields, dst: GameFields) -> None:
+    """Every declared field of ``src`` assigned to ``dst`` (the same objects, not copies): a state copy
+    starts from it, and the game held open keeps its two objects in step with it. Written out by name, not
+    a loop over the declarations: a compiled game copies each as a fixed field (tests/test_state_clone.py
+    checks that none is left out)."""
+    dst.pack = src.pack; dst.rules = src.rules; dst.nplayers = src.nplayers; dst.seed = src.seed
+    dst.chosen_decks = src.chosen_decks; dst.setup = src.setup; dst.returned = src.returned
+    dst.short_hands = src.short_hands; dst._rng = src._rng; dst._rng_frozen = src._rng_frozen
+    dst.players = src.players; dst.partners = src.partners; dst.agents = src.agents; dst.spaces = src.spaces
+    dst.space_by_id = src.space_by_id; dst.grouped = src.grouped; dst.early_cards = src.early_cards
+    dst.major_supply = src.major_supply; dst.major_order = src.major_order; dst.tile_supply = src.tile_supply
+    dst.round_order = src.round_order; dst.decks = src.decks; dst.display = src.display
+    dst.display_round = src.display_round; dst.round = src.round; dst.last_round = src.last_round
+    dst.start_player = src.start_player; dst.in_work_phase = src.in_work_phase; dst.phase = src.phase
+    dst.using = src.using; dst.pregame_done = src.pregame_done; dst.given_played = src.given_played
+    dst.finished = src.finished; dst.scores = src.scores; dst.schedule = src.schedule; dst.listeners = src.listeners
+    dst.counters = src.counters; dst.snapshots = src.snapshots; dst.converted = src.converted
+    dst.batches = src.batches; dst.latches = src.latches; dst.animal_set = src.animal_set
+    dst.building_set = src.building_set; dst.space_fees = src.space_fees; dst.via = src.via
+    dst.open_windows = src.open_windows; dst.accept_optional = src.accept_optional; dst.replacing = src.replacing
+    dst.occupation_fee = src.occupation_fee; dst.last_paid = src.last_paid; dst.turn_no = src.turn_no
+    dst.action_no = src.action_no; dst.harvest_no = src.harvest_no; dst.event_seq = src.event_seq
+    dst.event_id = src.event_id; dst._base_exchanges = src._base_exchanges; dst.decisions = src.decisions
+    dst.record = src.record; dst.log = src.log; dst._log_sourced = src._log_sourced
+    dst._exchange_price = src._exchange_price; dst.after_decision = src.after_decision; dst.on_step = src.on_step
+    dst.pending = src.pending; dst._engine = src._engine; dst._loop_game = src._loop_game
+    dst._holder = src._holder; dst._replay = src._replay; dst._replay_asks = src._replay_asks

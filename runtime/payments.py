@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
     from .engine import Game
 
@@ -79,6 +81,7 @@ def has_price_mods(g: Game, p: Player) -> bool:
     return bool(g.partners) and bool(shared_cost_mods(g, p))
 
 
+@mypyc_attr(native_class=False)  # a builtin's subclass stays a Python class when compiled (mypyc)
 class LimitedPrice(tuple):
     """A way to pay that a limited change lowered (``cost of fence: -1 wood (once per round)``, docs/language.md
     4.3): ``spends`` holds the (limit key, period) of each such change; paying this way (``pay_one_of``)
@@ -542,7 +545,7 @@ def pay_one_of(g: Game, p: Player, options) -> bool:
     """Pay one of the prices ``options``: each way is a price and the exchanges that make what is missing
     for it; ways worse in every good than another are not offered; one way left is taken without asking."""
     goods = p.goods
-    direct = []
+    direct: list = []   # (option index, exchanges): a list of any paths (mypyc checks the inferred type)
     for oi, cost in enumerate(options):
         for good, n in cost:
             if goods[good] < n:

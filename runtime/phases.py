@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
     from .engine import Game
 
@@ -22,6 +24,7 @@ FEEDING = frozenset(("harvest", "feeding"))
 _SPACE_EVENTS: dict = {}  # (space id, tags) -> the names of the events of using it (strings built once)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Phases(CardsInPlay):
     def play(self):
         """Play the game to its end with its agents; returns the score table. A seat without an agent

@@ -17,6 +17,7 @@ pending request, so one agent may act several times in a row (a placement, then 
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -49,7 +50,7 @@ class AgricolaEnv(AECEnv):
         self.reward_mode = "score" if players == 1 else reward
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
-        self.game = None
+        self.game: Any = None   # the Game being played (reset)
         self._encoder = _Encoder(pack, players)
         self._seed = 0
 

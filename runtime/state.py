@@ -7,7 +7,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from .farm import grid, iter_bits, popcount
+
+
+# The fields of a player and of a space, by name (a compiled class has no __slots__ to read them from):
+# clone() assigns each, tests/test_state_clone.py checks that none is left out.
+PLAYER_FIELDS = (
+    "idx", "name", "goods", "grid", "house", "rooms", "room_count", "fields", "field_mask", "pastures",
+    "stables", "fences", "tile_pastures", "people", "newborns", "home", "begging", "bonus", "majors", "minors",
+    "occupations", "hand_occupations", "hand_minors", "exchanges", "bake_rates", "mods", "used",
+    "card_rooms", "card_state", "extra_capacity", "stats", "actions",
+    "turn_abilities", "producible", "prices",
+)
+SPACE_FIELDS = ("id", "name", "defn", "goods", "occupants", "use", "can", "accumulate", "tags", "stage",
+                "round_revealed", "takes_goods", "group", "shared", "early")
 
 
 class Player:
@@ -19,7 +34,9 @@ class Player:
         "turn_abilities", "producible", "prices",
     )
 
-    def __init__(self, idx: int, rules):
+    def __init__(self, idx: int = 0, rules=None):
+        if rules is None:  # an empty player for clone() to fill (a compiled class runs __init__ in __new__)
+            return
         self.idx = idx
         self.name = f"P{idx + 1}"
         self.goods = {g: 0 for g in rules.goods}
@@ -130,6 +147,11 @@ def _deep(value):
     return value
 
 
+def _refuse_write(self, *args, **kwargs):
+    raise TypeError("the goods of a shared space are read-only: write to Game.own_space(space)")
+
+
+@mypyc_attr(native_class=False)  # a builtin's subclass stays a Python class when compiled (mypyc)
 class SharedGoods(dict):
     """The goods of a space shared by a state copy and its original (Game.copy_state): read-only, so that
     a verb that writes to a space without asking for the game's own copy first (Game.own_space) fails
@@ -137,10 +159,14 @@ class SharedGoods(dict):
 
     __slots__ = ()
 
-    def _refuse(self, *args, **kwargs):
-        raise TypeError("the goods of a shared space are read-only: write to Game.own_space(space)")
-
-    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse
+    __setitem__ = _refuse_write
+    __delitem__ = _refuse_write
+    __ior__ = _refuse_write
+    clear = _refuse_write
+    pop = _refuse_write
+    popitem = _refuse_write
+    setdefault = _refuse_write
+    update = _refuse_write
 
 
 class Space:
@@ -150,7 +176,9 @@ class Space:
     __slots__ = ("id", "name", "defn", "goods", "occupants", "use", "can", "accumulate", "tags", "stage",
                  "round_revealed", "takes_goods", "group", "shared", "early")
 
-    def __init__(self, defn, nplayers: int):
+    def __init__(self, defn=None, nplayers: int = 0):
+        if defn is None:  # an empty space for clone() to fill (as Player's)
+            return
         self.id = defn.id
         self.name = defn.name
         self.defn = defn
@@ -162,11 +190,11 @@ class Space:
         self.accumulate = variant.accumulate
         self.tags = defn.tags
         self.stage = defn.stage
-        self.round_revealed = None
+        self.round_revealed: int | None = None
         self.takes_goods = defn.takes_goods
         self.group = defn.group
         self.shared = False
-        self.early = None   # a round card revealed early for one seat only: that seat (others wait for its round)
+        self.early: int | None = None   # a round card revealed early for one seat only: that seat (others wait for its round)
 
     def clone(self) -> "Space":
         """An independent, writable copy (every slot assigned by name, as in Player.clone)."""

@@ -294,15 +294,17 @@ def test_the_state_view_shows_each_fenced_pasture_with_its_spaces_and_stables(re
 
 
 def test_an_abandoned_game_held_open_is_freed(family):
-    refs = []
+    refs, loops = [], []
     for seed in range(1000, 1020):
         g = Game(family, 2, seed=seed)
         _play_to(g, 10, random.Random(seed))
         assert g.pending is not None
-        refs.append(weakref.ref(g))
+        refs.append(weakref.ref(g._holder))   # only the caller's game holds it (a compiled game has no weak refs)
+        loops.append(g._engine)
         del g
     gc.collect()
     assert sum(r() is not None for r in refs) == 0
+    assert all(loop.dead for loop in loops)   # each game loop was unwound
     left = [o for o in gc.get_objects() if isinstance(o, Game) and 1000 <= o.seed < 1020]
     assert left == []  # the game loop's own handle on the state is gone too
 
@@ -335,7 +337,7 @@ def test_a_game_held_open_in_another_thread_is_freed_quietly(family):
 def _freed_quietly(box):
     """Drop the game held in ``box`` and collect it: (whether it was freed, what its finaliser raised)."""
     import sys
-    ref = weakref.ref(box[0])
+    ref = weakref.ref(box[0]._holder)   # freed with the game, which alone holds it
     errors = []
     old, sys.unraisablehook = sys.unraisablehook, lambda u: errors.append(u.exc_value)
     try:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from runtime.state import PLAYER_FIELDS
+
 from compiler.build import Compiler
 from test_hostile import make_hostile_root
 
@@ -176,7 +178,7 @@ def _snapshot(game) -> str:
     """Players' goods, farm and cards, and the board, as text."""
     data = {
         "round": game.round, "decisions": game.decisions,
-        "players": [{k: repr(getattr(p, k, None)) for k in sorted(type(p).__slots__)} for p in game.players],
+        "players": [{k: repr(getattr(p, k, None)) for k in sorted(PLAYER_FIELDS)} for p in game.players],
         "spaces": [(s.id, repr(s.goods), list(s.occupants)) for s in game.spaces],
     }
     return json.dumps(data, sort_keys=True, default=repr)

@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 # Third-party packages the runtime may import (pyproject.toml's dependencies), and the optional extra
 # the reinforcement-learning environment uses (installed with `pip install .[rl]`).
-RUNTIME_DEPENDENCIES = {"yaml", "greenlet"}
+RUNTIME_DEPENDENCIES = {"yaml", "greenlet", "mypy_extensions"}
 RL_EXTRA = {"pettingzoo", "gymnasium", "numpy"}
 RL_MODULES = {"rl.py"}
 TOOLCHAIN = ("lark", "jinja2", "jsonschema", "compiler")

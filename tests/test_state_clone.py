@@ -7,8 +7,8 @@ import pytest
 from recorded_games import digest, full_state
 from runtime.agents import RandomAgent
 from runtime.engine import Game
-from runtime.gamefields import GameFields
-from runtime.state import Player, Space
+from runtime.gamefields import GameFields, copy_fields
+from runtime.state import PLAYER_FIELDS, SPACE_FIELDS
 
 # the parts a copy must not share with its original (changing one would change the other)
 PLAYER_COPIED = {"goods", "fields", "majors", "minors", "occupations", "hand_occupations", "hand_minors",
@@ -31,26 +31,51 @@ def _check(original, copy, slots, copied):
             assert mine is not theirs, f"clone() shares '{name}' with the original"
 
 
+def test_the_field_lists_are_the_slots():
+    """PLAYER_FIELDS and SPACE_FIELDS name the classes' slots (read on the Python sources, where the classes
+    have them)."""
+    import ast
+    from pathlib import Path
+    tree = ast.parse((Path(__file__).resolve().parent.parent / "runtime" / "state.py").read_text(encoding="utf-8"))
+    slots = {node.name: ast.literal_eval(item.value) for node in tree.body if isinstance(node, ast.ClassDef)
+             for item in node.body if isinstance(item, ast.Assign) and item.targets[0].id == "__slots__"}
+    assert slots["Player"] == PLAYER_FIELDS and slots["Space"] == SPACE_FIELDS
+
+
 def test_player_clone_sets_every_slot(revised):
     game = _played(revised)
     for p in game.players:
         assert p.minors or p.occupations  # a player with cards in play
-        _check(p, p.clone(), Player.__slots__, PLAYER_COPIED)
+        _check(p, p.clone(), PLAYER_FIELDS, PLAYER_COPIED)
 
 
 def test_space_clone_sets_every_slot(revised):
     game = _played(revised)
     for s in game.spaces:
         s.occupants.append(0)
-        _check(s, s.clone(), Space.__slots__, SPACE_COPIED)
+        _check(s, s.clone(), SPACE_FIELDS, SPACE_COPIED)
 
 
 def test_the_game_has_exactly_the_fields_gamefields_declares(revised):
     """runtime/gamefields.py declares every field of a game once: a field set but not declared there (or
     declared but never set) would be unknown to the type checker and to a compiled layout."""
     game = _played(revised)
-    assert sorted(vars(game)) == sorted(GameFields.__annotations__)
-    assert sorted(vars(game.copy_state())) == sorted(GameFields.__annotations__)
+    for g in (game, game.copy_state()):
+        if hasattr(g, "__dict__"):   # the Python sources: the fields are the instance's dictionary
+            assert sorted(vars(g)) == sorted(GameFields.__annotations__)
+        else:   # compiled: mypyc lays out the declared fields only (it refuses to build on any other)
+            assert [name for name in GameFields.__annotations__ if not hasattr(g, name)] == []
+
+
+def test_copy_fields_copies_every_declared_field(revised):
+    """gamefields.copy_fields names each field (for speed and for a compiled layout): none may be left out,
+    or a state copy and the game held open would lose it."""
+    game = _played(revised)
+    copy = Game.__new__(Game)
+    copy_fields(game, copy)
+    for name in GameFields.__annotations__:
+        assert hasattr(copy, name), f"copy_fields leaves the field '{name}' unset"
+        assert getattr(copy, name) is getattr(game, name), name
 
 
 def test_copy_state_draws_the_same_numbers(revised):

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
     from ..engine import Game
 
@@ -328,6 +330,7 @@ def build_improvement(g: Game, p: Player, ctx=None):
     return True
 
 
+@mypyc_attr(native_class=False)  # a builtin's subclass stays a Python class when compiled (mypyc)
 class _Free(tuple):
     """The fee of 'play occupation free': nothing at all is paid, not even a cost printed on the card."""
 

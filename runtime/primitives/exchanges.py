@@ -17,6 +17,7 @@ from .. import gamelog
 def _bake_rates(p):
     best_unlimited = None
     limited = []
+    at_most: int | None
     for give, get, at_most, source in p.bake_rates:
         if at_most is None:
             if best_unlimited is None or get[0][1] > best_unlimited[1][0][1]:
