@@ -222,16 +222,19 @@ import json, runtime, runtime.engine, runtime.primitives, runtime.agents, runtim
 from pathlib import Path
 names = sorted(n for n in __import__("sys").modules if n.startswith("runtime."))
 manifest = Path(runtime.__file__).resolve().parent.parent / "build" / "native" / "manifest.json"
-cython = json.loads(manifest.read_text())["cython"] if manifest.is_file() else None
-print(json.dumps({"compiled_modules": len(runtime.compiled_modules()), "modules_imported": len(names), "cython": cython}))
+built = json.loads(manifest.read_text()) if manifest.is_file() else {}
+compiler = f"{built['compiler']} (mypy {built.get('mypy')})" if built.get("compiler") else None
+print(json.dumps({"compiled_modules": len(runtime.compiled_modules()), "modules_imported": len(names),
+                  "cython": built.get("cython"), "compiler": compiler}))
 """
 
 
 def bench_runtime() -> dict:
     """How the runtime runs: how many of its modules (those a game imports) come compiled from build/native."""
     r = _run(RUNTIME_SNIPPET)
-    r["note"] = ("make native compiles runtime/ with Cython into build/native; a module runs compiled only when "
-                 "its source is the one it was compiled from (docs/architecture.md, 'The compiled runtime')")
+    r["note"] = ("make native compiles runtime/ with mypyc into build/native (cython: the compiler of sessions "
+                 "11-17, null since); the modules run compiled, all together, only when every source is the one "
+                 "they were compiled from (docs/architecture.md, 'The compiled runtime')")
     return r
 
 

@@ -15,10 +15,34 @@ import re
 import sys
 from pathlib import Path
 
+import runtime
 from runtime import queries as Q
 
 from . import checker
 from .parser import grammar_text
+
+
+def _doc(fn) -> str:
+    """The docstring of a runtime function, from its source when the function is compiled (make native:
+    mypyc keeps no docstrings), so that the reference is the same either way."""
+    if fn.__doc__:
+        return fn.__doc__.strip()
+    return _source_docstrings(fn.__module__).get(fn.__name__, "")
+
+
+_DOCSTRINGS: dict = {}
+
+
+def _source_docstrings(module: str) -> dict:
+    """{top-level function name: docstring} of a runtime module, read from its source."""
+    import ast
+    if module not in _DOCSTRINGS:
+        path = Path(runtime.__file__).resolve().parent.joinpath(*module.split(".")[1:]).with_suffix(".py")
+        tree = ast.parse(path.read_text(encoding="utf-8")) if module.startswith("runtime.") and path.is_file() else None
+        _DOCSTRINGS[module] = {} if tree is None else {
+            node.name: (ast.get_docstring(node, clean=False) or "").strip() for node in tree.body
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return _DOCSTRINGS[module]
 
 BEGIN = "<!-- generated reference: begin (python -m compiler.reference) -->"
 END = "<!-- generated reference: end -->"
@@ -275,11 +299,11 @@ def language_reference() -> str:
     out += _examples(EVENT_EXAMPLES[name] for name in Q.EVENTS)
     out += ["### 5.2 Quantities", "", _row("quantity", "meaning"), "|---|---|"]
     for name, fn in Q.QUANTITIES.items():
-        out.append(_row(f"`{name}`", (fn.__doc__ or "").strip()))
+        out.append(_row(f"`{name}`", _doc(fn)))
     for name, fn in Q.CONTEXT_QUANTITIES.items():
-        out.append(_row(f"`{name}`", (fn.__doc__ or "").strip() + " (in a rule that reacts to an event)"))
+        out.append(_row(f"`{name}`", _doc(fn) + " (in a rule that reacts to an event)"))
     for name, fn in Q.OWNER_QUANTITIES.items():
-        out.append(_row(f"`{name}`", (fn.__doc__ or "").strip() + " (in a body run for another player: 'for "
+        out.append(_row(f"`{name}`", _doc(fn) + " (in a body run for another player: 'for "
                         "actor (…)', 'for each … player (…)', a card that is an action space)"))
     aliases = ", ".join(f"`{a}`" for a in Q.ALIASES)
     out += ["", f"Singular forms: {aliases}.", ""]
@@ -289,7 +313,7 @@ def language_reference() -> str:
     for name, (fn, kinds) in Q.FUNCTIONS.items():
         call = f"{name}({', '.join(_ARG_SAMPLES[k] for k in kinds)})"
         example = FUNCTION_EXAMPLES.get(name, f"on play if {call} >= 1: gain 1 food")
-        doc = (fn.__doc__ or "").strip()
+        doc = _doc(fn)
         if name in CARD_RULES_ONLY:  # about the card whose rule it is: shown here, checked with the card examples
             doc += f" (in a card's rules: `{example}`)"
         else:
@@ -328,7 +352,7 @@ def language_reference() -> str:
             "space), `<period>` one of " + ", ".join(f"`{x}`" for x in Q.HISTORY_PERIODS) + ".", "",
             _row("counter", "arguments", "value", "example"), "|---|---|---|---|"]
     for name, (fn, arguments) in Q.HISTORY.items():
-        out.append(_row(f"`{name}`", f"`{arguments}`", (fn.__doc__ or "").strip(), f"`{HISTORY_EXAMPLES[name]}`"))
+        out.append(_row(f"`{name}`", f"`{arguments}`", _doc(fn), f"`{HISTORY_EXAMPLES[name]}`"))
     out.append("")
     out.append(END)
     return "\n".join(out) + "\n"

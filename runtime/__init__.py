@@ -8,54 +8,66 @@ import sys as _sys
 
 
 class _CompiledModules:
-    """Imports a runtime module from its compiled form in build/native/ (``make native``, tools/native.py)
-    when the source it was compiled from is, byte for byte, the module's source now; otherwise finds
-    nothing, and the module is imported from its source as usual. docs/architecture.md, "The compiled
-    runtime"."""
+    """Imports the runtime's modules from their compiled form in build/native/ (``make native``,
+    tools/native.py). They were compiled together by mypyc and call each other directly, so they are used
+    all together or not at all: this finder is installed only when every module's source is, byte for
+    byte, the one it was compiled from (otherwise everything is imported from source as usual).
+    docs/architecture.md, "The compiled runtime"."""
 
-    def __init__(self, root: str, folder: str, modules: dict):
-        self.root, self.folder, self.modules = root, folder, modules
+    def __init__(self, folder: str, binaries: dict):
+        self.folder, self.binaries = folder, binaries
 
     def find_spec(self, name, path=None, target=None):
-        entry = self.modules.get(name)
-        if entry is None:
+        binary = self.binaries.get(name)
+        if binary is None:
             return None
-        import hashlib
         from importlib.util import spec_from_file_location
-        try:
-            with open(_os.path.join(self.root, entry["source"]), "rb") as f:
-                fresh = hashlib.sha256(f.read()).hexdigest() == entry["sha256"]
-        except (OSError, KeyError, TypeError):
-            return None
-        binary = _os.path.join(self.folder, str(entry.get("binary", "")))
-        if not fresh or not _os.path.isfile(binary):
-            return None
-        return spec_from_file_location(name, binary)
+        return spec_from_file_location(name, _os.path.join(self.folder, binary))
+
+
+def _compiled_binaries(root: str, folder: str, manifest) -> dict:
+    """{module name: compiled file} when the whole compiled group is current and present, else {}."""
+    import hashlib
+    from importlib.machinery import EXTENSION_SUFFIXES
+    try:
+        if manifest["compiler"] != "mypyc" or manifest["ext_suffix"] != EXTENSION_SUFFIXES[0]:
+            return {}
+        group = manifest["group"]
+        binaries = {group["module"]: str(group["binary"])}
+        for name, entry in manifest["modules"].items():
+            with open(_os.path.join(root, entry["source"]), "rb") as f:
+                if hashlib.sha256(f.read()).hexdigest() != entry["sha256"]:
+                    return {}
+            binaries[name] = str(entry["binary"])
+    except (OSError, KeyError, TypeError, AttributeError):
+        return {}
+    if not all(_os.path.isfile(_os.path.join(folder, b)) for b in binaries.values()):
+        return {}
+    return binaries
 
 
 def _use_compiled_modules():
     if _os.environ.get("AGRICOLA_PURE_PYTHON"):
         return
     import json
-    from importlib.machinery import EXTENSION_SUFFIXES
     root = _os.path.dirname(_os.path.dirname(_os.path.abspath(__file__)))
     folder = _os.path.join(root, "build", "native")
     try:
         with open(_os.path.join(folder, "manifest.json"), encoding="utf-8") as f:
             manifest = json.load(f)
-        modules = manifest["modules"]
-        usable = manifest["ext_suffix"] == EXTENSION_SUFFIXES[0] and isinstance(modules, dict)
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError):
         return
-    if usable and not any(isinstance(f, _CompiledModules) for f in _sys.meta_path):
-        _sys.meta_path.insert(0, _CompiledModules(root, folder, modules))
+    binaries = _compiled_binaries(root, folder, manifest)
+    if binaries and not any(isinstance(f, _CompiledModules) for f in _sys.meta_path):
+        _sys.meta_path.insert(0, _CompiledModules(folder, binaries))
 
 
 def compiled_modules() -> list:
     """The runtime's modules imported so far from their compiled form (empty: all run from source)."""
     from importlib.machinery import EXTENSION_SUFFIXES
     return sorted(n for n, m in list(_sys.modules.items())
-                  if n.startswith("runtime.") and str(getattr(m, "__file__", "")).endswith(tuple(EXTENSION_SUFFIXES)))
+                  if n.startswith("runtime.") and not n.endswith("__mypyc")
+                  and str(getattr(m, "__file__", "")).endswith(tuple(EXTENSION_SUFFIXES)))
 
 
 _use_compiled_modules()

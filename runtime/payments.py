@@ -1009,7 +1009,7 @@ def _search(g: Game, p: Player, need, short, first) -> list:
                         continue
                     if not any(good in wanted for good in stack_goods[offset:]):  # what lies further down counts
                         continue
-                    gets = ((col[stack_goods[offset]], 1),)
+                    gets: tuple = ((col[stack_goods[offset]], 1),)   # (any length: out below)
                 else:
                     gets = out
                 nuses = uses + one

@@ -192,7 +192,31 @@ def pytest_runtest_teardown(item, nextitem):
                 _credit(("fixture", fixturedef.baseid, name))
 
 
+def runtime_is_compiled() -> bool:
+    """Whether this process runs the compiled runtime (make native; docs/architecture.md)."""
+    import runtime
+    import runtime.engine  # noqa: F401 (the finder decides at the first import of a runtime module)
+    return bool(runtime.compiled_modules())
+
+
+def _python_sources_split(config, items):
+    """Tests marked ``python_sources`` replace a runtime function or a game's method, or call typed
+    functions with stand-ins: compiled callers would not see the replacement. With the compiled runtime they
+    are deselected here and run in a second process on the Python sources (tests/test_python_sources.py);
+    on the sources they run here and that test, which would run them again, is deselected."""
+    drop = "python_sources" if runtime_is_compiled() else "python_sources_runner"
+    dropped = [item for item in items if item.get_closest_marker(drop)]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [item for item in items if not item.get_closest_marker(drop)]
+
+
 def pytest_collection_modifyitems(session, config, items):
+    _python_sources_split(config, items)
+    _mutmut_order(items)
+
+
+def _mutmut_order(items):
     """While mutmut tests a mutant (and in its clean run, MUTANT_UNDER_TEST set but empty), run the tests
     module by module, the cheapest first: mutmut passes them in no particular order, which sets module
     fixtures up again at every switch, and stops at the first failure (-x), which comes sooner when the

@@ -393,7 +393,8 @@ def test_a_killed_next_leaves_the_campaign_as_before_that_game(cwd, build_root, 
     pack_loader("original-campaign-solo")
     before = _campaign_file(build_root)
     shutil.copy("c.json", "twin.json")
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # (on the Python sources: KILLER replaces Game.start_round, which the compiled game would not call)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), AGRICOLA_PURE_PYTHON="1")
     killed = subprocess.run([sys.executable, "-c", KILLER, "--build", str(build_root), "campaign", "next", "c.json",
                              "--agents", "random"], env=env, capture_output=True, text=True, timeout=120)
     assert killed.returncode == -9, killed.stderr

@@ -15,6 +15,7 @@ from runtime.engine import Game
 
 
 @pytest.mark.parametrize("seed", range(4))
+@pytest.mark.python_sources  # replaces primitives.after_event
 def test_events_carry_a_size_exactly_when_the_table_says(revised, seed, monkeypatch):
     from runtime import primitives as P
     n = 2 + seed % 3

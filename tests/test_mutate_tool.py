@@ -209,7 +209,7 @@ def test_a_mutants_tests_run_module_by_module_the_cheapest_first(monkeypatch, tm
     for mutant in ("runtime.m.x_f__mutmut_1", ""):
         monkeypatch.setenv("MUTANT_UNDER_TEST", mutant)
         items = [_Item(n) for n in order]
-        conftest.pytest_collection_modifyitems(None, None, items)
+        conftest._mutmut_order(items)
         assert [i.nodeid for i in items] == [
             "tests/test_d.py::unknown", "tests/test_c.py::one", "tests/test_c.py::two",
             "tests/test_b.py::two", "tests/test_b.py::one", "tests/test_a.py::one"]
@@ -219,7 +219,7 @@ def test_a_mutants_tests_run_module_by_module_the_cheapest_first(monkeypatch, tm
         else:
             monkeypatch.setenv("MUTANT_UNDER_TEST", mutant)
         items = [_Item(n) for n in order]
-        conftest.pytest_collection_modifyitems(None, None, items)
+        conftest._mutmut_order(items)
         assert [i.nodeid for i in items] == order
 
 

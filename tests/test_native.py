@@ -1,5 +1,6 @@
 """The compiled runtime (``make native``, tools/native.py): the same games as the Python sources, used only
-for a module whose source is the one it was compiled from, and never in the way of the sources."""
+when every module's source is the one it was compiled from (mypyc compiles them as one group), and never
+in the way of the sources."""
 from __future__ import annotations
 
 import json
@@ -98,22 +99,31 @@ def _copy_project(tmp_path) -> Path:
     return root
 
 
-def test_a_module_edited_since_its_compilation_runs_from_its_source(tmp_path):
+def test_a_module_edited_since_its_compilation_turns_the_whole_group_off(tmp_path):
+    """The compiled modules call each other directly: one edited module runs from its source only if all
+    of them do (a compiled caller would never call the edited function)."""
     _manifest()
     root = _copy_project(tmp_path)
     assert "runtime.phases" in _run(WHICH, root=root)
     with (root / "runtime" / "phases.py").open("a", encoding="utf-8") as f:
         f.write("\n# an edit\n")
-    which = _run(WHICH, root=root)
-    assert "runtime.phases" not in which
-    assert "runtime.engine" in which   # the others still compiled
+    assert _run(WHICH, root=root) == []
+
+
+def test_a_missing_compiled_file_turns_the_whole_group_off(tmp_path):
+    manifest = _manifest()
+    root = _copy_project(tmp_path)
+    (root / "build" / "native" / manifest["group"]["binary"]).unlink()
+    assert _run(WHICH, root=root) == []
 
 
 def test_without_a_usable_manifest_every_module_runs_from_its_source(tmp_path):
     _manifest()
     root = _copy_project(tmp_path)
     manifest = root / "build" / "native" / "manifest.json"
-    for text in ("{not json", json.dumps({"ext_suffix": ".other.so", "modules": {}}), json.dumps([1, 2])):
+    good = json.loads(manifest.read_text(encoding="utf-8"))
+    for text in ("{not json", json.dumps(dict(good, ext_suffix=".other.so")), json.dumps(dict(good, compiler="cython")),
+                 json.dumps({k: v for k, v in good.items() if k != "group"}), json.dumps([1, 2])):
         manifest.write_text(text, encoding="utf-8")
         assert _run(WHICH, root=root) == []
     manifest.unlink()
@@ -126,15 +136,22 @@ def test_pure_python_is_chosen_by_the_environment(tmp_path):
     assert "runtime.engine" in _run(WHICH)
 
 
-def test_a_module_run_as_a_program_stays_python_and_leaves_an_older_manifest(tmp_path, monkeypatch):
+def test_a_module_run_as_a_program_stays_python_and_a_changed_group_is_rebuilt(tmp_path, monkeypatch):
     """`python -m runtime.farm_regions` prints its tables: runpy cannot run an extension module, so that
-    module is not compiled, and a manifest built before it was left out stops naming it."""
+    module is not compiled; a manifest whose modules are not the group's now (one left out since) is not
+    current, and --check says so."""
     tool = load_tool("native")
     assert "runtime/farm_regions.py" not in tool.sources()
     monkeypatch.setattr(tool, "OUT", tmp_path)
     monkeypatch.setattr(tool, "MANIFEST", tmp_path / "manifest.json")
-    monkeypatch.setattr(tool, "sources", lambda root=tool.ROOT: [])
-    (tmp_path / "manifest.json").write_text(json.dumps({"ext_suffix": tool.extension_suffix(), "modules": {
-        "runtime.farm_regions": {"source": "runtime/farm_regions.py", "sha256": "0", "binary": "f.so"}}}))
-    assert tool.main([]) == 0
-    assert json.loads((tmp_path / "manifest.json").read_text())["modules"] == {}
+    current = _manifest()
+    assert tool.main(["--check"]) == 1   # no manifest in tmp_path
+    (tmp_path / "manifest.json").write_text(json.dumps(current))
+    for entry in list(current["modules"].values()) + [current["group"]]:
+        (tmp_path / entry["binary"]).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / entry["binary"]).write_bytes(b"")
+    assert tool.main(["--check"]) == 0
+    extra = dict(current, modules=dict(current["modules"], **{"runtime.farm_regions": {
+        "source": "runtime/farm_regions.py", "sha256": "0", "binary": current["group"]["binary"]}}))
+    (tmp_path / "manifest.json").write_text(json.dumps(extra))
+    assert tool.main(["--check"]) == 1

@@ -163,6 +163,7 @@ def checked_games(pack, monkeypatch, seeds, players=2, enough=None):
     return counts
 
 
+@pytest.mark.python_sources  # replaces payments' functions: compiled callers call them directly
 def test_the_search_finds_what_the_reference_finds_through_whole_games(original, monkeypatch):
     # the games met the cases this is about: searches that stop at the first way, searches for every way
     # (a payment with a choice), and searches the weights ruled out. A game meets the last only when a player
@@ -174,6 +175,7 @@ def test_the_search_finds_what_the_reference_finds_through_whole_games(original,
     assert met(counts), counts
 
 
+@pytest.mark.python_sources  # replaces payments' functions: compiled callers call them directly
 def test_a_search_cut_off_early_is_cut_off_in_the_same_place(original, monkeypatch):
     """The combinations are tried in the reference's order: with a small limit, the same ways are found."""
     monkeypatch.setattr(PM, "MAX_PLANS_SEARCHED", 12)
@@ -246,6 +248,7 @@ def test_fewest_keeps_the_combinations_that_contain_no_other_in_the_order_found(
 
 
 
+@pytest.mark.python_sources  # replaces payments' functions: compiled callers call them directly
 def test_remembered_answers_are_the_fresh_answers_through_whole_games(original, monkeypatch):
     """Whether exchanges can pay a price is remembered per goods, windows and uses (payments._can_make, kept
     in p.producible until the player's exchanges or piles change); every answer, remembered or not, is

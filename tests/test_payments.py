@@ -237,6 +237,7 @@ def test_in_team_play_only_the_partners_changes_that_lower_a_building_price_are_
     assert PM.cost_options(g, p, ("major",), (("clay", 2), ("stone", 4))) == [(("clay", 2), ("stone", 1))]
 
 
+@pytest.mark.python_sources  # replaces payments.apply_plan
 def test_a_plan_that_does_not_make_the_goods_pays_nothing(revised, monkeypatch):
     """pay_one_of pays only what the player holds once the plan's exchanges are used: should they not make
     the goods (the search and the exchanges disagreeing), nothing is paid and the answer is False."""

@@ -31,6 +31,7 @@ class _P:
     ((3, 1),),
     ((-2, 5), (0, 0), (7, -3)),
 ])
+@pytest.mark.python_sources  # a stand-in player and no game, which typed compiled functions refuse
 def test_a_rising_tier_is_written_out_and_gives_what_q_tier_gives(entries):
     code, f = _tier_function(entries)
     assert "Q.tier" not in code and ":=" in code
@@ -38,6 +39,7 @@ def test_a_rising_tier_is_written_out_and_gives_what_q_tier_gives(entries):
         assert f(None, _P(rooms)) == Q.tier(rooms, entries), (code, rooms)
 
 
+@pytest.mark.python_sources  # a stand-in player and no game, which typed compiled functions refuse
 def test_a_tier_inside_a_tier_is_worked_out_before_the_outer_one_reads_its_value():
     inner = N.Tier(N.Quantity("rooms"), [(1, 5), (3, 9)])
     code = Gen(None).expr(N.Tier(inner, [(5, 1), (9, 2)]))
@@ -48,6 +50,7 @@ def test_a_tier_inside_a_tier_is_worked_out_before_the_outer_one_reads_its_value
 
 
 @pytest.mark.parametrize("pack_name", ["revised", "family", "original"])
+@pytest.mark.python_sources  # replaces the game's emit
 def test_the_total_is_the_sum_of_the_categories_through_games(pack_name, request):
     pack = request.getfixturevalue(pack_name)
     checked = 0

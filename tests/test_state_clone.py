@@ -87,7 +87,7 @@ def test_copy_state_draws_the_same_numbers(revised):
 def test_copy_state_copies_the_generator_only_when_drawn(revised):
     game = Game(revised, 2, seed=4, agents=[RandomAgent("c:0"), RandomAgent("c:1")])
     copy = game.copy_state()
-    assert "rng" not in copy.__dict__ and "rng" not in game.__dict__  # frozen, not copied yet
+    assert copy._rng is None and game._rng is None and copy._rng_frozen is game._rng_frozen  # frozen, not copied yet
     first = [game.rng.random() for _ in range(3)]  # the original draws first: the copy still starts where it was
     assert [copy.rng.random() for _ in range(3)] == first
     again = copy.copy_state()  # a copy of a copy, after the copy drew

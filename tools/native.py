@@ -1,16 +1,20 @@
-"""The compiled runtime (``make native``): the runtime's modules compiled to C extensions with Cython.
+"""The compiled runtime (``make native``): the runtime's modules compiled to C with mypyc, as one group.
 
-The runtime is plain Python and stays so: this builds, beside it in ``build/native/``, a C extension
-per module of ``runtime/`` (Cython compiles the unchanged source; no type declarations, annotations
-are not read as C types, so the compiled module does what the source says). ``runtime/__init__.py``
-imports a compiled module only when the source it was compiled from is byte for byte the one in
-``runtime/`` now (``build/native/manifest.json`` holds its SHA-256); an edited module runs from its
-source until the next ``make native``. ``AGRICOLA_PURE_PYTHON=1`` turns the compiled modules off.
-Games are the same either way (tests/test_native.py); docs/architecture.md, "The compiled runtime".
+The runtime is plain, type-checked Python and stays so: this builds, beside it in ``build/native/``, a
+C extension per module of ``runtime/`` (mypyc compiles the unchanged, annotated source: a class becomes a
+C struct with fixed fields, a call between compiled functions a C call, and every value is checked
+against its declared type at run time). The modules are one group sharing one library
+(``runtime/_native__mypyc``) and call each other directly, so they are used all together or not at all:
+``runtime/__init__.py`` imports them only when every source they were compiled from is, byte for byte,
+the one in ``runtime/`` now (``build/native/manifest.json`` holds their SHA-256); after any edit the whole
+runtime runs from its sources until the next ``make native``. ``AGRICOLA_PURE_PYTHON=1`` turns the
+compiled modules off. Games are the same either way (tests/test_native.py); docs/architecture.md,
+"The compiled runtime".
 
     python tools/native.py [--jobs N] [--force] [--check]
 
-Rebuilds only the modules whose source changed. Needs Cython (the ``native`` extra) and a C compiler.
+Rebuilds the group when a source changed (about two minutes on 2 cores). Needs mypy (the ``native``
+extra; mypyc comes with it) and a C compiler.
 """
 from __future__ import annotations
 
@@ -29,13 +33,15 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "build" / "native"
 WORK = ROOT / "build" / "native-c"
 MANIFEST = OUT / "manifest.json"
-# Left as Python: package files (they hold the importer), modules that find the project's folders
-# from their own path (__file__ of a compiled module is its file under build/native/), and modules run
-# as a program (`python -m runtime.farm_regions` prints its tables; runpy cannot run an extension module).
-SKIP = {"runtime/__init__.py", "runtime/primitives/__init__.py", "runtime/pack.py", "runtime/farm_regions.py"}
-# Python semantics kept exactly: annotations are documentation, not C types (a str passed where an
-# int is annotated must reach the code that refuses it with the runtime's own message).
-DIRECTIVES = {"language_level": 3, "binding": True, "annotation_typing": False, "embedsignature": False}
+GROUP = "runtime._native"   # the group's shared library is the module runtime._native__mypyc
+# Left as Python: package files (they hold the importer); modules that find the project's folders from
+# their own path (__file__ of a compiled module is its file under build/native/); a module run as a
+# program (`python -m runtime.farm_regions`; runpy cannot run an extension module); the modules whose
+# classes the tools and tests derive from or patch, off the games' hot path (agents, search, saves); and
+# the PettingZoo environment, a class derived from PettingZoo's Python class (compiled, a process that
+# used it crashed in the garbage collector; it spends its time in the compiled game anyway).
+SKIP = {"runtime/__init__.py", "runtime/primitives/__init__.py", "runtime/pack.py", "runtime/farm_regions.py",
+        "runtime/agents.py", "runtime/search.py", "runtime/savegame.py", "runtime/rl.py"}
 
 
 def sources(root: Path = ROOT) -> list:
@@ -58,6 +64,10 @@ def extension_suffix() -> str:
     return EXTENSION_SUFFIXES[0]
 
 
+def group_library() -> str:
+    return GROUP + "__mypyc"
+
+
 def load_manifest() -> dict:
     try:
         data = json.loads(MANIFEST.read_text(encoding="utf-8"))
@@ -67,10 +77,14 @@ def load_manifest() -> dict:
 
 
 def stale(manifest: dict, wanted: list, force: bool) -> list:
-    """The sources whose compiled module is missing, built by another interpreter or from other bytes."""
-    if force or manifest.get("ext_suffix") != extension_suffix():
+    """The sources whose compiled module is missing, built by another interpreter or compiler, or from
+    other bytes (any one of them means the whole group is rebuilt)."""
+    if force or manifest.get("ext_suffix") != extension_suffix() or manifest.get("compiler") != "mypyc":
         return list(wanted)
     modules = manifest.get("modules") or {}
+    group = manifest.get("group") or {}
+    if not isinstance(group, dict) or not (OUT / str(group.get("binary", ""))).is_file():
+        return list(wanted)
     out = []
     for src in wanted:
         entry = modules.get(module_name(src))
@@ -80,21 +94,21 @@ def stale(manifest: dict, wanted: list, force: bool) -> list:
     return out
 
 
-def build(todo: list, jobs: int) -> dict:
-    """Compile the sources ``todo``; returns {module name: binary path relative to OUT} of those built."""
-    from Cython.Build import cythonize
+def build(wanted: list, jobs: int) -> tuple:
+    """Compile the group of ``wanted`` into a fresh build/native; returns ({module name: binary path
+    relative to OUT}, the group library's path relative to OUT, the digests of the sources compiled)."""
+    from mypyc.build import mypycify
     from setuptools import Distribution
     from setuptools.command.build_ext import build_ext
 
-    WORK.mkdir(parents=True, exist_ok=True)
     t = time.monotonic()
-    print(f"cython: translating {len(todo)} module(s) to C …", flush=True)
     os.chdir(ROOT)   # module names and the C files' folders from paths relative to the project
-    extensions = cythonize(list(todo), compiler_directives=DIRECTIVES, build_dir=str(WORK.relative_to(ROOT)),
-                           nthreads=jobs if jobs > 1 else 0, quiet=True, force=True)
-    for ext in extensions:
-        # no debug info (smaller, quicker to build); no warnings: they are about the C Cython generates
-        ext.extra_compile_args = ["-O2", "-g0", "-w"]
+    # read before compiling: a source edited while mypyc runs must not be recorded as the one compiled
+    digests = {src: digest(ROOT / src) for src in wanted}
+    print(f"mypyc: type-checking and translating {len(wanted)} module(s) to C …", flush=True)
+    shutil.rmtree(WORK, ignore_errors=True)
+    extensions = mypycify(list(wanted), opt_level="3", debug_level="0", group_name=GROUP,
+                          target_dir=str(WORK.relative_to(ROOT)))
     print(f"  {time.monotonic() - t:.0f} s; compiling C with {jobs} job(s) …", flush=True)
     staging = Path(tempfile.mkdtemp(prefix="native-", dir=ROOT / "build"))
     try:
@@ -106,31 +120,34 @@ def build(todo: list, jobs: int) -> dict:
         cmd.ensure_finalized()
         cmd.run()
         built = {}
-        for src in todo:
+        for src in wanted:
             rel = Path(src[:-3] + extension_suffix())
             if not (staging / rel).is_file():
                 raise RuntimeError(f"{src}: no compiled module came out of the build")
-            (OUT / rel).parent.mkdir(parents=True, exist_ok=True)
-            os.replace(staging / rel, OUT / rel)
             built[module_name(src)] = str(rel)
+        library = Path(group_library().replace(".", "/") + extension_suffix())
+        if not (staging / library).is_file():
+            raise RuntimeError("the group's shared library did not come out of the build")
+        # the new group replaces the old one whole (its modules only work with their own library)
+        old = OUT.with_name(OUT.name + ".old")
+        shutil.rmtree(old, ignore_errors=True)
+        if OUT.exists():
+            os.replace(OUT, old)
+        os.replace(staging, OUT)
+        shutil.rmtree(old, ignore_errors=True)
         print(f"  done in {time.monotonic() - t:.0f} s", flush=True)
-        return built
+        return built, str(library), digests
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def write_manifest(manifest: dict, wanted: list, built: dict) -> None:
-    import Cython
-    modules = {}
-    old = (manifest.get("modules") or {}) if manifest.get("ext_suffix") == extension_suffix() else {}
-    for src in wanted:
-        name = module_name(src)
-        if name in built:
-            modules[name] = {"source": src, "sha256": digest(ROOT / src), "binary": built[name]}
-        elif isinstance(old.get(name), dict) and (OUT / str(old[name].get("binary", ""))).is_file():
-            modules[name] = old[name]   # as built before, from the bytes it names (the importer compares)
-    data = {"cython": Cython.__version__, "python": sys.version.split()[0], "ext_suffix": extension_suffix(),
-            "directives": DIRECTIVES, "modules": modules}
+def write_manifest(wanted: list, built: dict, library: str, digests: dict) -> None:
+    from mypy.version import __version__ as mypy_version
+    modules = {module_name(src): {"source": src, "sha256": digests[src], "binary": built[module_name(src)]}
+               for src in wanted}
+    data = {"compiler": "mypyc", "mypy": mypy_version, "python": sys.version.split()[0],
+            "ext_suffix": extension_suffix(), "group": {"module": group_library(), "binary": library},
+            "modules": modules}
     OUT.mkdir(parents=True, exist_ok=True)
     tmp = MANIFEST.with_name(MANIFEST.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
@@ -138,39 +155,39 @@ def write_manifest(manifest: dict, wanted: list, built: dict) -> None:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description="Compile the runtime's modules with Cython into build/native/.")
+    ap = argparse.ArgumentParser(description="Compile the runtime's modules with mypyc into build/native/.")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="C compilers run at once (default: cores)")
-    ap.add_argument("--force", action="store_true", help="rebuild every module")
+    ap.add_argument("--force", action="store_true", help="rebuild even when every module is current")
     ap.add_argument("--check", action="store_true", help="only say whether the compiled runtime is current (status 1 if not)")
     args = ap.parse_args(argv)
     wanted = sources()
     manifest = load_manifest()
     todo = stale(manifest, wanted, args.force)
+    if not todo and sorted(manifest.get("modules") or {}) != sorted(module_name(s) for s in wanted):
+        todo = list(wanted)   # a module added to or left out of the group (SKIP): the group is another one
     if args.check:
-        print(f"compiled runtime: {len(wanted) - len(todo)} of {len(wanted)} modules current")
+        print(f"compiled runtime: {len(wanted) - len(todo)} of {len(wanted)} modules current"
+              + ("" if not todo else " (any change rebuilds the whole group)"))
         return 1 if todo else 0
     if not todo:
-        if set(manifest.get("modules") or {}) - {module_name(src) for src in wanted}:
-            write_manifest(manifest, wanted, {})   # a module now left as Python (SKIP) must stop being imported
         print(f"compiled runtime: all {len(wanted)} modules current (build/native)")
         return 0
     try:
-        import Cython  # noqa: F401
+        import mypyc.build  # noqa: F401
     except ImportError:
-        print("the compiled runtime needs Cython: pip install -e '.[native]' (make native does it)", file=sys.stderr)
+        print("the compiled runtime needs mypyc: pip install -e '.[native]' (make native does it)", file=sys.stderr)
         return 2
     if shutil.which(sysconfig.get_config_var("CC").split()[0] if sysconfig.get_config_var("CC") else "cc") is None:
         print("the compiled runtime needs a C compiler (Debian: apt-get install gcc); the game runs from the "
               "Python sources meanwhile", file=sys.stderr)
         return 2
     try:
-        built = build(todo, max(1, args.jobs))
-    except Exception as exc:  # a failed C build: the modules built before stay, the rest run from source
+        built, library, digests = build(wanted, max(1, args.jobs))
+    except (Exception, SystemExit) as exc:  # mypyc exits on a type error; the runtime then runs from source
         print(f"compiling the runtime failed: {exc}", file=sys.stderr)
-        write_manifest(manifest, wanted, {})
         return 1
-    write_manifest(manifest, wanted, built)
-    print(f"compiled runtime: {len(built)} module(s) built, {len(wanted)} current (build/native)")
+    write_manifest(wanted, built, library, digests)
+    print(f"compiled runtime: {len(built)} modules built as one group (build/native)")
     return 0
 
 
