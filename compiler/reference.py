@@ -11,8 +11,10 @@ tests/test_language_reference.py fails when the document and the tables differ.
 """
 from __future__ import annotations
 
+import ast
 import re
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 import runtime
@@ -30,19 +32,15 @@ def _doc(fn) -> str:
     return _source_docstrings(fn.__module__).get(fn.__name__, "")
 
 
-_DOCSTRINGS: dict = {}
-
-
+@lru_cache(maxsize=None)
 def _source_docstrings(module: str) -> dict:
     """{top-level function name: docstring} of a runtime module, read from its source."""
-    import ast
-    if module not in _DOCSTRINGS:
-        path = Path(runtime.__file__).resolve().parent.joinpath(*module.split(".")[1:]).with_suffix(".py")
-        tree = ast.parse(path.read_text(encoding="utf-8")) if module.startswith("runtime.") and path.is_file() else None
-        _DOCSTRINGS[module] = {} if tree is None else {
-            node.name: (ast.get_docstring(node, clean=False) or "").strip() for node in tree.body
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    return _DOCSTRINGS[module]
+    path = Path(runtime.__file__).resolve().parent.joinpath(*module.split(".")[1:]).with_suffix(".py")
+    if not module.startswith("runtime.") or not path.is_file():
+        return {}
+    return {node.name: (ast.get_docstring(node, clean=False) or "").strip()
+            for node in ast.parse(path.read_text(encoding="utf-8")).body if isinstance(node, ast.FunctionDef)}
+
 
 BEGIN = "<!-- generated reference: begin (python -m compiler.reference) -->"
 END = "<!-- generated reference: end -->"

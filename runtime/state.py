@@ -12,8 +12,8 @@ from mypy_extensions import mypyc_attr
 from .farm import grid, iter_bits, popcount
 
 
-# The fields of a player and of a space, by name (a compiled class has no __slots__ to read them from):
-# clone() assigns each, tests/test_state_clone.py checks that none is left out.
+# The fields of a player and of a space, by name: the classes' slots, and readable when the classes are
+# compiled (mypyc keeps no __slots__); clone() assigns each, tests/test_state_clone.py checks none is left out.
 PLAYER_FIELDS = (
     "idx", "name", "goods", "grid", "house", "rooms", "room_count", "fields", "field_mask", "pastures",
     "stables", "fences", "tile_pastures", "people", "newborns", "home", "begging", "bonus", "majors", "minors",
@@ -26,13 +26,7 @@ SPACE_FIELDS = ("id", "name", "defn", "goods", "occupants", "use", "can", "accum
 
 
 class Player:
-    __slots__ = (
-        "idx", "name", "goods", "grid", "house", "rooms", "room_count", "fields", "field_mask", "pastures",
-        "stables", "fences", "tile_pastures", "people", "newborns", "home", "begging", "bonus", "majors", "minors",
-        "occupations", "hand_occupations", "hand_minors", "exchanges", "bake_rates", "mods", "used",
-        "card_rooms", "card_state", "extra_capacity", "stats", "actions",
-        "turn_abilities", "producible", "prices",
-    )
+    __slots__ = PLAYER_FIELDS
 
     def __init__(self, idx: int = 0, rules=None):
         if rules is None:  # an empty player for clone() to fill (a compiled class runs __init__ in __new__)
@@ -173,8 +167,7 @@ class Space:
     """An action space on the board this game (board space or revealed round card). A ``shared`` space
     belongs to a state copy and its original at once and is read-only (see Game.copy_state)."""
 
-    __slots__ = ("id", "name", "defn", "goods", "occupants", "use", "can", "accumulate", "tags", "stage",
-                 "round_revealed", "takes_goods", "group", "shared", "early")
+    __slots__ = SPACE_FIELDS
 
     def __init__(self, defn=None, nplayers: int = 0):
         if defn is None:  # an empty space for clone() to fill (as Player's)
