@@ -10,9 +10,9 @@ from types import MethodType
 from greenlet import error as GreenletError, getcurrent, greenlet
 from mypy_extensions import mypyc_attr
 
-from . import given_setup, pregame
 from .gamefields import GameFields, copy_fields
 from .requests import Request, norm
+from .state import Player
 
 
 class IllegalDecision(Exception):
@@ -38,7 +38,7 @@ _MISSING = object()
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Decisions(GameFields):
-    def decide(self, p, kind, options, labels=None, prompt=None):
+    def decide(self, p: Player, kind: str, options, labels=None, prompt=None):
         """A request to ``p``: returns the chosen one of ``options`` (a single option is taken without
         asking). Logged decisions being replayed come first; then the seat's agent answers at once; a
         seat without an agent holds the game open until the caller answers (``run``, ``answer``)."""
@@ -71,11 +71,13 @@ class Decisions(GameFields):
                 self.after_decision(self)
         return choice
 
-    def _take_logged(self, p, kind, options, labels, prompt, agent):
-        if self._replay[0] is _PAUSE:  # a clone stops where its original was
-            self._replay.popleft()
+    def _take_logged(self, p: Player, kind: str, options, labels, prompt, agent):
+        replay = self._replay
+        assert replay is not None  # (decide asks only while decisions are being replayed)
+        if replay[0] is _PAUSE:  # a clone stops where its original was
+            replay.popleft()
             return self._hold(Request(self, p, kind, options, labels, prompt))
-        pi, rkind, rec = self._replay[0]
+        pi, rkind, rec = replay[0]
         where = self.decisions + 1
         if pi != p.idx or rkind != kind:
             raise LogMismatch(f"the log does not fit this game: decision {where} is a '{kind}' request for "
@@ -89,7 +91,7 @@ class Decisions(GameFields):
             if norm(mine) != norm(rec):
                 raise LogMismatch(f"the log does not fit this game: at decision {where} the agent of "
                                   f"P{p.idx + 1} answers {norm(mine)!r}, the log has {norm(rec)!r}")
-        self._replay.popleft()
+        replay.popleft()
         return chosen
 
     def _hold(self, request):
@@ -104,16 +106,9 @@ class Decisions(GameFields):
         finally:
             self.pending = None
 
-    def _loop(self, *_):
-        if self.round == 0 and given_setup.has_cards(self.setup) and not self.given_played:
-            given_setup.play_given_cards(self)
-            self.given_played = True
-        if self.round == 0 and self.rules.pregame and not self.pregame_done:
-            pregame.run(self)
-            self.pregame_done = True
-        while self.round < self.last_round:
-            self.play_round()
-        self.finish()
+    def _loop(self, *_) -> None:
+        """The game loop that ``run`` starts (runtime/phases.py: the given cards, the pre-game, the rounds)."""
+        raise NotImplementedError
 
     def run(self):
         """Play on until a seat without an agent must answer: returns that pending Request, or None when

@@ -20,7 +20,7 @@ from collections import deque
 from mypy_extensions import mypyc_attr
 
 from . import given_setup, history
-from .state import Player, Space
+from .state import Player
 from .decisions import GameOver, IllegalDecision, LogMismatch, NoAgent, _PAUSE  # noqa: F401 (the exceptions are the engine's API)
 from .gamefields import copy_fields
 from .phases import Phases
@@ -159,17 +159,6 @@ class Game(Phases):
         g._replay = None
         return g
 
-    def own_space(self, s):
-        """This game's own, writable copy of space ``s`` (the same object unless a state copy shares it):
-        every verb that changes a space's goods or occupants asks for it first."""
-        s = self.space_by_id[s.id]
-        if s.shared:
-            mine = s.clone()
-            self.spaces[self.spaces.index(s)] = mine
-            self.space_by_id[mine.id] = mine
-            return mine
-        return s
-
     # ``rng`` is a property, not an attribute looked up through ``__getattr__``: a class with
     # ``__getattr__`` loses CPython's fast attribute access for every attribute of the game (about a tenth
     # of a game's instructions, docs/architecture.md "Speed, session 10").
@@ -211,13 +200,6 @@ class Game(Phases):
         self._replay = deque((d[0], d[1], d[2]) for d in decisions)
         self._replay_asks = ask_agents
         return self._replay
-
-    def card(self, cid):
-        return self.pack.all_cards[cid]
-
-    def say(self, text: str) -> None:
-        if self.log is not None:
-            self.log.append("    " + text)
 
     # ------------------------------------------------------------------ set-up
     def _setup(self):
@@ -298,32 +280,3 @@ class Game(Phases):
             p.hand_minors = minors[:k]
             minors = minors[k:]
         self.decks = {"occupations": occs, "minors": minors}
-
-    @staticmethod
-    def mark_round_space(space, r):
-        """A round card lies on round space ``r``: it is revealed then and carries the tag ``round_<r>``
-        (so that a card can refer to "the action on round space 1")."""
-        space.round_revealed = r
-        space.tags = tuple(space.tags) + (f"round_{r}",)
-
-    NEWEST = "newest_round"
-
-    def mark_newest(self, space):
-        """The round card of the current round is the newest: it alone carries the tag ``newest_round``
-        (a card revealed early is not the newest before its round)."""
-        for s in self.spaces:
-            if self.NEWEST in s.tags and s.id != space.id:
-                self.own_space(s).tags = tuple(t for t in s.tags if t != self.NEWEST)
-        if self.NEWEST not in space.tags:
-            space = self.own_space(space)
-            space.tags = tuple(space.tags) + (self.NEWEST,)
-
-    def _add_space(self, d):
-        s = Space(d, self.nplayers)
-        if s.group is not None:
-            self.grouped = True
-        self.spaces.append(s)
-        self.space_by_id[s.id] = s
-        return s
-
-

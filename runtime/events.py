@@ -9,7 +9,7 @@ from mypy_extensions import mypyc_attr
 from . import primitives as P, gamelog, history
 from .payments import price_cache_for
 from .decisions import Decisions
-from .state import Ctx
+from .state import Ctx, Player
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -64,7 +64,7 @@ class CardsInPlay(Decisions):
         self.via = outer
         self.event_id = outer_event
 
-    def exchanges_of(self, p):
+    def exchanges_of(self, p: Player):
         """The exchanges of ``p`` open now: the rules' and the cards'; a card's exchange with a guard ('any
         time if has(#oven): …') only while the guard holds (docs/language.md 1.6)."""
         guards = p.mods.get("exchange_guards") if p.mods else None
@@ -80,7 +80,7 @@ class CardsInPlay(Decisions):
             out = [e if not callable(e[3]) else e[:3] + (max(0, e[3](self, p)),) + e[4:] for e in out]
         return out
 
-    def acquire_card(self, p, card):
+    def acquire_card(self, p: Player, card):
         """Put a card's lasting effects into play for ``p`` and run its on-play effects."""
         if self.pack.records_rounds:   # round_played(…): the round the card came into play
             p.card_state.setdefault("played_round", {})[card.id] = self.round
@@ -107,7 +107,7 @@ class CardsInPlay(Decisions):
                     gamelog.run_card_effect(self, handler, p, Ctx(actor=p))
                 self.via = outer
 
-    def install_card(self, p, card):
+    def install_card(self, p: Player, card):
         """Put a card's lasting effects (exchanges, bake rates, listeners, modifiers) into play for ``p``."""
         guards = dict(card.exchange_guards) if card.exchange_guards else None
         for i, (give, get, window, at_most) in enumerate(card.exchanges):
@@ -141,7 +141,7 @@ class CardsInPlay(Decisions):
         if card.exchanges:   # what payments keep about the exchanges is void (only this adds to them)
             p.producible = None
 
-    def run_on_play(self, p, card):
+    def run_on_play(self, p: Player, card):
         outer, self.via = self.via, card
         for handler in card.on_play:
             if self.log is None:
@@ -150,7 +150,7 @@ class CardsInPlay(Decisions):
                 gamelog.run_card_effect(self, handler, p, Ctx(actor=p, card=card))
         self.via = outer
 
-    def release_card(self, p, cid):
+    def release_card(self, p: Player, cid):
         """Take a returned card's lasting effects out of play (an upgraded improvement)."""
         p.exchanges = [e for e in p.exchanges if e[4] != cid]
         p.bake_rates = [b for b in p.bake_rates if b[3] != cid]

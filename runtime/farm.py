@@ -555,7 +555,7 @@ def _distributions(n, k):
 
 def _pareto(points):
     pts = sorted(points, reverse=True)
-    keep = []
+    keep: list = []
     for p in pts:
         for q in keep:
             for a, b in zip(p, q):

@@ -1,4 +1,5 @@
-"""The fields of a game, declared once with their types.
+"""The fields of a game, declared once with their types, and the few accessors every part of the game uses
+(a card by id, a space's own copy, a line of the log, the round cards' tags).
 
 ``runtime.engine.Game`` sets them (its ``__init__`` says what each holds); the classes it is made of,
 chained on this one (``Decisions`` <- ``CardsInPlay`` <- ``Phases`` <- ``Game``: runtime/decisions.py,
@@ -14,14 +15,17 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
+from .packdata import CardDef, Pack, Rules
 from .state import Player, Space
+
+NEWEST = "newest_round"  # the tag of the current round's card
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools derive from Game
 class GameFields:
     # set-up and rules
-    pack: Any
-    rules: Any
+    pack: Pack
+    rules: Rules
     nplayers: int
     seed: Any
     chosen_decks: Any
@@ -93,6 +97,50 @@ class GameFields:
     _holder: Any
     _replay: deque | None
     _replay_asks: bool
+
+    # ------------------------------------------------------------------ what every part reads
+    def card(self, cid: str) -> CardDef:
+        return self.pack.all_cards[cid]
+
+    def say(self, text: str) -> None:
+        if self.log is not None:
+            self.log.append("    " + text)
+
+    def own_space(self, s: Space) -> Space:
+        """This game's own, writable copy of space ``s`` (the same object unless a state copy shares it):
+        every verb that changes a space's goods or occupants asks for it first."""
+        s = self.space_by_id[s.id]
+        if s.shared:
+            mine = s.clone()
+            self.spaces[self.spaces.index(s)] = mine
+            self.space_by_id[mine.id] = mine
+            return mine
+        return s
+
+    @staticmethod
+    def mark_round_space(space, r):
+        """A round card lies on round space ``r``: it is revealed then and carries the tag ``round_<r>``
+        (so that a card can refer to "the action on round space 1")."""
+        space.round_revealed = r
+        space.tags = tuple(space.tags) + (f"round_{r}",)
+
+    def mark_newest(self, space):
+        """The round card of the current round is the newest: it alone carries the tag ``newest_round``
+        (a card revealed early is not the newest before its round)."""
+        for s in self.spaces:
+            if NEWEST in s.tags and s.id != space.id:
+                self.own_space(s).tags = tuple(t for t in s.tags if t != NEWEST)
+        if NEWEST not in space.tags:
+            space = self.own_space(space)
+            space.tags = tuple(space.tags) + (NEWEST,)
+
+    def _add_space(self, d):
+        s = Space(d, self.nplayers)
+        if s.group is not None:
+            self.grouped = True
+        self.spaces.append(s)
+        self.space_by_id[s.id] = s
+        return s
 
 
 def copy_fields(src: GameFields, dst: GameFields) -> None:

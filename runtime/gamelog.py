@@ -39,7 +39,7 @@ def source_name(g: Game, source) -> str | None:
 
 def _card_of_handler(g: Game, handler):
     """The card whose effect ``handler`` is (a map of the pack's handlers, made once per pack)."""
-    table = getattr(g.pack, "_handler_cards", None)
+    table = g.pack.handler_cards
     if table is None:
         table = {}
         for cid, card in g.pack.all_cards.items():
@@ -49,7 +49,7 @@ def _card_of_handler(g: Game, handler):
                 table[fn] = cid
             for cond, fn in card.latches:
                 table[fn] = cid
-        g.pack._handler_cards = table
+        g.pack.handler_cards = table
     return table.get(handler)
 
 

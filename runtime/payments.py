@@ -10,7 +10,7 @@ No action space, card or edition is named here.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
@@ -86,6 +86,8 @@ class LimitedPrice(tuple):
     """A way to pay that a limited change lowered (``cost of fence: -1 wood (once per round)``, docs/language.md
     4.3): ``spends`` holds the (limit key, period) of each such change; paying this way (``pay_one_of``)
     spends them. Testing whether it can be paid spends nothing."""
+    spends: tuple
+
     def __new__(cls, price, spends):
         obj = tuple.__new__(cls, price)
         obj.spends = spends
@@ -299,10 +301,11 @@ def _substitute(price: dict, sub):
 
 def _all_substitutions(alternatives, subs):
     """Every price reachable by applying each substitution at most once, in any order."""
-    seen, out = set(), []
-    frontier = []
+    seen: set = set()
+    out: list = []
+    frontier: list = []
     for a in alternatives:
-        key = (tuple(sorted((g, n) for g, n in a if n > 0)), frozenset())
+        key: tuple = (tuple(sorted((g, n) for g, n in a if n > 0)), frozenset())
         if key not in seen:
             seen.add(key)
             frontier.append((dict(a), frozenset()))
@@ -849,11 +852,12 @@ def _raised(edges, target, one):
     """The weights of ``_weights`` as numbers of the type of ``one`` (float or Fraction), or None."""
     zero = one - one
     weight = {target: one}
-    goods = set()
+    goods: set = set()
     for give, get in edges:
         goods.update(h for h, _ in give)
         goods.update(get if isinstance(get, frozenset) else (h for h, _ in get))
-    slack = 1 + 1e-12 if isinstance(one, float) else 1   # floating point: no endless raising by rounding
+    # floating point: no endless raising by rounding (Any: a Fraction times the int 1 stays exact)
+    slack: Any = 1 + 1e-12 if isinstance(one, float) else 1
     for _ in range(2 * len(goods) + 2):
         changed = False
         for give, get in edges:
@@ -872,8 +876,10 @@ def _raised(edges, target, one):
     return None
 
 
+# The weights are floats, Fractions or ints: the sums are Any, not the int of their first value (compiled,
+# an int variable refuses a float).
 def _gives(get, weight):
-    out = 0
+    out: Any = 0
     if isinstance(get, frozenset):  # a pile: one of these goods
         for h in get:
             w = weight.get(h)
@@ -888,7 +894,7 @@ def _gives(get, weight):
 
 
 def _takes(give, weight):
-    taken = 0
+    taken: Any = 0
     for h, k in give:
         w = weight.get(h)
         if w is not None:

@@ -11,9 +11,9 @@ from mypy_extensions import mypyc_attr
 if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
     from .engine import Game
 
-from . import primitives as P, gamelog, pregame
+from . import primitives as P, gamelog, given_setup, pregame
 from .events import CardsInPlay
-from .state import Ctx
+from .state import Ctx, Player, Space
 from .words import plural
 from .decisions import NoAgent
 
@@ -26,6 +26,19 @@ _SPACE_EVENTS: dict = {}  # (space id, tags) -> the names of the events of using
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Phases(CardsInPlay):
+    def _loop(self, *_) -> None:
+        """The whole game from where it stands: the given cards, the pre-game, the rounds and the scoring
+        (``Decisions.run`` runs it, held open or not)."""
+        if self.round == 0 and given_setup.has_cards(self.setup) and not self.given_played:
+            given_setup.play_given_cards(self)
+            self.given_played = True
+        if self.round == 0 and self.rules.pregame and not self.pregame_done:
+            pregame.run(self)
+            self.pregame_done = True
+        while self.round < self.last_round:
+            self.play_round()
+        self.finish()
+
     def play(self):
         """Play the game to its end with its agents; returns the score table. A seat without an agent
         raises NoAgent at its first request (the game stays held open there)."""
@@ -131,7 +144,7 @@ class Phases(CardsInPlay):
         self.in_work_phase = False
         self.phase = None
 
-    def legal_spaces(self, p, only=None):
+    def legal_spaces(self, p: Player, only=None) -> list:
         shared = p.mods.get("use_occupied") if p.mods else None
         taken = self._groups_taken() if self.grouped else None
         always = P.always  # most spaces can always be used: not called
@@ -144,7 +157,7 @@ class Phases(CardsInPlay):
                 continue
             if taken and s.group in taken:
                 continue
-            if early and s.early is not None and s.early != p.idx and self.round < s.round_revealed:
+            if early and s.early is not None and s.early != p.idx and self.round < (s.round_revealed or 0):
                 continue   # a round card revealed early for another player: not before its round
             if s.occupants:
                 if not shared or len(s.occupants) != 1 or s.occupants[0] == p.idx or not self._matches(s, shared):
@@ -171,7 +184,7 @@ class Phases(CardsInPlay):
                 return True
         return False
 
-    def place(self, p):
+    def place(self, p: Player):
         self.turn_no += 1
         if p.turn_abilities:
             self.any_time(p)
@@ -200,7 +213,7 @@ class Phases(CardsInPlay):
         if p.home <= 0 and p.turn_abilities:
             self.any_time(p, P.STOP)  # after the player's last placement of the round
 
-    def any_time(self, p, stop="place"):
+    def any_time(self, p: Player, stop="place"):
         """A window in which the player may use abilities (primitives.window_options) before going on:
         before each placement (``stop`` is "place"), after the last one, after breeding, before scoring.
         What the player converts in it is converted at one time (docs/language.md 4.1.5)."""
@@ -216,10 +229,12 @@ class Phases(CardsInPlay):
             P.use_window_option(self, p, pick)
         P.batch_close(self, p, opened)
 
-    def use_space(self, p, s):
+    def use_space(self, p: Player, s: Space):
         self.action_no += 1
         s = self.own_space(s)
-        s.occupants.append(p.idx)
+        occupants = s.occupants
+        assert isinstance(occupants, list)  # (own_space: a list, not a shared space's tuple)
+        occupants.append(p.idx)
         if self.log is not None:
             taken = [] if s.takes_goods else [(g, k) for g, k in s.goods.items() if k]
             self.log.append(f"  {p.name} → {gamelog.space_label(self, s)}" +
@@ -265,7 +280,9 @@ class Phases(CardsInPlay):
             self.emit("phase:returning_home", p)
         for s in self.spaces:
             if s.occupants:
-                self.own_space(s).occupants.clear()
+                occupants = self.own_space(s).occupants
+                assert isinstance(occupants, list)
+                occupants.clear()
         self.emit_round_end()
 
     def emit_round_end(self):
@@ -319,7 +336,7 @@ class Phases(CardsInPlay):
             self.emit("phase:harvest_end", p)
         self.open_windows = frozenset()
 
-    def feeding_need(self, p) -> int:
+    def feeding_need(self, p: Player) -> int:
         per_person, per_newborn = self.rules.feeding
         adult = sum(k for g, k in per_person(self, p) if g == "food")
         baby = sum(k for g, k in per_newborn(self, p) if g == "food")
@@ -350,7 +367,7 @@ class Phases(CardsInPlay):
             need -= groups * max(0, people * adult - food)
         return max(0, need)
 
-    def feed(self, p):
+    def feed(self, p: Player):
         """Feeding: the player may use exchanges and abilities first (primitives.feeding_options), then
         pays; each missing food is a begging card."""
         need = self.feeding_need(p)
@@ -388,7 +405,7 @@ class Phases(CardsInPlay):
         self.finished = True
         return self.scores
 
-    def score(self, p) -> dict:
+    def score(self, p: Player) -> dict:
         cats = {}
         for cid, label, fn in self.rules.scoring:
             cats[cid] = fn(self, p)

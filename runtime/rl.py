@@ -76,11 +76,11 @@ class AgricolaEnv(AECEnv):
         self._seed = int(seed) if seed is not None else self._seed + 1
         self.game = Game(self.pack, self.players, seed=self._seed)
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0 for a in self.agents}
+        self.rewards: dict[str, float] = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self._after(self.game.run())
 
     def observe(self, agent):

@@ -149,7 +149,8 @@ def locate(text: str, path, key: bool = False) -> tuple[int, int]:
     key, with ``key``. A path that is not in the text (a missing key) gives the nearest enclosing value.
     Only the values before the one sought are read (by the C decoder), so any nesting is fine."""
     def ws(i):
-        return _SPACE.match(text, i).end()
+        m = _SPACE.match(text, i)   # (white space or none: it always matches)
+        return m.end() if m else i
 
     pos = ws(0)
     for n, part in enumerate(path):

@@ -351,7 +351,7 @@ def roomy_pasture_count(g: Game, p: Player, free):
 
     def assign(i, chosen):
         if i == n:
-            per_type = [[] for _ in range(types)]
+            per_type: list[list] = [[] for _ in range(types)]
             for c, t in zip(pastures, chosen):
                 if t is not None:
                     per_type[t].append(c[0] + (c[2][t] if len(c) > 2 else 0))

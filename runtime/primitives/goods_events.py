@@ -30,7 +30,7 @@ def can_pay(p, items) -> bool:
 def via_cards(pack) -> dict:
     """handler -> the card whose rule it is (its events were made with that card: ``event_via``, docs/
     language.md 4.1.1); the pack's own rules are in no card. Made once per pack."""
-    table = pack.__dict__.get("_via_cards")
+    table = pack.via_cards
     if table is None:
         table = {}
         for card in pack.all_cards.values():
@@ -42,7 +42,7 @@ def via_cards(pack) -> dict:
                 table[fn] = card
             for _cond, fn in card.latches:
                 table[fn] = card
-        pack._via_cards = table
+        pack.via_cards = table
     return table
 
 

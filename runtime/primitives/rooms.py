@@ -43,14 +43,17 @@ def room_options(g: Game, p: Player, cost=None):
 def shared_rooms_left(g: Game):
     """Rooms the table's shared supply still holds (rooms built beyond the starting houses count
     against it); only for a pack with a shared limit (``g.rules.shared_rooms`` not None)."""
-    start = g.rules.start_rooms
-    return g.rules.shared_rooms - sum(max(0, pl.room_count - start) for pl in g.players)
+    start, limit = g.rules.start_rooms, g.rules.shared_rooms
+    assert limit is not None
+    return limit - sum(max(0, pl.room_count - start) for pl in g.players)
 
 
 def shared_stables_left(g: Game):
     """Stables the table's shared supply still holds; only for a pack with a shared limit
     (``g.rules.shared_stables`` not None)."""
-    return g.rules.shared_stables - sum(pl.stables.bit_count() for pl in g.players)
+    limit = g.rules.shared_stables
+    assert limit is not None
+    return limit - sum(pl.stables.bit_count() for pl in g.players)
 
 
 def room_cells(g: Game, p: Player) -> int:

@@ -98,7 +98,7 @@ def _other_goods(p, only=None):
     kinds = p.card_state.get("field_crops")
     if not kinds:
         return ()
-    out = {}
+    out: dict = {}
     for key, allowed in kinds.items():
         if allowed and p.fields[key][1] == 0:
             for good in allowed:
@@ -134,7 +134,7 @@ def _all_sow_options(p, most, only):
     others = _other_goods(p, only)
     if others:
         crops = [(0, 0)] + opts
-        ways = [()]
+        ways: list[tuple] = [()]
         for good, k in others:
             ways = [w + ((good, i),) for w in ways for i in range(k + 1)]
         opts = [(a, b, tuple(x for x in w if x[1])) if any(x[1] for x in w) else (a, b)
