@@ -51,8 +51,11 @@ class Grid:
         self._regions: list[int] | None = None
         self._region_bounds: list[tuple[int, int]] | None = None
         self._by_perimeter: list[tuple[int, int, int]] | None = None
-        self._perimeters: list[int] | None = None  # by_perimeter's perimeters, in its order (for bisect)
-        self._positions: array | None = None       # mask -> its place in by_perimeter (len of it: not a region)
+        # by_perimeter's columns (region_columns): perimeters (in order, for bisect), regions, boundaries
+        self._perimeters: list[int] | None = None
+        self._masks: list[int] | None = None
+        self._bounds: list[int] | None = None
+        self._positions: bytes | None = None       # mask -> its place in by_perimeter (region_columns)
         self._boundary_cache: dict[int, int] = {}
         self._neighbours_cache: dict[int, int] = {}
 
@@ -211,37 +214,48 @@ class Grid:
 
     def regions_in(self, free: int, limit: int) -> list:
         """The (fences around it, region, boundary) of by_perimeter whose region lies within ``free`` and
-        whose perimeter is at most ``limit``, in by_perimeter's order. Found by walking by_perimeter up to
-        ``limit`` or, when ``free`` has fewer subsets than that walk has regions (a farm mostly used up:
-        often 64 subsets against a thousand regions), by looking up each subset of ``free``."""
-        table = self.by_perimeter()
-        perimeters = self._perimeters
-        if perimeters is None:
+        whose perimeter is at most ``limit``, in by_perimeter's order (see region_indices_in)."""
+        table: list = self.by_perimeter()   # (list, not of typed tuples: a compiled runtime takes them as they are)
+        return [table[i] for i in self.region_indices_in(free, limit)]
+
+    def region_columns(self) -> tuple[list[int], list[int], list[int]]:
+        """by_perimeter as three lists: the perimeters, the regions and the boundaries (made once)."""
+        perimeters, masks, bounds = self._perimeters, self._masks, self._bounds
+        if perimeters is None or masks is None or bounds is None:
+            table = self.by_perimeter()
             perimeters = self._perimeters = [t[0] for t in table]
-            if self.n <= 16:   # indexed by mask (2 ** 15 entries on 3 x 5): an array, which the garbage
-                place = array("H", [len(table)]) * (1 << self.n)   # collector need not walk
-                for i, t in enumerate(table):
-                    place[t[1]] = i
-                self._positions = place
+            masks = self._masks = [t[1] for t in table]
+            bounds = self._bounds = [t[2] for t in table]
+            if self.n <= 16 and len(table) < NO_REGION:
+                # indexed by mask (2 ** 15 entries on 3 x 5), two bytes an entry, low byte first: bytes,
+                # which the garbage collector need not walk and a compiled runtime reads directly
+                place = bytearray(b"\xff\xff") * (1 << self.n)   # NO_REGION: not connected
+                for i, r in enumerate(masks):
+                    place[2 * r] = i & 255
+                    place[2 * r + 1] = i >> 8
+                self._positions = bytes(place)
+        return perimeters, masks, bounds
+
+    def region_indices_in(self, free: int, limit: int) -> list[int]:
+        """The places in by_perimeter (ascending) of the regions that lie within ``free`` and whose
+        perimeter is at most ``limit``. Found by walking by_perimeter up to ``limit`` or, when ``free`` has
+        fewer subsets than that walk has regions (a farm mostly used up: often 64 subsets against a
+        thousand regions), by looking up each subset of ``free``."""
+        perimeters, masks, _ = self.region_columns()
         walk = bisect_right(perimeters, limit)
         positions = self._positions
-        if positions is None or 1 << free.bit_count() >= walk:
-            out = []
-            for t in table:
-                if t[0] > limit:
-                    break
-                if not t[1] & ~free:
-                    out.append(t)
-            return out
+        if positions is None or not looks_up_subsets(free, walk):
+            outside = ~free
+            return [i for i in range(walk) if not masks[i] & outside]
         found = []
         sub = free
         while sub:   # every non-empty subset of free
-            i = positions[sub]
-            if i < walk:   # a region (connected: not len(table)) within the perimeter limit
+            i = positions[2 * sub] | positions[2 * sub + 1] << 8
+            if i < walk:   # a region (connected: not NO_REGION) within the perimeter limit
                 found.append(i)
             sub = (sub - 1) & free
         found.sort()
-        return [table[i] for i in found]
+        return found
 
     def _edges_by_byte(self, shift: int) -> list[int]:
         """The XOR of the edges of the spaces shift..shift+7 that each 8-bit value selects."""
@@ -338,6 +352,15 @@ def iter_bits(m: int):
         m ^= low
 
 
+NO_REGION = 0xFFFF   # a mask's place in Grid._positions when the mask is no region (its spaces not connected)
+
+
+def looks_up_subsets(free: int, walk: int) -> bool:
+    """Whether Grid.region_indices_in looks up each subset of ``free`` rather than walking the first ``walk``
+    regions: when there are fewer of those subsets."""
+    return 1 << free.bit_count() < walk
+
+
 @lru_cache(maxsize=8)
 def grid(rows: int = 3, cols: int = 5) -> Grid:
     return Grid(rows, cols)
@@ -368,17 +391,19 @@ def fencing_options(gr: Grid, blocked: int, pastures: tuple, fences: int, budget
     free = gr.full & ~(blocked | fenced)
     nf = ~fences
     out = []
+    perimeters, masks, bounds = gr.region_columns()
     if fences:
         # a region's new fences are its perimeter less the fences already on it
         touch = gr.neighbours_of(fenced) if touching and fenced else gr.full
-        for _, r, b in gr.regions_in(free, budget + fences.bit_count()):
+        for i in gr.region_indices_in(free, budget + fences.bit_count()):
+            r = masks[i]
             if r & touch:
-                cost = (b & nf).bit_count()
+                cost = (bounds[i] & nf).bit_count()
                 if cost <= budget:
                     out.append((cost, r, 0))
     else:
-        for perimeter, r, _ in gr.regions_in(free, budget):
-            out.append((perimeter, r, 0))
+        for i in gr.region_indices_in(free, budget):
+            out.append((perimeters[i], masks[i], 0))
     for pasture in pastures:
         if pasture.bit_count() < 2:
             continue
@@ -553,19 +578,24 @@ def _distributions(n, k):
             yield (first,) + rest
 
 
-def _pareto(points):
-    pts = sorted(points, reverse=True)
-    keep: list = []
+def _pareto(points) -> set:
+    pts: list[tuple[int, ...]] = sorted(points, reverse=True)
+    keep: list[tuple[int, ...]] = []
     for p in pts:
         for q in keep:
-            for a, b in zip(p, q):
-                if a > b:
-                    break
-            else:
+            if _at_most(p, q):
                 break  # p is dominated by q
         else:
             keep.append(p)
     return set(keep)
+
+
+def _at_most(p: tuple[int, ...], q: tuple[int, ...]) -> bool:
+    """Whether no count of ``p`` is above the same count of ``q`` (the counts both have)."""
+    for i in range(min(len(p), len(q))):
+        if p[i] > q[i]:
+            return False
+    return True
 
 
 def fits(frontier, counts) -> bool:

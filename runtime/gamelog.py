@@ -61,12 +61,12 @@ def _say_from(g: Game, text, via):
         g._log_sourced.add(len(g.log) - 1)
 
 
-def run_card_effect(g, handler, p, ctx):  # g: a Game (also the self of its parts' methods)
+def run_card_effect(g, handler, p: Player, ctx):  # g: a Game (also the self of its parts' methods)
     """Run a card's effect; the log lines it writes end with the card's name ("P4 gets 2 food (<card>)")."""
     return from_card(g, _card_of_handler(g, handler), handler, p, ctx)
 
 
-def from_card(g: Game, source, handler, p, ctx):
+def from_card(g: Game, source, handler, p: Player, ctx):
     """Run ``handler`` (an effect of the card ``source``, or of the pack's rules when None); the log
     lines it writes end with the card's name (only while the game keeps a log)."""
     log = g.log
@@ -180,7 +180,7 @@ def baked(g: Game, p: Player, parts):
 BONUS_FROM = "bonus from:"
 
 
-def bonus_from(p) -> dict:
+def bonus_from(p: Player) -> dict:
     """Where ``p``'s bonus points came from: card id ('' for the rules themselves) -> points."""
     return {k[len(BONUS_FROM):]: n for k, n in p.stats.items() if k.startswith(BONUS_FROM)}
 

@@ -195,7 +195,7 @@ def cost_options_of_ways(g: Game, p: Player, targets, ways) -> list:
     return out if len(out) == 1 else _undominated(out)
 
 
-def price_cache_for(p):
+def price_cache_for(p: Player):
     """A fresh p.prices after p.mods changed: None (no caching) when a change of price is computed from
     the game state ('delta_fn'), otherwise an empty cache."""
     for kind, _targets, _data in (p.mods.get("cost") or ()):
@@ -471,7 +471,7 @@ def _index(g: Game, p: Player):
     return cached
 
 
-def offer_keys(p):
+def offer_keys(p: Player):
     """The keys of ``p``'s exchanges whose goods other players may buy ('(others may buy … for …)',
     docs/language.md 4.9): what such an exchange yields is known only once the others have answered, so
     a payment never draws on it; the owner uses it on its own, in the windows."""
@@ -479,7 +479,7 @@ def offer_keys(p):
     return {key for key, price in offers} if offers else ()
 
 
-def offer_price(p, key):
+def offer_price(p: Player, key):
     """The price for which other players may buy what the exchange ``key`` takes, or None."""
     offers = p.mods.get("exchange_offers") if p.mods else None
     for k, price in offers or ():

@@ -412,7 +412,7 @@ class Phases(CardsInPlay):
         total = sum(cats.values())
         return {"player": p.name, "total": total, "categories": cats, "tie_break": self.rules.tie_break(self, p)}
 
-    def partner_of(self, p):
+    def partner_of(self, p: Player):
         """``p``'s partner in team play, or None."""
         i = self.partners.get(p.idx)
         return None if i is None else self.players[i]
@@ -459,7 +459,7 @@ def _space_events(s):
     return found
 
 
-def _feeding_beyond(p) -> list:
+def _feeding_beyond(p: Player) -> list:
     """The numbers N of the cost names 'feeding beyond N' the player's cards change, smallest first."""
     out = set()
     for _kind, targets, _data in p.mods["cost"]:
@@ -469,7 +469,7 @@ def _feeding_beyond(p) -> list:
     return sorted(out)
 
 
-def _food_price(g, p, names, food: int) -> int:  # g: the Game (a Phases' self)
+def _food_price(g, p: Player, names, food: int) -> int:  # g: the Game (a Phases' self)
     """The food one person eats, with the cards' changes of the cost names ``names`` applied."""
     options = P.cost_options(g, p, names, ((g.rules.goods[0], food),) if food else ())
     return min(sum(n for _, n in price) for price in options)

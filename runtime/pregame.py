@@ -28,7 +28,7 @@ from . import history
 HAND = {"occupations": "hand_occupations", "minors": "hand_minors"}
 
 
-def hand_of(p, kind) -> list:
+def hand_of(p: Player, kind) -> list:
     return getattr(p, HAND[kind])
 
 

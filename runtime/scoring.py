@@ -45,7 +45,7 @@ def category_points(g: Game, p: Player) -> dict:
     return {cid: fn(g, p) for cid, _label, fn in g.rules.scoring}
 
 
-def _floored(p) -> set:
+def _floored(p: Player) -> set:
     return {cid for cid, kind, _ in p.mods.get("score", ()) if kind == "floor"}
 
 

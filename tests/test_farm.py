@@ -526,26 +526,20 @@ def test_regions_within_a_set_of_spaces_are_those_of_the_whole_list(free, limit)
 
 
 def test_regions_in_looks_up_subsets_when_few_spaces_are_free_and_walks_otherwise():
-    from runtime.farm import Grid
+    """With 3 free spaces (7 subsets) and a walk of thousands of regions, the subsets are looked up; with 13
+    free spaces and a walk of the 31 regions of at most 6 fences, the list is walked. Either way the regions
+    come in by_perimeter order (the property test above checks them against the whole list)."""
+    from runtime.farm import Grid, looks_up_subsets
+    from bisect import bisect_right
     gr = Grid(3, 5)
     few, many = M("A4+A5+B5"), gr.full & ~M("B1+C1")
-    looked_up = []
-    gr.regions_in(0, 0)   # the positions, made once
-
-    class Counting:
-        def __init__(self, places):
-            self.places = places
-
-        def __getitem__(self, key):
-            looked_up.append(key)
-            return self.places[key]
-    gr._positions = Counting(gr._positions)
+    perimeters = gr.region_columns()[0]
+    assert looks_up_subsets(few, bisect_right(perimeters, 40))
     assert [r for _, r, _ in gr.regions_in(few, 40)] == [M("A4"), M("A5"), M("B5"), M("A4+A5"), M("A5+B5"),
                                                          M("A4+A5+B5")]
-    assert len(looked_up) == 7   # the 7 subsets of 3 spaces, not the 5,726 regions
-    looked_up.clear()
-    assert len(gr.regions_in(many, 6)) == 31   # 13 single spaces, 18 pairs: walked, nothing looked up
-    assert looked_up == []
+    assert not looks_up_subsets(many, bisect_right(perimeters, 6))
+    assert len(gr.regions_in(many, 6)) == 31   # 13 single spaces, 18 pairs
+    assert not looks_up_subsets(0b111, 8) and looks_up_subsets(0b111, 9)   # 8 subsets against 8 or 9 regions
 
 
 def test_running_the_regions_module_prints_the_tables_literal(capsys, monkeypatch):

@@ -39,7 +39,7 @@ def card_cost_options(g: Game, p: Player, card):
     return cost_options(g, p, names, base)
 
 
-def is_minor_for(p, card, g=None) -> bool:
+def is_minor_for(p: Player, card, g=None) -> bool:
     """Whether the major ``card`` is a minor improvement for ``p`` ('<major> is a minor for you'); an entry
     (name, condition) counts only while its condition holds ('… while <condition>', docs/language.md 4.3)."""
     mods = p.mods
@@ -99,7 +99,7 @@ def returnable_cards(g: Game, p: Player, card):
             if cid != card.id and any(t == cid or t in cards[cid].tags or _of_kind(t, cid, p) for t in wanted)]
 
 
-def _of_kind(word, cid, p) -> bool:
+def _of_kind(word, cid, p: Player) -> bool:
     """'upgrade_of: [improvement]' (or major, minor): any card of that kind in front of ``p``."""
     if word == "improvement":
         return True

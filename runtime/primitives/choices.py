@@ -62,7 +62,7 @@ def optional(g: Game, p: Player, ctx, can, do, label):
     return False
 
 
-def _spendable(p, left, good, table, used):
+def _spendable(p: Player, left, good, table, used):
     """The exchanges of a 'spend up to' the player can use now: the good they give fits in what is ``left`` of
     the limit, the player holds what they give, and their own cap is not reached."""
     return [i for i, (give, _get, most, _label) in enumerate(table)

@@ -14,7 +14,7 @@ from .. import gamelog
 # ====================================================================== baking and exchanges
 
 
-def _bake_rates(p):
+def _bake_rates(p: Player):
     best_unlimited = None
     limited = []
     at_most: int | None
@@ -118,7 +118,7 @@ def makes_only_food(entry) -> bool:
     return get != "pile" and all(good == "food" for good, n in get)
 
 
-def has_window_abilities(p, g=None) -> bool:
+def has_window_abilities(p: Player, g=None) -> bool:
     """Whether ``p`` has cards with abilities offered in the windows outside feeding (with ``g``: a rule
     of theirs counts conversions at one time, and any exchange is offered)."""
     if p.actions or (p.mods and p.mods.get("exchange_offers")):   # an exchange others may buy: used on its own

@@ -40,7 +40,7 @@ def _fence_payments(g: Game, p: Player, per):
     return [per]
 
 
-def _numbered_free(p, count) -> int:
+def _numbered_free(p: Player, count) -> int:
     """Of the next ``count`` fences ``p`` builds, how many are free by their number ('free fence number 3, 6':
     the owner's 3rd and 6th fence over the game, docs/language.md 4.3)."""
     numbers = p.mods.get("free_fence_numbers")
@@ -50,7 +50,7 @@ def _numbered_free(p, count) -> int:
     return sum(1 for n in numbers if built < n <= built + count)
 
 
-def _stretch(p, paid, left) -> int:
+def _stretch(p: Player, paid, left) -> int:
     """The most fences, at most ``left``, of which at most ``paid`` are not free by their number."""
     if not p.mods.get("free_fence_numbers"):
         return min(left, paid)
@@ -60,7 +60,7 @@ def _stretch(p, paid, left) -> int:
     return k
 
 
-def set_aside_count(p, piece) -> int:
+def set_aside_count(p: Player, piece) -> int:
     """How many of ``p``'s unbuilt ``piece`` (fences) lie set aside on round spaces (``schedule action (…) on
     … with N fences set aside``, docs/language.md 4.3): they are not the player's to build until then."""
     return p.stats.get("set_aside:" + piece, 0)
@@ -208,7 +208,7 @@ def _apply_fence_step(g: Game, p: Player, step, per, free, free_left=0):
     return used_free
 
 
-def _add_pasture(p, region, split):
+def _add_pasture(p: Player, region, split):
     """Fence ``region`` as a new pasture (or, with ``split``, as a part divided from that pasture)."""
     if split:
         new = [m for m in p.pastures if m != split] + [region, split & ~region]

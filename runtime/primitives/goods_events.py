@@ -16,7 +16,7 @@ YES, NO = "yes", "no"
 # ====================================================================== goods
 
 
-def can_pay(p, items) -> bool:
+def can_pay(p: Player, items) -> bool:
     goods = p.goods
     for good, n in items:
         if goods[good] < n:

@@ -22,12 +22,12 @@ def pile(g: Game, p: Player, card_id, items):
     return True
 
 
-def pile_stack(p, card_id):
+def pile_stack(p: Player, card_id):
     """The goods piled on a card, top first (empty when there are none)."""
     return p.card_state.get("piles", {}).get(card_id) or ()
 
 
-def pile_top(p, card_id):
+def pile_top(p: Player, card_id):
     stack = p.card_state.get("piles", {}).get(card_id)
     return stack[0] if stack else None
 
@@ -47,7 +47,7 @@ def take_pile_top(g: Game, p: Player, card_id, ctx=None):
 # ====================================================================== goods and animals on cards
 
 
-def stored_on(p, card_id) -> dict:
+def stored_on(p: Player, card_id) -> dict:
     """The goods lying on a card of ``p`` (good -> count; empty when none)."""
     return p.card_state.get("stored", {}).get(card_id) or {}
 

@@ -64,7 +64,7 @@ def place_less(g: Game, p: Player, n):
     return True
 
 
-def lodgers(p) -> int:
+def lodgers(p: Player) -> int:
     """The people living on ``p``'s cards outside the family."""
     return p.stats.get(LODGERS, 0)
 

@@ -48,11 +48,11 @@ def for_actor(g: Game, p: Player, ctx, can, do):
     return False
 
 
-def actor_of(p, ctx):
+def actor_of(p: Player, ctx):
     return ctx.actor if ctx is not None and ctx.actor is not None else p
 
 
-def owner_of(p, ctx):
+def owner_of(p: Player, ctx):
     return ctx.owner if ctx is not None and ctx.owner is not None else p
 
 

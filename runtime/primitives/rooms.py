@@ -15,7 +15,7 @@ from ..payments import can_afford_any, cost_options, pay_one_of, resolve_materia
 # ====================================================================== farm: rooms, renovation
 
 
-def _blocked_for_tiles(p) -> int:
+def _blocked_for_tiles(p: Player) -> int:
     m = p.rooms | p.field_mask | p.stables
     for pm in p.pastures:
         m |= pm
@@ -24,7 +24,7 @@ def _blocked_for_tiles(p) -> int:
     return m
 
 
-def _tiles_of_farm(p) -> int:
+def _tiles_of_farm(p: Player) -> int:
     """The spaces a new tile may be laid next to: rooms, fields and pastures (a stable is a piece standing
     on the farm, not a tile of it)."""
     return p.rooms | p.field_mask | p.fenced_mask() | p.tile_mask()

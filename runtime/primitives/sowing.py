@@ -76,7 +76,7 @@ def plow(g: Game, p: Player, ctx=None, count=1, up_to=False):
     return done > 0
 
 
-def _empty_fields(p):
+def _empty_fields(p: Player):
     return [c for c, f in sorted(p.fields.items()) if f[1] == 0]
 
 
@@ -92,7 +92,7 @@ def can_sow(g: Game, p: Player, ctx=None, only=None):
     return bool(_other_goods(p, only))
 
 
-def _other_goods(p, only=None):
+def _other_goods(p: Player, only=None):
     """((good, empty stacks for it), …): cards that are fields for a good that is no crop (wood), which
     the player has to sow (docs/language.md 4.14)."""
     kinds = p.card_state.get("field_crops")
@@ -107,7 +107,7 @@ def _other_goods(p, only=None):
     return tuple((good, min(n, p.goods[good])) for good, n in out.items())
 
 
-def _sow_options(p, only=None):
+def _sow_options(p: Player, only=None):
     """The ways to sow now, (grain fields, vegetable fields), and how cards that are fields limit them."""
     empty = _empty_fields(p)
     grain, veg = p.goods["grain"], p.goods.get("vegetable", 0)
@@ -127,7 +127,7 @@ def _sow_options(p, only=None):
     return opts, (both, g_only, v_only)
 
 
-def _all_sow_options(p, most, only):
+def _all_sow_options(p: Player, most, only):
     """The sowing options: (grain fields, vegetable fields), with a third part ((good, stacks), …) when
     the player may also sow a good that is no crop on a card that is a field for it."""
     opts, plan = _sow_options(p, only)
@@ -271,7 +271,7 @@ def add_card_field(g: Game, p: Player, card_id, crops, stacks=1):
         p.card_state.setdefault("field_cards", {})[key] = card_id
 
 
-def _field_allows(p, key, crop):
+def _field_allows(p: Player, key, crop):
     allowed = p.card_state.get("field_crops", {}).get(key) if key < 0 else None
     return allowed is None or crop in allowed
 
@@ -339,7 +339,7 @@ def harvest_more(g: Game, p: Player, crop, n):
     return taken > 0
 
 
-def _field_name(p, key):
+def _field_name(p: Player, key):
     if key >= 0:
         return p.grid.name(key)
     return p.card_state.get("field_cards", {}).get(key, "card")

@@ -22,7 +22,7 @@ def stable_cells(g: Game, p: Player) -> int:
     return p.grid.full & ~(p.rooms | p.field_mask | p.stables)
 
 
-def _stable_cells_near_pastures(p) -> int:
+def _stable_cells_near_pastures(p: Player) -> int:
     """A stable on a pasture without one (on the pasture's first space), or on an empty space next to a
     pasture."""
     gr = p.grid
