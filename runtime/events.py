@@ -9,7 +9,7 @@ from mypy_extensions import mypyc_attr
 from . import primitives as P, gamelog, history
 from .payments import price_cache_for
 from .decisions import Decisions
-from .state import Ctx, Player
+from .state import Ctx, Exchange, Player
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -64,7 +64,7 @@ class CardsInPlay(Decisions):
         self.via = outer
         self.event_id = outer_event
 
-    def exchanges_of(self, p: Player):
+    def exchanges_of(self, p: Player) -> list[Exchange]:
         """The exchanges of ``p`` open now: the rules' and the cards'; a card's exchange with a guard ('any
         time if has(#oven): …') only while the guard holds (docs/language.md 1.6)."""
         guards = p.mods.get("exchange_guards") if p.mods else None

@@ -26,6 +26,43 @@ MAX_PLANS_SEARCHED = 2000
 
 # ====================================================================== prices
 
+# A price as the runtime computes with it: a tuple of (good, count) tuples. Typed, a compiled runtime reads
+# each pair directly instead of through Python's iteration (about three times faster on these loops).
+Price = tuple[tuple[str, int], ...]
+
+
+def as_price(cost) -> Price:
+    """``cost`` as a tuple of (good, count) tuples: itself when it is one (a LimitedPrice too), else its
+    pairs in a new tuple (a price given as a list, as a test or a tool may give it)."""
+    if isinstance(cost, tuple):
+        return cost
+    return tuple((good, n) for good, n in cost)
+
+
+def holds(goods: dict[str, int], cost: Price) -> bool:
+    """Whether ``goods`` hold the whole price ``cost`` (no exchange)."""
+    for good, n in cost:
+        if goods[good] < n:
+            return False
+    return True
+
+
+def count_in(items: Price, good: str) -> int:
+    """How many of ``good`` the goods ``items`` hold."""
+    n = 0
+    for h, k in items:
+        if h == good:
+            n += k
+    return n
+
+
+def lacks_unmade(goods: dict[str, int], made, cost: Price) -> bool:
+    """Whether ``goods`` lack some good of ``cost`` that is not among ``made`` (what exchanges can make)."""
+    for good, n in cost:
+        if goods[good] < n and good not in made:
+            return True
+    return False
+
 
 _RESOLVED: dict = {}  # (price, material) -> the price with 'material' replaced; prices are plain data
 
@@ -112,6 +149,7 @@ def spend_limited(g: Game, p: Player, price) -> None:
 
 def cost_options(g: Game, p: Player, targets, base, modified=True, material=None, limited=True) -> list:
     """The ways to pay ``base`` once, for one priced unit, with the limited changes not yet spent (below)."""
+    base = as_price(base)
     options = _cost_options(g, p, targets, base, modified, material)
     if not (modified and limited and p.mods and "cost_limited" in p.mods):
         return options
@@ -133,7 +171,7 @@ def cost_options(g: Game, p: Player, targets, base, modified=True, material=None
     return [way if way in same else LimitedPrice(way, spends) for way in lowered]
 
 
-def _cost_options(g: Game, p: Player, targets, base, modified=True, material=None, extra=()) -> list:
+def _cost_options(g: Game, p: Player, targets, base: Price, modified=True, material=None, extra=()) -> list:
     """The ways to pay ``base`` for a thing of the kinds ``targets`` (``room``, ``renovation``, ``stable``,
     ``fence``, ``improvement``, ``major``, ``minor``, ``occupation``).
 
@@ -360,17 +398,13 @@ def cheapest(options):
 
 def can_afford(g: Game, p: Player, cost) -> bool:
     """Can ``p`` pay ``cost`` now, converting what is missing through the exchanges usable now?"""
+    price = as_price(cost)
     goods = p.goods
-    for good, n in cost:
-        if goods[good] < n:
-            break
-    else:
+    if holds(goods, price):
         return True
-    made = _index(g, p)[0]
-    for good, n in cost:
-        if goods[good] < n and good not in made:
-            return False
-    return _can_make(g, p, (cost,))
+    if lacks_unmade(goods, _index(g, p)[0], price):
+        return False
+    return _can_make(g, p, (price,))
 
 
 def can_after_paying(g: Game, p: Player, cost, can, ctx) -> bool:
@@ -396,14 +430,12 @@ def can_afford_any(g: Game, p: Player, options) -> bool:
     """Can ``p`` pay one of the prices ``options`` now (exchanges included)?"""
     goods = p.goods
     for cost in options:
-        for good, n in cost:
-            if goods[good] < n:
-                break
-        else:
+        if holds(goods, as_price(cost)):
             return True
     if len(options) == 1:
-        return _may_make(g, p, options[0]) and _can_make(g, p, (options[0],))
-    options = tuple(cost for cost in options if _may_make(g, p, cost))
+        price = as_price(options[0])
+        return _may_make(g, p, price) and _can_make(g, p, (price,))
+    options = tuple(price for price in map(as_price, options) if _may_make(g, p, price))
     return bool(options) and _can_make(g, p, options)
 
 
@@ -527,16 +559,11 @@ def producible(g: Game, p: Player) -> frozenset:
     return _index(g, p)[0]
 
 
-def _may_make(g: Game, p: Player, cost) -> bool:
+def _may_make(g: Game, p: Player, cost: Price) -> bool:
     """False when a good ``p`` lacks for ``cost`` is made by none of ``p``'s exchanges (the cheap test
     that keeps the search out of the legal-option computation)."""
     cached = p.producible
-    made = (cached or _index(g, p))[0]
-    goods = p.goods
-    for good, n in cost:
-        if goods[good] < n and good not in made:
-            return False
-    return True
+    return not lacks_unmade(p.goods, (cached or _index(g, p))[0], cost)
 
 
 def pay_cost(g: Game, p: Player, cost, ctx=None) -> bool:
@@ -550,10 +577,7 @@ def pay_one_of(g: Game, p: Player, options) -> bool:
     goods = p.goods
     direct: list = []   # (option index, exchanges): a list of any paths (mypyc checks the inferred type)
     for oi, cost in enumerate(options):
-        for good, n in cost:
-            if goods[good] < n:
-                break
-        else:
+        if holds(goods, as_price(cost)):
             direct.append((oi, ()))
     if len(direct) == len(options):
         plans = direct
@@ -701,7 +725,8 @@ def _quick(g: Game, p: Player, need, short):
                 if window != "any_time" and not window_open(g, window):
                     continue
                 uses = None if at_most is None else at_most - used.get(key, 0)
-                for h, k in give:
+                takes: Price = give
+                for h, k in takes:
                     if h in made:
                         simple = False
                         break
@@ -710,7 +735,7 @@ def _quick(g: Game, p: Player, need, short):
                 if not simple:
                     break
                 if uses:
-                    high += uses * sum(n for h, n in get if h == s)
+                    high += uses * count_in(get, s)
             if not simple:
                 break
             if high < need[s]:
@@ -730,7 +755,7 @@ def _quick(g: Game, p: Player, need, short):
         if at_most is not None:
             uses = min(uses, at_most - used.get(key, 0))
         if uses > 0:
-            mine = uses * sum(n for h2, n in get if h2 == s)
+            mine = uses * count_in(get, s)
             if mine > best.get(h, 0):
                 best[h] = mine
     return True if sum(best.values()) >= need[s] - goods[s] else None

@@ -21,6 +21,9 @@ PLAYER_FIELDS = (
     "card_rooms", "card_state", "extra_capacity", "stats", "actions",
     "turn_abilities", "producible", "prices",
 )
+# An exchange open to a player: (goods taken, goods given, window, at most, the card it is on or None, its
+# key), as Game.exchanges_of lists them. Typed as a tuple of six, a compiled runtime unpacks it directly.
+Exchange = tuple[Any, Any, Any, Any, Any, Any]
 SPACE_FIELDS = ("id", "name", "defn", "goods", "occupants", "use", "can", "accumulate", "tags", "stage",
                 "round_revealed", "takes_goods", "group", "shared", "early")
 

@@ -353,15 +353,15 @@ def test_a_search_through_a_cycle_and_a_pile_finds_what_the_reference_finds(revi
 
 
 def test_whether_exchanges_can_pay_is_remembered_for_hashable_prices_only(revised, monkeypatch):
-    """Through a cycle the answers of _can_make are remembered per price and goods; a price given as a list
-    is answered afresh each time; past 4096 answers the memory is emptied first. The first way that needs no
-    exchange answers the question at once."""
+    """Through a cycle the answers of _can_make are remembered per price and goods; a price given to it as a
+    list is answered afresh each time (can_afford turns one into a tuple first); past 4096 answers the memory
+    is emptied first. The first way that needs no exchange answers the question at once."""
     g, p = hand_made(revised, {"wood": 1, "food": 1}, [
         ((("wood", 1),), (("clay", 2),), "any_time", 1, "up"),
         ((("clay", 1),), (("wood", 1),), "any_time", 2, "down"),
     ], {})
     memo = PM._index(g, p)[4]
-    assert PM.can_afford(g, p, [("clay", 2)]) and not PM.can_afford(g, p, [("clay", 3)])
+    assert PM._can_make(g, p, ([("clay", 2)],)) and not PM._can_make(g, p, ([("clay", 3)],))
     assert memo == {"cycle": True}
     assert PM.can_afford(g, p, (("clay", 2),))
     assert len(memo) == 2 and True in memo.values()
@@ -369,6 +369,7 @@ def test_whether_exchanges_can_pay_is_remembered_for_hashable_prices_only(revise
     assert len(memo) == 4097 and not PM.can_afford(g, p, (("clay", 3),))
     assert ("filler", 0) not in memo and len(memo) == 2 and memo["cycle"] is True   # the answer and the cycle
     assert PM._plans(g, p, ((("wood", 1),), (("clay", 2),)), first=True) == [(0, ())]
+    assert PM.can_afford(g, p, [("clay", 2)]) and not PM.can_afford(g, p, [("clay", 3)])   # a list, as a tuple
 
 
 def test_an_exchange_taking_nothing_leaves_the_bound_open(revised):

@@ -166,17 +166,20 @@ def test_a_person_a_work_phase_action_adds_is_placed_in_the_same_work_phase(revi
 
 # ---------------------------------------------------------------- prices: the parts, on plain data
 
-def test_a_price_given_as_a_list_is_resolved_and_changed_but_never_cached(revised):
-    """A price as a list (not hashable) is resolved and changed as a tuple price is, and not kept in the
-    caches (the material's, the player's prices)."""
+def test_a_price_given_as_a_list_is_resolved_and_changed_as_the_same_tuple(revised):
+    """A price as a list (not hashable) is resolved as a tuple price is, without being kept in the material's
+    cache; cost_options takes it as the same tuple (as_price), so it is changed and kept in the player's
+    prices under that tuple."""
     assert PM.resolve_material([("material", 2), ("reed", 1)], "clay") == (("clay", 2), ("reed", 1))
+    assert PM.as_price([("wood", 5), ("reed", 2)]) == (("wood", 5), ("reed", 2))
     g, p = fresh(revised)
     p.mods = {"cost": [("delta", ("room",), (("reed", -1),))]}
     p.prices = PM.price_cache_for(p)
     assert PM.cost_options(g, p, ("room",), [("wood", 5), ("reed", 2)]) == [(("wood", 5), ("reed", 1))]
-    assert p.prices == {}
+    cached = {(("room",), (("wood", 5), ("reed", 2)), "wood", True): ((("wood", 5), ("reed", 1)),)}
+    assert p.prices == cached
     assert PM.cost_options(g, p, ("room",), (("material", 5), ("reed", 2))) == [(("wood", 5), ("reed", 1))]
-    assert p.prices == {(("room",), (("wood", 5), ("reed", 2)), "wood", True): ((("wood", 5), ("reed", 1)),)}
+    assert p.prices == cached
 
 
 @pytest.mark.parametrize("cache", ["_RESOLVED", "_MEMO", "_WEIGHTS"])

@@ -73,7 +73,7 @@ from .exchanges import (
     exchange, exchange_ready, exchanges_make,
     feeding_options, has_window_abilities, makes_only_food, use_exchange, use_window_option, window_options)
 from .cards import (
-    _AcceptingAgent, _affordable_after_before_rules, _before_rules, _card_affordable, _has_goods, _majors_as_minors,
+    _AcceptingAgent, _affordable_after_before_rules, _before_rules, _card_affordable, _majors_as_minors,
     _paid_or_kept, _play_minor, _take_major, build_improvement, build_major, can_build_improvement, can_build_major,
     can_play_minor, can_play_occupation, card_cost_options, fee_and_cost, FREE, is_minor_for, major_options, minor_options,
     occupation_cost_options, occupation_options, play_minor, play_occupation, return_card, returnable_cards,

@@ -9,8 +9,8 @@ if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
     from ..engine import Game
 
 from ..payments import (
-    can_afford, can_afford_any, can_pay_with_exchanges, cost_options, cost_options_of_ways, has_price_mods, pay_cost,
-    pay_one_of, producible)
+    as_price, can_afford, can_afford_any, can_pay_with_exchanges, cost_options, cost_options_of_ways, has_price_mods,
+    holds, pay_cost, pay_one_of, producible)
 from ..state import Ctx, Player
 
 
@@ -139,20 +139,14 @@ def minor_options(g: Game, p: Player):
 # placement, so this is the hot path of a game (docs/architecture.md, "Speed").
 
 
-def _has_goods(goods, cost) -> bool:
-    for good, n in cost:
-        if goods[good] < n:
-            return False
-    return True
-
-
-def _paid_or_kept(goods, made, options, later) -> bool:
+def _paid_or_kept(goods: dict[str, int], made, options, later: list) -> bool:
     """True when the goods held pay one of the prices ``options``; otherwise the prices whose missing
     goods some exchange makes (``made``) are added to ``later``, to be tried with exchanges once every
     card was looked at (as can_afford_any would try them)."""
     for cost in options:
+        price = as_price(cost)
         short = False
-        for good, n in cost:
+        for good, n in price:
             if goods[good] < n:
                 short = True
                 if good not in made:
@@ -160,7 +154,7 @@ def _paid_or_kept(goods, made, options, later) -> bool:
         else:
             if not short:
                 return True
-            later.append(cost)
+            later.append(price)
     return False
 
 
@@ -429,7 +423,7 @@ def can_play_occupation(g: Game, p: Player, ctx=None, fee=()):
             continue
         options = occupation_cost_options(g, p, card, fee) if modified else (fee_and_cost(fee, card.cost),)
         for cost in options:
-            if _has_goods(goods, cost):
+            if holds(goods, as_price(cost)):
                 return True
         rest.append((card, options))
     known: dict = {}
