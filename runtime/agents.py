@@ -8,6 +8,7 @@ class RandomAgent:
     """Picks uniformly among the legal options, from its own seeded generator."""
 
     trusted = True
+    sees_forced = False   # (an attribute the engine finds at once: getattr's default costs an exception)
 
     def __init__(self, seed=0):
         self.rng = random.Random(f"random-agent:{seed}")
@@ -132,6 +133,7 @@ class RuleAgent:
     """
 
     trusted = True
+    sees_forced = False
 
     def __init__(self, try_cards=True):
         self.try_cards = try_cards
@@ -190,6 +192,7 @@ class _OneAnswer:
     """Answers the first ``kind`` request of ``me`` with ``option`` (if it is legal), the rest by ``rules``."""
 
     trusted = True
+    sees_forced = False
 
     def __init__(self, rules, me, kind, option):
         self.rules, self.me, self.kind, self.option = rules, me, kind, option
@@ -245,6 +248,7 @@ class GreedyAgent:
     raises ``heuristic`` most. Every other request is answered by the RuleAgent's rules."""
 
     trusted = True
+    sees_forced = False
 
     def __init__(self, seed=0):
         self.rules = RuleAgent()

@@ -15,6 +15,7 @@ from array import array
 from bisect import bisect_right
 from functools import lru_cache
 from operator import itemgetter
+from typing import Final
 
 ROW_LETTERS = "ABCDEFGHIJ"
 
@@ -341,8 +342,19 @@ def shapes(gr: Grid, free: int, size: int, touch: int) -> list[int]:
     return sorted(m for m in layer if m & touch)
 
 
+_BITS_OF_BYTE: Final = bytes(bin(i).count("1") for i in range(256))
+
+
 def popcount(m: int) -> int:
-    return m.bit_count()
+    """How many bits of ``m`` are set (as int.bit_count(), which a compiled runtime calls as a Python method:
+    this reads a table of 256 entries instead)."""
+    if m < 0:
+        m = -m
+    n = 0
+    while m:
+        n += _BITS_OF_BYTE[m & 255]
+        m >>= 8
+    return n
 
 
 def iter_bits(m: int):
@@ -358,7 +370,7 @@ NO_REGION = 0xFFFF   # a mask's place in Grid._positions when the mask is no reg
 def looks_up_subsets(free: int, walk: int) -> bool:
     """Whether Grid.region_indices_in looks up each subset of ``free`` rather than walking the first ``walk``
     regions: when there are fewer of those subsets."""
-    return 1 << free.bit_count() < walk
+    return 1 << popcount(free) < walk
 
 
 @lru_cache(maxsize=8)
@@ -395,24 +407,24 @@ def fencing_options(gr: Grid, blocked: int, pastures: tuple, fences: int, budget
     if fences:
         # a region's new fences are its perimeter less the fences already on it
         touch = gr.neighbours_of(fenced) if touching and fenced else gr.full
-        for i in gr.region_indices_in(free, budget + fences.bit_count()):
+        for i in gr.region_indices_in(free, budget + popcount(fences)):
             r = masks[i]
             if r & touch:
-                cost = (bounds[i] & nf).bit_count()
+                cost = popcount(bounds[i] & nf)
                 if cost <= budget:
                     out.append((cost, r, 0))
     else:
         for i in gr.region_indices_in(free, budget):
             out.append((perimeters[i], masks[i], 0))
     for pasture in pastures:
-        if pasture.bit_count() < 2:
+        if popcount(pasture) < 2:
             continue
         low = pasture & -pasture
         rest_bits = pasture & ~low
         sub = rest_bits
         while sub:  # every part that leaves out the lowest space (each division once)
             if gr.connected(sub) and gr.connected(pasture & ~sub):
-                cost = (gr.boundary(sub) & nf).bit_count()
+                cost = popcount(gr.boundary(sub) & nf)
                 if cost <= budget:
                     out.append((cost, sub, pasture))
             sub = (sub - 1) & rest_bits
@@ -451,7 +463,7 @@ def min_fencing_cost(gr: Grid, blocked: int, pastures: tuple, fences: int, budge
 def open_fence_edges(gr: Grid, fences: int, max_fences: int) -> list[int]:
     """The edges where one more unfinished fence may go: it closes in nothing and divides no pasture
     (closing a pasture is a fencing step of ``fencing_options``, which counts the fences already there)."""
-    if fences.bit_count() >= max_fences:
+    if popcount(fences) >= max_fences:
         return []
     key = ("open", gr.rows, gr.cols, fences)
     hit = _FENCE_CACHE.get(key)
@@ -532,14 +544,20 @@ _PASTURE_CACHE: dict = {}
 def fits_housing(caps: tuple, singles: int, counts, per_kind=None) -> bool:
     """Whether ``counts`` animals fit: single-type containers first, the rest one per single space
     (``per_kind``: at most that many pastures a kind, see pasture_frontier)."""
-    for cap in pasture_frontier(caps, len(counts), per_kind):
-        over = 0
-        for a, b in zip(counts, cap):
-            if a > b:
-                over += a - b
-        if over <= singles:
+    want: tuple[int, ...] = tuple(counts)
+    for cap in pasture_frontier(caps, len(want), per_kind):
+        if _overflow(want, cap) <= singles:
             return True
     return False
+
+
+def _overflow(counts: tuple[int, ...], cap: tuple[int, ...]) -> int:
+    """How many of ``counts`` are beyond the capacities ``cap`` (the counts both have)."""
+    over = 0
+    for i in range(min(len(counts), len(cap))):
+        if counts[i] > cap[i]:
+            over += counts[i] - cap[i]
+    return over
 
 
 def capacity_frontier(caps: tuple, singles: int, types: int = 3, per_kind=None):

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
 from .packdata import CardDef, Pack, Rules
 from .state import Player, Space
 
-NEWEST = "newest_round"  # the tag of the current round's card
+NEWEST: Final = "newest_round"  # the tag of the current round's card
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools derive from Game

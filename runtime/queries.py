@@ -74,7 +74,7 @@ def improvements(g: Game, p: Player):
 
 def fields(g: Game, p: Player):
     """field tiles in the farmyard (cards that are fields do not count)"""
-    return p.field_mask.bit_count()
+    return popcount(p.field_mask)
 
 
 def all_fields(g: Game, p: Player):

@@ -18,6 +18,7 @@ from .agents import GreedyAgent, RuleAgent, heuristic
 
 class SearchAgent:
     trusted = True
+    sees_forced = False
 
     def __init__(self, seed=0, width: int = 4, samples: int = 1, harvests: int = 2):
         self.rng = random.Random(f"search-agent:{seed}")

@@ -6,7 +6,7 @@ tag ``marked``, so that the events of using it reach the rules that ask for 'the
 rule fires only on the space its own card marked (``marked_by``)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
     from ..engine import Game
@@ -15,7 +15,7 @@ from ..state import Player
 
 from .. import gamelog
 
-MARKED = "marked"
+MARKED: Final = "marked"
 
 
 def _space_choice(g: Game, p: Player, what):

@@ -11,19 +11,20 @@ if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
 from ..payments import (
     as_price, can_afford, can_afford_any, can_pay_with_exchanges, cost_options, cost_options_of_ways, has_price_mods,
     holds, pay_cost, pay_one_of, producible)
+from ..packdata import CardDef
 from ..state import Ctx, Player
 
 
 # ====================================================================== cards
 
 
-def _card_affordable(g: Game, p: Player, card) -> bool:
+def _card_affordable(g: Game, p: Player, card: CardDef) -> bool:
     if card.cost_ways is not None or has_price_mods(g, p):
         return can_afford_any(g, p, card_cost_options(g, p, card))
     return can_afford(g, p, card.cost_fn(g, p) if card.cost_fn is not None else card.cost)
 
 
-def card_cost_options(g: Game, p: Player, card):
+def card_cost_options(g: Game, p: Player, card: CardDef):
     """The ways to pay for a major or minor improvement or an occupation's own cost: for a card with
     alternative prices (docs/language.md 4.3) each of them, as the cards in play change it."""
     ways = card.cost_ways
@@ -39,7 +40,7 @@ def card_cost_options(g: Game, p: Player, card):
     return cost_options(g, p, names, base)
 
 
-def is_minor_for(p: Player, card, g=None) -> bool:
+def is_minor_for(p: Player, card: CardDef, g=None) -> bool:
     """Whether the major ``card`` is a minor improvement for ``p`` ('<major> is a minor for you'); an entry
     (name, condition) counts only while its condition holds ('… while <condition>', docs/language.md 4.3)."""
     mods = p.mods
@@ -347,7 +348,7 @@ def fee_and_cost(fee, cost):
     return tuple(total.items())
 
 
-def occupation_cost_options(g: Game, p: Player, card, fee=()):
+def occupation_cost_options(g: Game, p: Player, card: CardDef, fee=()):
     """The ways to pay for playing ``card``: the space's fee and the card's own cost, as cards change them."""
     if isinstance(fee, _Free):
         return ((),)
@@ -392,7 +393,7 @@ def _before_rules(g: Game, p: Player, key) -> bool:
     return False
 
 
-def _affordable_after_before_rules(g: Game, p: Player, card, fee) -> bool:
+def _affordable_after_before_rules(g: Game, p: Player, card: CardDef, fee) -> bool:
     """Whether the 'before you play occupation' rules (a card giving food right before) would make the
     occupation affordable: tried on a copy of the game with every optional effect accepted."""
     if not _before_rules(g, p, "before:play_occupation"):

@@ -1,13 +1,13 @@
 """Baking and exchanges, and the windows in which abilities are used (docs/architecture.md, "Exchange windows")."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
     from ..engine import Game
 
-from ..payments import can_afford, offer_keys, offer_price, pay_cost, usable_exchanges, window_open
-from ..state import Ctx, Player
+from ..payments import Price, can_afford, offer_keys, offer_price, pay_cost, usable_exchanges, window_open
+from ..state import Ctx, Exchange, Player
 from .. import gamelog
 
 
@@ -113,9 +113,14 @@ def exchange(g: Game, p: Player, give, get, ctx=None):
 # worth at least that food.
 
 
-def makes_only_food(entry) -> bool:
-    get = entry[1]
-    return get != "pile" and all(good == "food" for good, n in get)
+def makes_only_food(entry: Exchange) -> bool:
+    if entry[1] == "pile":
+        return False
+    made: Price = entry[1]
+    for good, _ in made:
+        if good != "food":
+            return False
+    return True
 
 
 def has_window_abilities(p: Player, g=None) -> bool:
@@ -276,7 +281,7 @@ def sold_to_another(g: Game, p: Player, give, price, source) -> bool:
 # one) is a batch by itself.
 # Nothing is kept when no rule listens: opening costs one look-up.
 
-BATCH = "event:convert_batch"
+BATCH: Final = "event:convert_batch"
 
 
 def batch_open(g: Game, p: Player) -> bool:

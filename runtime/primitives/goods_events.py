@@ -1,27 +1,24 @@
 """Goods moving in and out of a player's supply, and the events the verbs run (docs/language.md 4.1)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
     from ..engine import Game
 
+from ..payments import as_price, holds
 from ..state import Ctx, Player
 from .. import gamelog
 
 
-STOP = "stop"
+STOP: Final = "stop"
 YES, NO = "yes", "no"
 
 # ====================================================================== goods
 
 
 def can_pay(p: Player, items) -> bool:
-    goods = p.goods
-    for good, n in items:
-        if goods[good] < n:
-            return False
-    return True
+    return holds(p.goods, as_price(items))
 
 
 # ====================================================================== events (docs/language.md, 4.1)

@@ -7,7 +7,7 @@ people``). During the work phase the statements change the people still at home 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
     from ..engine import Game
@@ -17,10 +17,10 @@ from ..state import Player
 from .. import gamelog
 
 # keys of Player.stats (cleared when the round ends, runtime/phases.py end_round)
-MORE = "placements_more"        # people placed more (visitors) or less this round, set before the work phase
-NONE = "placements_none"        # no placements at all this round
-FIRST = "place_first"           # the round in which the player places first
-LODGERS = "lodgers"             # people living on the player's cards outside the family (kept all game)
+MORE: Final = "placements_more"        # people placed more (visitors) or less this round, set before the work phase
+NONE: Final = "placements_none"        # no placements at all this round
+FIRST: Final = "place_first"           # the round in which the player places first
+LODGERS: Final = "lodgers"             # people living on the player's cards outside the family (kept all game)
 ROUND_KEYS = (MORE, NONE)
 
 

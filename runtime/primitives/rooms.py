@@ -1,14 +1,14 @@
 """The house: rooms and renovation."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
     from ..engine import Game
 
 from ..state import Player
 
-from ..farm import iter_bits
+from ..farm import iter_bits, popcount
 from ..payments import can_afford_any, cost_options, pay_one_of, resolve_material
 
 
@@ -53,7 +53,7 @@ def shared_stables_left(g: Game):
     (``g.rules.shared_stables`` not None)."""
     limit = g.rules.shared_stables
     assert limit is not None
-    return limit - sum(pl.stables.bit_count() for pl in g.players)
+    return limit - sum(popcount(pl.stables) for pl in g.players)
 
 
 def room_cells(g: Game, p: Player) -> int:
@@ -97,7 +97,7 @@ def build_room(g: Game, p: Player, ctx=None, cost=None, emit=True):
 # the partner's farm: such an option is ("partner", space) (or ("partner", fencing step)), paid by the
 # player at the prices the teams section gives.
 
-PARTNER = "partner"
+PARTNER: Final = "partner"
 
 
 def partner_for(g: Game, p: Player, act):

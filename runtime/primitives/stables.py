@@ -8,7 +8,7 @@ if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
 
 from ..state import Player
 
-from ..farm import iter_bits
+from ..farm import iter_bits, popcount
 from ..payments import can_afford_any, cost_options, pay_one_of
 from .. import gamelog
 
@@ -47,7 +47,7 @@ def stable_options(g: Game, p: Player, cost=None):
 
 def can_build_stable(g: Game, p: Player, ctx=None, cost=None):
     stables = p.stables
-    if stables.bit_count() >= limit_of(g, p, "stables", g.rules.max_stables):
+    if popcount(stables) >= limit_of(g, p, "stables", g.rules.max_stables):
         return False
     if g.rules.shared_stables is not None and shared_stables_left(g) <= 0:
         return False
@@ -144,7 +144,7 @@ def partner_stable_options(g: Game, p: Player):
 def partner_stable_cells(g: Game, p: Player) -> tuple:
     """(partner, the spaces where ``p`` may build the partner a stable now), or (None, 0)."""
     q = partner_for(g, p, "stables")
-    if q is None or q.stables.bit_count() >= limit_of(g, q, "stables", g.rules.max_stables):
+    if q is None or popcount(q.stables) >= limit_of(g, q, "stables", g.rules.max_stables):
         return None, 0
     if g.rules.shared_stables is not None and shared_stables_left(g) <= 0:
         return None, 0
