@@ -14,7 +14,7 @@ from .state import Ctx, Exchange, Player
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class CardsInPlay(Decisions):
-    def emit(self, key: str, actor, ctx=None):
+    def emit(self, key: str, actor: Player, ctx=None):
         """Run the listeners of an event in the defined order (docs/language.md, 4.1.4): by seat from
         the actor clockwise, and for one player in the order their cards came into play (a card's rules in
         line order). Listeners added while it runs (a card played by another listener) run after them. A

@@ -62,7 +62,7 @@ class GameFields:
     scores: Any
     # cards in play and their events
     schedule: dict[int, list]
-    listeners: dict[str, list]
+    listeners: dict[str, list[tuple[int, Any, Any]]]   # event -> (seat, handler, whose events: you/other/any)
     counters: dict[str, list]
     snapshots: set
     converted: list
@@ -118,13 +118,13 @@ class GameFields:
         return s
 
     @staticmethod
-    def mark_round_space(space, r):
+    def mark_round_space(space: Space, r):
         """A round card lies on round space ``r``: it is revealed then and carries the tag ``round_<r>``
         (so that a card can refer to "the action on round space 1")."""
         space.round_revealed = r
         space.tags = tuple(space.tags) + (f"round_{r}",)
 
-    def mark_newest(self, space):
+    def mark_newest(self, space: Space):
         """The round card of the current round is the newest: it alone carries the tag ``newest_round``
         (a card revealed early is not the newest before its round)."""
         for s in self.spaces:

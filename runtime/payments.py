@@ -492,10 +492,12 @@ def _index(g: Game, p: Player):
                 piles.append(i)
                 made.update(P.pile_stack(p, source))
             else:
-                for good, n in get:   # every count is 1 or more (the checker's E215)
+                makes: Price = get
+                for good, n in makes:   # every count is 1 or more (the checker's E215)
                     made.add(good)
                     index.setdefault(good, []).append(i)
-                for good, k in give:
+                takes: Price = give
+                for good, k in takes:
                     taken.add(good)
         # nothing an exchange makes is taken by another: no cycle (the common case, goods to food)
         memo = {} if not taken.isdisjoint(index) else {"cycle": False}

@@ -178,7 +178,7 @@ class Phases(CardsInPlay):
         return taken
 
     @staticmethod
-    def _matches(space, keys) -> bool:
+    def _matches(space: Space, keys) -> bool:
         for k in keys:
             if k == space.id or (k[0] == "#" and k[1:] in space.tags):
                 return True
@@ -446,7 +446,7 @@ class Phases(CardsInPlay):
         return sorted(range(self.nplayers), key=lambda i: (-scores[i]["total"], -scores[i]["tie_break"], i))
 
 
-def _space_events(s):
+def _space_events(s: Space):
     """The events of using space ``s``: before_use, use and turn_end, each for the space and its tags."""
     key = (s.id, s.tags)
     found = _SPACE_EVENTS.get(key)

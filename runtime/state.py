@@ -10,6 +10,7 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from .farm import grid, iter_bits, popcount
+from .packdata import SpaceDef
 
 
 # The fields of a player and of a space, by name: the classes' slots, and readable when the classes are
@@ -172,7 +173,7 @@ class Space:
 
     __slots__ = SPACE_FIELDS
 
-    def __init__(self, defn=None, nplayers: int = 0):
+    def __init__(self, defn: SpaceDef | None = None, nplayers: int = 0):
         if defn is None:  # an empty space for clone() to fill (as Player's)
             return
         self.id = defn.id

@@ -163,7 +163,8 @@ def feeding_options(g: Game, p: Player, fed=False):
         entry = entries[i]
         give, get, window, at_most, source, key = entry
         if fed and not more and makes_only_food(entry) and window == "any_time":
-            if not any(h in animals for h, n in give):
+            takes: Price = give
+            if not any(h in animals for h, n in takes):
                 continue
             if cook is None:
                 cook = breeding_blocked(g, p)
@@ -192,7 +193,7 @@ def use_window_option(g: Game, p: Player, option):
         g.via = outer
 
 
-def exchange_ready(g: Game, p: Player, entry) -> bool:
+def exchange_ready(g: Game, p: Player, entry: Exchange) -> bool:
     give, get, window, at_most, source, key = entry
     if at_most is not None and p.used.get(key, 0) >= at_most:
         return False

@@ -9,7 +9,7 @@ if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
 from ..state import Player
 
 from ..farm import fencing_options, iter_bits, min_fencing_cost, open_fence_edges, popcount, shapes
-from ..payments import LimitedPrice, can_afford_any, cheapest, cost_options, pay_one_of, producible
+from ..payments import LimitedPrice, as_price, can_afford_any, cheapest, cost_options, pay_one_of, producible
 from ..words import plural
 
 
@@ -86,7 +86,7 @@ def _fences_from_supply(g: Game, p: Player, per, left):
     options = _fence_payments(g, p, per)
     if len(options) == 1:
         afford = left
-        for good, n in per:
+        for good, n in as_price(per):
             if n > 0:
                 afford = min(afford, p.goods[good] // n)
         if afford < left:   # one fence lowered by a limited change may make one more affordable

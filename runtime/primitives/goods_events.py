@@ -125,7 +125,7 @@ def after_event(g: Game, p: Player, event, data=None, card=None, before=None, go
 def pay(g: Game, p: Player, items, ctx=None, quiet=False):
     """Take goods from the player's supply (``quiet``: the caller logs it)."""
     goods = p.goods
-    for good, n in items:
+    for good, n in as_price(items):
         goods[good] -= n
     if not quiet:
         gamelog.paid(g, p, items)
@@ -141,7 +141,7 @@ def gain(g: Game, p: Player, items, ctx=None, quiet=False, source=None):
     stats = p.stats
     listened = g.listeners.get("event:gain")
     before = snapshot(g, p, "gain") if listened else None
-    for good, n in items:
+    for good, n in as_price(items):
         if n <= 0:
             continue
         goods[good] += n
