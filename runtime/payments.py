@@ -17,7 +17,7 @@ from mypy_extensions import mypyc_attr
 if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
     from .engine import Game
 
-from .state import Player
+from .state import Exchange, Player
 
 
 # The search for payments that use exchanges stops after this many combinations (docs/limits.md).
@@ -783,7 +783,8 @@ def _beyond_bound(g: Game, p: Player, made, index, pile_ids, need, short) -> boo
                 if window != "any_time" and not window_open(g, window):
                     continue
                 uses = None if at_most is None else at_most - used.get(key, 0)
-                for h, k in give:
+                takes: Price = give
+                for h, k in takes:
                     avail = most(h, visiting)
                     if avail is None:
                         return None
@@ -792,7 +793,7 @@ def _beyond_bound(g: Game, p: Player, made, index, pile_ids, need, short) -> boo
                 if uses is None:
                     return None
                 if uses > 0:
-                    total += uses * sum(n for h, n in get if h == good)
+                    total += uses * count_in(get, good)
             for i in pile_ids:
                 window, source = entries[i][2], entries[i][4]
                 if window == "any_time" or window_open(g, window):
@@ -935,7 +936,7 @@ def _lowest_terms(weights):
     return tuple((h, w // common) for h, w in sorted(weights.items()) if w)
 
 
-def _usable(g: Game, p: Player, entry) -> bool:
+def _usable(g: Game, p: Player, entry: Exchange) -> bool:
     window, at_most = entry[2], entry[3]
     if window != "any_time" and not window_open(g, window):
         return False
