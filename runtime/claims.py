@@ -127,9 +127,7 @@ def move_person(g: Game, p: Player, sources, targets, ctx=None):
         src = g.space_by_id[g.decide(p, "place", [s.id for s in froms], prompt="move a person from")]
     dst = g.space_by_id[g.decide(p, "place", [s.id for s in tos], prompt="move the person to")]
     src = g.own_space(src)
-    occupants = src.occupants
-    assert isinstance(occupants, list)  # (own_space: a list, not a shared space's tuple)
-    occupants.remove(p.idx)
+    src.writable_occupants().remove(p.idx)
     if g.log is not None:
         g.say(f"{p.name} moves a person from {gamelog.space_label(g, src)}")
     g.use_space(p, dst)

@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from .packdata import CardDef, Pack, Rules
+from .packdata import CardDef, Pack, Rules, SpaceDef
 from .state import Player, Space
 
 NEWEST: Final = "newest_round"  # the tag of the current round's card
@@ -134,7 +134,7 @@ class GameFields:
             space = self.own_space(space)
             space.tags = tuple(space.tags) + (NEWEST,)
 
-    def _add_space(self, d):
+    def _add_space(self, d: SpaceDef) -> Space:
         s = Space(d, self.nplayers)
         if s.group is not None:
             self.grouped = True

@@ -232,9 +232,7 @@ class Phases(CardsInPlay):
     def use_space(self, p: Player, s: Space):
         self.action_no += 1
         s = self.own_space(s)
-        occupants = s.occupants
-        assert isinstance(occupants, list)  # (own_space: a list, not a shared space's tuple)
-        occupants.append(p.idx)
+        s.writable_occupants().append(p.idx)
         if self.log is not None:
             taken = [] if s.takes_goods else [(g, k) for g, k in s.goods.items() if k]
             self.log.append(f"  {p.name} → {gamelog.space_label(self, s)}" +
@@ -280,9 +278,7 @@ class Phases(CardsInPlay):
             self.emit("phase:returning_home", p)
         for s in self.spaces:
             if s.occupants:
-                occupants = self.own_space(s).occupants
-                assert isinstance(occupants, list)
-                occupants.clear()
+                self.own_space(s).writable_occupants().clear()
         self.emit_round_end()
 
     def emit_round_end(self):

@@ -204,6 +204,13 @@ class Space:
         s.shared = False
         return s
 
+    def writable_occupants(self) -> list[int]:
+        """The occupants, to be changed: a list on a space this game owns (``own_space``); a shared space's
+        are a tuple, and asking for them to change is a bug."""
+        occupants = self.occupants
+        assert isinstance(occupants, list), "a shared space is read-only: change the game's own_space copy"
+        return occupants
+
     def share(self) -> None:
         """Make this space read-only, to be shared by two games (its goods and occupants cannot change)."""
         self.goods = SharedGoods(self.goods)

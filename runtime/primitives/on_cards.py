@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
     from ..engine import Game
 
+from ..packdata import SpaceDef
 from ..payments import pay_cost
 from ..state import Ctx, Player
 from .. import gamelog
@@ -146,7 +147,6 @@ def add_card_space(g: Game, p: Player, card, can, use, anyone, takes_goods, tags
     like on a board space, by its owner or, with ``anyone``, by every player. Its body runs for the
     player placed there, with the card's owner as 'owner' (fees go to them); goods put on the card lie
     on the space (``takes_goods``: its body says 'take the goods', else they are handed out on arrival). ``tags``: the card counts as a space with these tags ('after you use #tag')."""
-    from ..pack import SpaceDef
     owner = p.idx
 
     def context(g: Game, who, c):
