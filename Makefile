@@ -31,7 +31,7 @@ browser:
 	  $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q chromium; \
 	fi
 
-## make native: the runtime compiled with mypyc into build/native, as one group (rebuilt, about two minutes on
+## make native: the runtime compiled with mypyc into build/native, as one group, profile-guided (rebuilt, about four minutes on
 ## 2 cores, when any runtime source changed; until then the runtime runs from its sources). Installs gcc
 ## when there is no C compiler.
 native: $(STAMP)

@@ -155,3 +155,43 @@ def test_a_module_run_as_a_program_stays_python_and_a_changed_group_is_rebuilt(t
         "source": "runtime/farm_regions.py", "sha256": "0", "binary": current["group"]["binary"]}}))
     (tmp_path / "manifest.json").write_text(json.dumps(extra))
     assert tool.main(["--check"]) == 1
+
+
+def test_the_build_is_profile_guided_when_the_c_compiler_is_gcc():
+    """make native trains the build on seeded games (tools/native_training.py) when the C compiler is GCC,
+    and the manifest says what it did either way."""
+    note = _manifest()["profile_guided"]
+    if _tool().pgo_unavailable() is None:
+        assert note.startswith("profile-guided (GCC): trained on "), note
+        assert note.endswith(" seeded games of the built-in packs (tools/native_training.py)"), note
+    else:
+        assert note.startswith("no profile-guided build: "), note
+
+
+def test_a_c_compiler_other_than_gcc_builds_without_a_profile(monkeypatch):
+    tool = _tool()
+    monkeypatch.setattr(tool.sysconfig, "get_config_var", lambda name: "clang -pthread" if name == "CC" else None)
+    monkeypatch.setattr(tool.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(
+        a[0], 0, stdout="Debian clang version 14.0.6\nTarget: x86_64-pc-linux-gnu\n", stderr=""))
+    assert tool.pgo_unavailable() == "clang is not GCC"
+    monkeypatch.setattr(tool.subprocess, "run", lambda *a, **k: (_ for _ in ()).throw(FileNotFoundError(a[0][0])))
+    assert tool.pgo_unavailable() == "clang --version did not answer"
+
+
+def test_the_training_games_run_the_runtime_of_the_folder_they_are_given():
+    """tools/native_training.py imports the runtime's modules from the folder it is given (during a build, the
+    one with counters), never from build/native by itself, and plays the same workload every time."""
+    manifest = _manifest()
+    script = ROOT / "tools" / "native_training.py"
+    env = dict(os.environ)
+    env.pop("AGRICOLA_PURE_PYTHON", None)
+    out = subprocess.run([sys.executable, str(script), str(NATIVE)], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    played = json.loads(out.stdout.strip().splitlines()[-1])
+    training = load_tool("native_training")
+    assert played["games"] == sum(n for _, _, n in training.WORKLOAD + training.GREEDY)
+    # the script turns build/native off (AGRICOLA_PURE_PYTHON): compiled modules came from the folder given
+    assert 0 < played["compiled_modules"] <= len(manifest["modules"])
+    usage = subprocess.run([sys.executable, str(script)], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert (usage.returncode, usage.stderr) == (2, "python tools/native_training.py FOLDER\n")
