@@ -17,7 +17,7 @@ from mypy_extensions import mypyc_attr
 if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
     from .engine import Game
 
-from .state import Exchange, Player
+from .state import Exchange, ExchangeIndex, Player
 
 
 # The search for payments that use exchanges stops after this many combinations (docs/limits.md).
@@ -402,7 +402,7 @@ def can_afford(g: Game, p: Player, cost) -> bool:
     goods = p.goods
     if holds(goods, price):
         return True
-    if lacks_unmade(goods, _index(g, p)[0], price):
+    if lacks_unmade(goods, _index(g, p).made, price):
         return False
     return _can_make(g, p, (price,))
 
@@ -445,23 +445,22 @@ def can_pay_with_exchanges(g: Game, p: Player, options) -> bool:
     return _can_make(g, p, tuple(options))
 
 
-def _can_make(g: Game, p: Player, options) -> bool:
+def _can_make(g: Game, p: Player, options: tuple) -> bool:
     """Whether the exchanges usable now let ``p`` pay one of ``options`` (``_plans`` with ``first``),
-    remembered in ``p.producible`` (docs/architecture.md, "Speed"). The answer depends on the player's
-    goods, exchanges and piles, the windows open and how often each limited exchange was used this
-    time: the key holds the goods, the windows and those counts, and ``p.producible`` is dropped whenever
-    the exchanges or the piles change."""
+    remembered in ``p.producible`` (docs/architecture.md, "Speed"). The answer depends on the exchanges
+    and piles (``p.producible`` is dropped whenever they change), the windows open, how often each limited
+    exchange was used this time, and of the goods held only those the prices name or some exchange takes
+    (a good neither asks for plays no part): the key holds those windows, counts and goods."""
     cached = _index(g, p)
-    limited, memo = cached[3], cached[4]
-    cycle = memo.get("cycle")
-    if cycle is None:
-        cycle = memo["cycle"] = _has_cycle(g, p)
-    if not cycle:   # the search is small: remembering costs more than it saves
-        return bool(_plans(g, p, options, first=True))
-    used = p.used
-    key = (options, tuple(p.goods.items()), g.in_work_phase, g.open_windows,
-           tuple([used.get(k, 0) for k in limited]) if limited else ())
+    limited, memo, taken = cached.limited, cached.memo, cached.taken
+    goods, used = p.goods, p.used
+    held = [goods[h] for h in taken]
+    for price in options:
+        for h, _ in price:
+            held.append(goods[h])
     try:
+        key = (options, g.in_work_phase, g.open_windows,
+               tuple([used.get(k, 0) for k in limited]) if limited else (), tuple(held))
         found = memo.get(key)
     except TypeError:  # a price given as a list (not hashable): not remembered
         return bool(_plans(g, p, options, first=True))
@@ -472,37 +471,40 @@ def _can_make(g: Game, p: Player, options) -> bool:
     return found
 
 
-def _index(g: Game, p: Player):
-    """(goods made, good -> exchanges making it, exchanges selling from a pile, the keys of the limited
-    exchanges, the answers of ``_can_make`` and ``_in_cycle``) for ``p``'s exchanges; cached in
-    ``p.producible`` until ``p``'s cards or piles change."""
+def _index(g: Game, p: Player) -> ExchangeIndex:
+    """What ``p``'s exchanges can make (state.ExchangeIndex), kept in ``p.producible`` until ``p``'s cards or
+    piles change."""
     if p.mods and "exchange_guards" in p.mods:
         g.exchanges_of(p)   # a guard that opened or closed drops p.producible (events.exchanges_of)
-    cached = p.producible
-    if cached is None:
-        index: dict[str, list[int]] = {}
-        made, piles, limited, taken = set(), [], [], set()
-        sold = offer_keys(p)
-        for i, (give, get, window, at_most, source, key) in enumerate(g.exchanges_of(p)):
-            if key in sold:   # others may buy what it takes: used on its own only (primitives.use_exchange)
-                continue
-            if at_most is not None:
-                limited.append(key)
-            if get == "pile":
-                piles.append(i)
-                made.update(P.pile_stack(p, source))
-            else:
-                makes: Price = get
-                for good, n in makes:   # every count is 1 or more (the checker's E215)
-                    made.add(good)
-                    index.setdefault(good, []).append(i)
-                takes: Price = give
-                for good, k in takes:
-                    taken.add(good)
-        # nothing an exchange makes is taken by another: no cycle (the common case, goods to food)
-        memo = {} if not taken.isdisjoint(index) else {"cycle": False}
-        cached = p.producible = (frozenset(made), index, tuple(piles), tuple(limited), memo)
-    return cached
+    found = p.producible
+    if found is not None:
+        return found
+    index: dict[str, list[int]] = {}
+    made, piles, limited, taken = set(), [], [], set()
+    pile_takes: set[str] = set()
+    sold = offer_keys(p)
+    for i, (give, get, window, at_most, source, key) in enumerate(g.exchanges_of(p)):
+        if key in sold:   # others may buy what it takes: used on its own only (primitives.use_exchange)
+            continue
+        if at_most is not None:
+            limited.append(key)
+        takes: Price = give
+        if get == "pile":
+            piles.append(i)
+            made.update(P.pile_stack(p, source))
+            pile_takes.update(good for good, k in takes)
+        else:
+            makes: Price = get
+            for good, n in makes:   # every count is 1 or more (the checker's E215)
+                made.add(good)
+                index.setdefault(good, []).append(i)
+            for good, k in takes:
+                taken.add(good)
+    # nothing an exchange makes is taken by another: no cycle (the common case, goods to food)
+    memo = {} if not taken.isdisjoint(index) else {"cycle": False}
+    found = p.producible = ExchangeIndex(frozenset(made), index, tuple(piles), tuple(limited), memo,
+                                         tuple(sorted(taken | pile_takes)))
+    return found
 
 
 def offer_keys(p: Player):
@@ -524,7 +526,7 @@ def offer_price(p: Player, key):
 
 def _in_cycle(g: Game, p: Player) -> bool:
     """``_has_cycle``, worked out when first asked and kept with the answers of ``_can_make``."""
-    memo = _index(g, p)[4]
+    memo = _index(g, p).memo
     found = memo.get("cycle")
     if found is None:
         found = memo["cycle"] = _has_cycle(g, p)
@@ -558,14 +560,13 @@ def _has_cycle(g: Game, p: Player) -> bool:
 
 def producible(g: Game, p: Player) -> frozenset:
     """Every good some exchange of ``p`` makes (a pile: the goods now on it)."""
-    return _index(g, p)[0]
+    return _index(g, p).made
 
 
 def _may_make(g: Game, p: Player, cost: Price) -> bool:
     """False when a good ``p`` lacks for ``cost`` is made by none of ``p``'s exchanges (the cheap test
     that keeps the search out of the legal-option computation)."""
-    cached = p.producible
-    return not lacks_unmade(p.goods, (cached or _index(g, p))[0], cost)
+    return not lacks_unmade(p.goods, _index(g, p).made, cost)
 
 
 def pay_cost(g: Game, p: Player, cost, ctx=None) -> bool:
@@ -699,8 +700,8 @@ def _plans(g: Game, p: Player, options, first=False) -> list:
             continue
         if quick is True and first:
             return [(oi, None)]
-        if quick is None and _in_cycle(g, p) and _beyond_weights(g, p, need, short):
-            continue
+        if quick is None and (_in_cycle(g, p) or _index(g, p).piles) and _beyond_weights(g, p, need, short):
+            continue   # (a pile's price may be made by what lies on it: a cycle the bounds cannot follow)
         for path in _search(g, p, need, short, first):
             plans.append((oi, path))
             if first:
@@ -714,7 +715,8 @@ def _quick(g: Game, p: Player, need, short):
     ones included, allow; goods two exchanges take are counted for both). True when they surely can: one
     missing good, and for each good taken by exchanges that make it, the best of them used as often as
     the goods held allow. None when only a search can tell."""
-    made, index, pile_ids = _index(g, p)[:3]
+    cached = _index(g, p)
+    made, index, pile_ids = cached.made, cached.index, cached.piles
     goods = p.goods
     entries = g.exchanges_of(p)
     used = p.used
@@ -758,6 +760,18 @@ def _quick(g: Game, p: Player, need, short):
             uses = min(uses, at_most - used.get(key, 0))
         if uses > 0:
             mine = uses * count_in(get, s)
+            if mine > best.get(h, 0):
+                best[h] = mine
+    for i in pile_ids:   # a pile gives its goods from the top: those the goods held beyond the price reach
+        give, get, window, at_most, source, key = entries[i]
+        if len(give) != 1 or (window != "any_time" and not window_open(g, window)):
+            continue
+        (h, k), = give
+        uses = (goods[h] - need.get(h, 0)) // k
+        if at_most is not None:
+            uses = min(uses, at_most - used.get(key, 0))
+        if uses > 0:
+            mine = P.pile_stack(p, source)[:uses].count(s)
             if mine > best.get(h, 0):
                 best[h] = mine
     return True if sum(best.values()) >= need[s] - goods[s] else None
@@ -814,30 +828,13 @@ _WEIGHTS: dict = {}  # (the usable exchanges' (give, get), a good) -> weights of
 def _beyond_weights(g: Game, p: Player, need, short) -> bool:
     """Whether the exchanges usable now surely cannot make what ``need`` lacks, because of a weight per good
     that no exchange increases (``_weights``): a payment needs as much weight as the goods held have.
-    Unlike ``_beyond_bound`` it holds through cycles of exchanges (3 wood -> 1 clay, 2 clay -> 1 wood),
-    and it is asked only when there are some; any plan of ``_search`` is a sequence of such exchanges, so
+    Unlike ``_beyond_bound`` it holds through cycles of exchanges (3 wood -> 1 clay, 2 clay -> 1 wood,
+    or food for a pile's grain and grain back to food), and it is asked only when there are some cycles or
+    piles; any plan of ``_search`` is a sequence of such exchanges, so
     it prunes nothing the search would find."""
-    entries = g.exchanges_of(p)
-    used = p.used
-    edge_list: list = []
-    for give, get, window, at_most, source, key in entries:
-        if window != "any_time" and not window_open(g, window):
-            continue
-        if at_most is not None and used.get(key, 0) >= at_most:
-            continue
-        if get == "pile":  # one good of those on the pile, whichever it is
-            get = frozenset(P.pile_stack(p, source))
-        edge_list.append((give, get))
-    edges = tuple(edge_list)
     goods = p.goods
     for s in short:
-        key = (edges, s)
-        try:
-            weights = _WEIGHTS[key]
-        except KeyError:
-            if len(_WEIGHTS) > 4096:
-                _WEIGHTS.clear()
-            weights = _WEIGHTS[key] = _weights(edges, s)
+        weights = _weights_now(g, p, s)
         if weights is None:
             continue
         wanted = held = 0
@@ -847,6 +844,40 @@ def _beyond_weights(g: Game, p: Player, need, short) -> bool:
         if wanted > held:
             return True
     return False
+
+
+def _weights_now(g: Game, p: Player, target: str):
+    """``_weights`` of the exchanges ``p`` can use now, for ``target``; remembered with the answers of
+    ``_can_make`` (dropped whenever the exchanges or the piles change), under the windows open and the uses
+    of the limited exchanges, which decide which exchanges are usable."""
+    cached = _index(g, p)
+    limited, memo = cached.limited, cached.memo
+    used = p.used
+    key = ("weights", target, g.in_work_phase, g.open_windows,
+           tuple([used.get(k, 0) for k in limited]) if limited else ())
+    if key in memo:
+        return memo[key]
+    edge_list: list = []
+    sold = offer_keys(p)   # never drawn on by a payment (``_index``)
+    for give, get, window, at_most, source, k in g.exchanges_of(p):
+        if k in sold or (window != "any_time" and not window_open(g, window)):
+            continue
+        if at_most is not None and used.get(k, 0) >= at_most:
+            continue
+        if get == "pile":  # one good of those on the pile, whichever it is
+            get = frozenset(P.pile_stack(p, source))
+        edge_list.append((give, get))
+    edges = (tuple(edge_list), target)
+    try:
+        weights = _WEIGHTS[edges]
+    except KeyError:
+        if len(_WEIGHTS) > 4096:
+            _WEIGHTS.clear()
+        weights = _WEIGHTS[edges] = _weights(edges[0], target)
+    if len(memo) > 4096:
+        memo.clear()
+    memo[key] = weights
+    return weights
 
 
 def _weights(edges, target):
@@ -948,7 +979,8 @@ def _search(g: Game, p: Player, need, short, first) -> list:
     The bounds of ``_quick`` have ruled out what is surely impossible before this is called."""
     goods = p.goods
     entries = g.exchanges_of(p)
-    made, index, pile_ids = _index(g, p)[:3]
+    cached = _index(g, p)
+    made, index, pile_ids = cached.made, cached.index, cached.piles
     piles = {}
     for i in pile_ids:
         if _usable(g, p, entries[i]):

@@ -21,7 +21,7 @@ from .decisions import NoAgent
 HARVEST = frozenset(("harvest",))
 FEEDING = frozenset(("harvest", "feeding"))
 
-_SPACE_EVENTS: dict = {}  # (space id, tags) -> the names of the events of using it (strings built once)
+_SPACE_EVENTS: dict = {}  # space id -> {its tags: the names of the events of using it}, strings built once
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -442,17 +442,24 @@ class Phases(CardsInPlay):
         return sorted(range(self.nplayers), key=lambda i: (-scores[i]["total"], -scores[i]["tie_break"], i))
 
 
-def _space_events(s: Space):
+SpaceEvents = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+
+
+def _space_events(s: Space) -> SpaceEvents:
     """The events of using space ``s``: before_use, use and turn_end, each for the space and its tags."""
-    key = (s.id, s.tags)
-    found = _SPACE_EVENTS.get(key)
-    if found is None:
-        names = (s.id,) + tuple("#" + t for t in s.tags)
-        before, use, end = (tuple(f"{when}:{n}" for n in names) for when in ("before_use", "use", "turn_end"))
-        # 'use:*' (any space; first, so that history counters count the use before its rules run) has
-        # listeners only in games with a card that counts uses (runtime/history.py)
-        found = _SPACE_EVENTS[key] = (before, ("use:*",) + use, end)
-    return found
+    by_tags = _SPACE_EVENTS.get(s.id)
+    if by_tags is None:
+        by_tags = _SPACE_EVENTS[s.id] = {}
+    found = by_tags.get(s.tags)
+    if found is not None:
+        events: SpaceEvents = found
+        return events
+    names = (s.id,) + tuple("#" + t for t in s.tags)
+    before, use, end = (tuple(f"{when}:{n}" for n in names) for when in ("before_use", "use", "turn_end"))
+    # 'use:*' (any space; first, so that history counters count the use before its rules run) has
+    # listeners only in games with a card that counts uses (runtime/history.py)
+    events = by_tags[s.tags] = (before, ("use:*",) + use, end)
+    return events
 
 
 def _feeding_beyond(p: Player) -> list:

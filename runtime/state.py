@@ -25,6 +25,22 @@ PLAYER_FIELDS = (
 # An exchange open to a player: (goods taken, goods given, window, at most, the card it is on or None, its
 # key), as Game.exchanges_of lists them. Typed as a tuple of six, a compiled runtime unpacks it directly.
 Exchange = tuple[Any, Any, Any, Any, Any, Any]
+
+
+class ExchangeIndex:
+    """What a player's exchanges can make, worked out once (payments._index) and kept in ``p.producible``
+    until the player's cards or piles change: the goods made (``made``; a pile: the goods on it), good ->
+    the exchanges making it (``index``, indices in Game.exchanges_of), the exchanges giving a pile's top
+    (``piles``), the keys of the limited exchanges (``limited``), the answers remembered for them
+    (``memo``: payments._can_make and _in_cycle) and the goods some exchange takes (``taken``, sorted)."""
+
+    __slots__ = ("made", "index", "piles", "limited", "memo", "taken")
+
+    def __init__(self, made: frozenset, index: dict[str, list[int]], piles: tuple[int, ...],
+                 limited: tuple[str, ...], memo: dict, taken: tuple[str, ...]):
+        self.made, self.index, self.piles, self.limited, self.memo, self.taken = made, index, piles, limited, memo, taken
+
+
 SPACE_FIELDS = ("id", "name", "defn", "goods", "occupants", "use", "can", "accumulate", "tags", "stage",
                 "round_revealed", "takes_goods", "group", "shared", "early")
 
@@ -70,7 +86,7 @@ class Player:
         self.stats: dict = {}
         self.actions: list = []     # any-time actions from cards: (window, can, do, label, source id)
         self.turn_abilities = False  # has any-time abilities offered before a placement
-        self.producible: Any = None  # goods the player's exchanges make (payments.producible), or None
+        self.producible: ExchangeIndex | None = None  # what the player's exchanges make (payments._index), or None
         self.prices: dict | None = {}  # payments.cost_options' cache; None: not cached (see there)
 
     def clone(self) -> "Player":

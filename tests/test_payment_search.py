@@ -23,7 +23,8 @@ CUT_OFF = []   # one entry per reference search stopped by the limit before it h
 def reference_search(g, p, need, short, first):
     goods = p.goods
     entries = g.exchanges_of(p)
-    made, index, pile_ids = PM._index(g, p)[:3]
+    cached = PM._index(g, p)
+    made, index, pile_ids = cached.made, cached.index, cached.piles
     piles = {}
     for i in pile_ids:
         if PM._usable(g, p, entries[i]):
@@ -250,14 +251,14 @@ def test_fewest_keeps_the_combinations_that_contain_no_other_in_the_order_found(
 
 @pytest.mark.python_sources  # replaces payments' functions: compiled callers call them directly
 def test_remembered_answers_are_the_fresh_answers_through_whole_games(original, monkeypatch):
-    """Whether exchanges can pay a price is remembered per goods, windows and uses (payments._can_make, kept
-    in p.producible until the player's exchanges or piles change); every answer, remembered or not, is
-    what a fresh search says at that moment."""
+    """Whether exchanges can pay a price is remembered per goods (those the prices name or an exchange takes),
+    windows and uses (payments._can_make, kept in p.producible until the player's exchanges or piles change);
+    every answer, remembered or not, is what a fresh search says at that moment."""
     can_make = PM._can_make
     counts = {"asked": 0, "remembered": 0}
 
     def compared(g, p, options):
-        memo = (p.producible or PM._index(g, p))[4]
+        memo = PM._index(g, p).memo
         before = len(memo)
         got = can_make(g, p, options)
         counts["asked"] += 1
@@ -278,7 +279,7 @@ def test_remembered_answers_are_the_fresh_answers_through_whole_games(original, 
     assert met(), counts
 
 
-def test_the_weights_are_asked_only_for_exchanges_in_a_cycle(original):
+def test_few_cards_make_a_cycle_of_exchanges(original):
     g = Game(original, 2, seed=0, agents=[RandomAgent(0), RandomAgent(1)])
     p = g.players[0]
     p.producible = None
@@ -353,35 +354,43 @@ def test_a_search_through_a_cycle_and_a_pile_finds_what_the_reference_finds(revi
 
 
 def test_whether_exchanges_can_pay_is_remembered_for_hashable_prices_only(revised, monkeypatch):
-    """Through a cycle the answers of _can_make are remembered per price and goods; a price given to it as a
-    list is answered afresh each time (can_afford turns one into a tuple first); past 4096 answers the memory
+    """The answers of _can_make are remembered per price, the goods it names or an exchange takes, the windows
+    and the uses of limited exchanges; a price given to it as a list is answered afresh each time (can_afford turns one into a tuple first); past 4096 answers the memory
     is emptied first. The first way that needs no exchange answers the question at once."""
     g, p = hand_made(revised, {"wood": 1, "food": 1}, [
         ((("wood", 1),), (("clay", 2),), "any_time", 1, "up"),
         ((("clay", 1),), (("wood", 1),), "any_time", 2, "down"),
     ], {})
-    memo = PM._index(g, p)[4]
+    memo = PM._index(g, p).memo
+    weights = ("weights", "clay", False, frozenset(), (0, 0))   # the weights of the exchanges usable now, for clay
     assert PM._can_make(g, p, ([("clay", 2)],)) and not PM._can_make(g, p, ([("clay", 3)],))
-    assert memo == {"cycle": True}
+    assert memo == {"cycle": True, weights: None}   # no answer remembered; the weights: none bound this cycle
     assert PM.can_afford(g, p, (("clay", 2),))
-    assert len(memo) == 2 and True in memo.values()
-    memo.update({("filler", i): False for i in range(4095)})
+
+    def answer(price):   # the key: the price, the windows, the uses of up and down, the goods taken and named
+        held = tuple(p.goods[good] for good in PM._index(g, p).taken) + tuple(p.goods[good] for good, _ in price)
+        return (price,), False, frozenset(), (0, 0), held
+
+    assert memo == {"cycle": True, weights: None, answer((("clay", 2),)): True}
+    memo.update({("filler", i): False for i in range(4094)})
     assert len(memo) == 4097 and not PM.can_afford(g, p, (("clay", 3),))
-    assert ("filler", 0) not in memo and len(memo) == 2 and memo["cycle"] is True   # the answer and the cycle
+    # emptied before the answer was added: the answer, and the cycle and weights the search asked for again
+    assert memo == {"cycle": True, weights: None, answer((("clay", 3),)): False}
     assert PM._plans(g, p, ((("wood", 1),), (("clay", 2),)), first=True) == [(0, ())]
     assert PM.can_afford(g, p, [("clay", 2)]) and not PM.can_afford(g, p, [("clay", 3)])   # a list, as a tuple
 
 
 def test_an_exchange_taking_nothing_leaves_the_bound_open(revised):
     """An unlimited exchange that takes nothing (as the weights allow, ``_weights``) makes as much as is
-    wanted: the bound along chains of exchanges gives up, and the search finds its ways."""
+    wanted: the bound along chains of exchanges gives up, and the search finds its ways. (One stone is
+    surely there without a search: the pile's top, for the food held.)"""
     g, p = hand_made(revised, {"food": 1}, [
         ((("food", 1),), "pile", "any_time", None, "pile_a"),
         ((), (("stone", 1),), "any_time", None, "free"),
     ], {"pile_a": ["stone"]})
-    for n, plans in ((1, [(0, (3,)), (0, (2,))]), (3, [(0, (2, 3, 3)), (0, (3, 3, 3))])):
+    for n, quick, plans in ((1, True, [(0, (3,)), (0, (2,))]), (3, None, [(0, (2, 3, 3)), (0, (3, 3, 3))])):
         options = ((("stone", n),),)
-        assert PM._quick(g, p, {"stone": n}, ["stone"]) is None
+        assert PM._quick(g, p, {"stone": n}, ["stone"]) is quick
         assert PM._plans(g, p, options) == reference_plans(g, p, options) == plans
 
 
@@ -397,3 +406,47 @@ def test_the_bound_through_a_chain_counts_only_the_uses_left_of_a_limited_exchan
     assert PM._quick(g, p, {"food": 2}, ["food"]) is None   # within the bound: a search tells
     assert PM._plans(g, p, ((("food", 4),),)) == reference_plans(g, p, ((("food", 4),),)) == []
     assert PM._plans(g, p, ((("food", 2),),)) == reference_plans(g, p, ((("food", 2),),)) != []
+
+
+def test_what_a_pile_gives_for_the_goods_held_is_there_without_a_search(revised):
+    """The bound that proves a payment possible counts what a pile gives from its top for the goods held
+    beyond the price: 2 food reach the wood under the grain, 1 food only the grain. The second wood needs
+    the grain eaten for a third food: only the search finds that way, the same as the reference's."""
+    g, p = hand_made(revised, {"food": 2}, [((("food", 1),), "pile", "any_time", None, "pile_a")],
+                     {"pile_a": ["grain", "wood", "wood"]})
+    assert PM._quick(g, p, {"wood": 1}, ["wood"]) is True
+    assert PM._quick(g, p, {"wood": 2}, ["wood"]) is None
+    for n, plans in ((1, [(0, (2, 2))]), (2, [(0, (2, 0, 2, 2))]), (3, [])):
+        options = ((("wood", n),),)
+        assert PM._plans(g, p, options) == reference_plans(g, p, options) == plans, n
+    p.goods["food"] = 1
+    assert PM._quick(g, p, {"wood": 1}, ["wood"]) is None
+
+
+@pytest.mark.python_sources  # replaces payments' _search: compiled callers call it directly
+def test_the_weights_rule_out_a_pile_the_goods_held_cannot_reach(revised, monkeypatch):
+    """Food for a pile's grain, and the rules' grain eaten as food: a way round through the pile, which the
+    bound along chains of exchanges does not follow (nor _in_cycle, which leaves piles out). The weights do
+    (food and grain weigh the same): with neither held, no food is in reach, and no search is made."""
+    g, p = hand_made(revised, {}, [((("food", 1),), "pile", "any_time", None, "pile_a")], {"pile_a": ["grain", "grain"]})
+    assert PM._quick(g, p, {"food": 1}, ["food"]) is None and not PM._in_cycle(g, p)
+    assert PM._beyond_weights(g, p, {"food": 1}, ["food"])
+    searched = []
+    search = PM._search
+    monkeypatch.setattr(PM, "_search", lambda *args: searched.append(args) or search(*args))
+    assert PM._plans(g, p, ((("food", 1),),)) == [] and searched == []
+    assert reference_plans(g, p, ((("food", 1),),)) == []
+
+
+def test_a_good_neither_the_price_names_nor_an_exchange_takes_keeps_a_remembered_answer(revised):
+    """_can_make's key holds of the goods only those the prices name or an exchange takes: more wood (taken
+    by none of these exchanges) finds the answer remembered; less grain (eaten as food) asks again."""
+    g, p = hand_made(revised, {"grain": 1}, [], {})
+    memo = PM._index(g, p).memo
+    assert "wood" not in PM._index(g, p).taken
+    assert PM.can_afford(g, p, (("food", 1),))
+    remembered = dict(memo)
+    p.goods["wood"] += 3
+    assert PM.can_afford(g, p, (("food", 1),)) and memo == remembered
+    p.goods["grain"] = 0
+    assert not PM.can_afford(g, p, (("food", 1),)) and len(memo) == len(remembered) + 1

@@ -10,7 +10,7 @@ if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
 
 from ..payments import (
     as_price, can_afford, can_afford_any, can_pay_with_exchanges, cost_options, cost_options_of_ways, has_price_mods,
-    holds, pay_cost, pay_one_of, producible)
+    Price, holds, pay_cost, pay_one_of, producible)
 from ..packdata import CardDef
 from ..state import Ctx, Player
 
@@ -145,17 +145,22 @@ def _paid_or_kept(goods: dict[str, int], made, options, later: list) -> bool:
     goods some exchange makes (``made``) are added to ``later``, to be tried with exchanges once every
     card was looked at (as can_afford_any would try them)."""
     for cost in options:
-        price = as_price(cost)
-        short = False
-        for good, n in price:
-            if goods[good] < n:
-                short = True
-                if good not in made:
-                    break
-        else:
-            if not short:
-                return True
-            later.append(price)
+        if _price_paid_or_kept(goods, made, as_price(cost), later):
+            return True
+    return False
+
+
+def _price_paid_or_kept(goods: dict[str, int], made, price: Price, later: list) -> bool:
+    """``_paid_or_kept`` of the one price ``price``."""
+    short = False
+    for good, n in price:
+        if goods[good] < n:
+            short = True
+            if good not in made:
+                return False
+    if not short:
+        return True
+    later.append(price)
     return False
 
 
@@ -181,12 +186,13 @@ def can_build_major(g: Game, p: Player, ctx=None, only=None):
                 if any(t in hc.tags or t == have for t in card.upgrade_of):
                     return True  # an upgrade is offered whatever the goods
         if modified:
-            options = card_cost_options(g, p, card)
+            if _paid_or_kept(goods, made, card_cost_options(g, p, card), later):
+                return True
         elif card.cost_ways is not None:
-            options = card.cost_ways
-        else:
-            options = (card.cost_fn(g, p) if card.cost_fn is not None else card.cost,)
-        if _paid_or_kept(goods, made, options, later):
+            if _paid_or_kept(goods, made, card.cost_ways, later):
+                return True
+        elif _price_paid_or_kept(goods, made, as_price(card.cost_fn(g, p) if card.cost_fn is not None else card.cost),
+                                 later):
             return True
     return bool(later) and can_pay_with_exchanges(g, p, later)
 
@@ -208,12 +214,13 @@ def can_play_minor(g: Game, p: Player, ctx=None):
         if card.kind != "major" and card.upgrade_of and len(returnable_cards(g, p, card)) < card.returns:
             continue
         if modified:
-            options = card_cost_options(g, p, card)
+            if _paid_or_kept(goods, made, card_cost_options(g, p, card), later):
+                return True
         elif card.cost_ways is not None:
-            options = card.cost_ways
-        else:
-            options = (card.cost_fn(g, p) if card.cost_fn is not None else card.cost,)
-        if _paid_or_kept(goods, made, options, later):
+            if _paid_or_kept(goods, made, card.cost_ways, later):
+                return True
+        elif _price_paid_or_kept(goods, made, as_price(card.cost_fn(g, p) if card.cost_fn is not None else card.cost),
+                                 later):
             return True
     return bool(later) and can_pay_with_exchanges(g, p, later)
 
