@@ -207,14 +207,17 @@ def _cost_options(g: Game, p: Player, targets, base: Price, modified=True, mater
     subs = mods.get("substitute")
     if not cost_mods and not subs:
         return [base]
-    # The result depends only on the arguments, the house material and p.mods (unless a card's change is
-    # computed from the game, 'delta_fn'): it is kept in p.prices, which install_card replaces whenever a
-    # card changes p.mods (docs/architecture.md, "Speed").
+    # The result depends only on the arguments, the house material, p.mods and the values now of the changes
+    # computed from the game ('delta_fn'): it is kept in p.prices under those, and install_card replaces
+    # p.prices whenever a card changes p.mods (docs/architecture.md, "Speed").
     cache = p.prices
     if cache is None:
         return _modified_price(g, p, targets, base, house, cost_mods, subs)
-    key = (targets, base, house, modified)
+    key: tuple = (targets, base, house, modified)
     try:
+        if cost_mods and COMPUTED in cache:
+            key += (tuple([data(g, p) for kind, mod_targets, data in cost_mods
+                           if kind == "delta_fn" and _matches(mod_targets, targets, house)]),)
         found = cache.get(key)
     except TypeError:  # a price given as a list (not hashable): not cached
         return _modified_price(g, p, targets, base, house, cost_mods, subs)
@@ -233,12 +236,15 @@ def cost_options_of_ways(g: Game, p: Player, targets, ways) -> list:
     return out if len(out) == 1 else _undominated(out)
 
 
-def price_cache_for(p: Player):
-    """A fresh p.prices after p.mods changed: None (no caching) when a change of price is computed from
-    the game state ('delta_fn'), otherwise an empty cache."""
+COMPUTED = "delta_fn"   # in p.prices: some change of price is computed from the game (its key then holds the values)
+
+
+def price_cache_for(p: Player) -> dict:
+    """A fresh p.prices after p.mods changed: empty, or marked ``COMPUTED`` when a change of price is computed
+    from the game state ('delta_fn': the values it has now are then part of each key)."""
     for kind, _targets, _data in (p.mods.get("cost") or ()):
         if kind == "delta_fn":
-            return None
+            return {COMPUTED: True}
     return {}
 
 

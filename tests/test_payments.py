@@ -182,6 +182,26 @@ def test_a_price_given_as_a_list_is_resolved_and_changed_as_the_same_tuple(revis
     assert p.prices == cached
 
 
+def test_a_price_change_computed_from_the_game_is_kept_under_its_value_now(revised):
+    """A change of price computed from the game ('-1 stone per room built', a delta_fn) marks the player's
+    prices (COMPUTED): each is kept under the values the changes have when it is asked, so a change of the
+    game gives the new price and a return to the old value finds the price kept."""
+    g, p = fresh(revised)
+    rooms = {"built": 0}
+    p.mods = {"cost": [("delta_fn", ("major",), lambda game, who: (("stone", -rooms["built"]),))]}
+    p.prices = PM.price_cache_for(p)
+    assert p.prices == {PM.COMPUTED: True}
+    price = (("clay", 2), ("stone", 2))
+    assert PM.cost_options(g, p, ("major",), price) == [price]
+    rooms["built"] = 1
+    assert PM.cost_options(g, p, ("major",), price) == [(("clay", 2), ("stone", 1))]
+    assert sorted(k[-1] for k in p.prices if k != PM.COMPUTED) == [((("stone", -1),),), ((("stone", 0),),)]
+    rooms["built"] = 0
+    assert PM.cost_options(g, p, ("major",), price) == [price] and len(p.prices) == 3
+    assert PM.cost_options(g, p, ("room",), (("wood", 5),)) == [(("wood", 5),)]   # not a major: no value in the key
+    assert ((("room",), (("wood", 5),), "wood", True, ())) in p.prices
+
+
 @pytest.mark.parametrize("cache", ["_RESOLVED", "_MEMO", "_WEIGHTS"])
 def test_a_price_cache_is_emptied_once_it_holds_more_than_4096_entries(revised, monkeypatch, cache):
     """The caches of plain data (resolved prices, substitutions, weights of goods) stay small: past 4096
