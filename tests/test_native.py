@@ -195,3 +195,38 @@ def test_the_training_games_run_the_runtime_of_the_folder_they_are_given():
     assert 0 < played["compiled_modules"] <= len(manifest["modules"])
     usage = subprocess.run([sys.executable, str(script)], cwd=ROOT, env=env, capture_output=True, text=True)
     assert (usage.returncode, usage.stderr) == (2, "python tools/native_training.py FOLDER\n")
+
+
+def test_a_build_with_the_profile_that_fails_is_made_again_without_it(tmp_path, monkeypatch):
+    """Should GCC refuse the counts it wrote, the group is compiled again without them (the manifest's note
+    says why), instead of leaving the runtime to its sources."""
+    import types
+    tool = _tool()
+    fake = [types.SimpleNamespace(extra_compile_args=["-O3"], extra_link_args=[])]
+    monkeypatch.setitem(sys.modules, "mypyc.build", types.SimpleNamespace(mypycify=lambda *a, **k: fake))
+    monkeypatch.setattr(tool, "ROOT", tmp_path)
+    monkeypatch.setattr(tool, "WORK", tmp_path / "build" / "native-c")
+    monkeypatch.setattr(tool, "OUT", tmp_path / "build" / "native")
+    monkeypatch.setattr(tool, "pgo_unavailable", lambda: None)
+
+    def train(extensions, wanted, jobs, t0):
+        for ext in extensions:
+            ext.extra_compile_args = ext.extra_compile_args + list(tool._USE_PROFILE)
+        return "profile-guided (GCC): trained on 1 seeded games"
+    compiled = []
+
+    def compile_c(extensions, wanted, jobs):
+        args = list(extensions[0].extra_compile_args)
+        compiled.append(args)
+        if "-fprofile-use" in args:
+            raise RuntimeError("coverage mismatch")
+        staging = tmp_path / "build" / f"staging-{len(compiled)}"
+        staging.mkdir(parents=True)
+        return staging
+    monkeypatch.setattr(tool, "_train", train)
+    monkeypatch.setattr(tool, "_compile_c", compile_c)
+    monkeypatch.setattr(tool, "_built_modules", lambda staging, wanted: ({}, "lib.so"))
+    built, library, digests, note = tool.build([], 1)
+    assert note == "no profile-guided build: the build with the profile failed (coverage mismatch)"
+    assert compiled == [["-O3", *tool._USE_PROFILE], ["-O3"]]
+    assert (tmp_path / "build" / "native").is_dir() and library == "lib.so"

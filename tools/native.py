@@ -122,7 +122,16 @@ def build(wanted: list, jobs: int, pgo: bool = True) -> tuple:
             note = _train(extensions, wanted, jobs, t)
     guided = note is not None and note.startswith("profile")
     print(f"  compiling C with {jobs} job(s){', with the profile' if guided else ''} …", flush=True)
-    staging = _compile_c(extensions, wanted, jobs)
+    try:
+        staging = _compile_c(extensions, wanted, jobs)
+    except (Exception, SystemExit) as exc:
+        if not guided:
+            raise
+        # (GCC refusing the counts it wrote, say): the plain build, with the reason in the manifest
+        _forget_flags(extensions, _USE_PROFILE)
+        note = f"no profile-guided build: the build with the profile failed ({exc})"
+        print(f"  {note}; compiling C again without it …", flush=True)
+        staging = _compile_c(extensions, wanted, jobs)
     try:
         built, library = _built_modules(staging, wanted)
         # the new group replaces the old one whole (its modules only work with their own library)
@@ -184,11 +193,13 @@ def _train(extensions: list, wanted: list, jobs: int, t0: float) -> str:
         return f"no profile-guided build: the training games failed ({tail})"
     print(f"  {played['games']} games in {played['seconds']} s", flush=True)
     for ext in extensions:
-        # -fprofile-partial-training: code the games never ran is still optimised for speed, not size
-        ext.extra_compile_args = list(ext.extra_compile_args) + [
-            "-fprofile-use", "-fprofile-partial-training", "-Wno-missing-profile"]
+        ext.extra_compile_args = list(ext.extra_compile_args) + list(_USE_PROFILE)
     return (f"profile-guided (GCC): trained on {played['games']} seeded games of the built-in packs "
             f"(tools/native_training.py)")
+
+
+# -fprofile-partial-training: code the training games never ran is still optimised for speed, not size
+_USE_PROFILE = ("-fprofile-use", "-fprofile-partial-training", "-Wno-missing-profile")
 
 
 def _forget_flags(extensions: list, flags: tuple) -> None:
