@@ -719,8 +719,8 @@ def _quick(g: Game, p: Player, need, short):
     """Bounds without a search. False when the exchanges surely cannot make what is missing: an upper
     bound of each good the player could hold (each exchange used as often as the goods it takes, made
     ones included, allow; goods two exchanges take are counted for both). True when they surely can: one
-    missing good, and for each good taken by exchanges that make it, the best of them used as often as
-    the goods held allow. None when only a search can tell."""
+    missing good, and for each good taken by exchanges that make it (a pile: what lies on it), the best of
+    them used as often as the goods held allow. None when only a search can tell."""
     cached = _index(g, p)
     made, index, pile_ids = cached.made, cached.index, cached.piles
     goods = p.goods
@@ -756,30 +756,20 @@ def _quick(g: Game, p: Player, need, short):
         return None
     s = short[0]
     best: dict = {}
-    for i in index.get(s, ()):
-        give, get, window, at_most, source, key = entries[i]
-        if len(give) != 1 or (window != "any_time" and not window_open(g, window)):
-            continue
-        (h, k), = give
-        uses = (goods[h] - need.get(h, 0)) // k
-        if at_most is not None:
-            uses = min(uses, at_most - used.get(key, 0))
-        if uses > 0:
-            mine = uses * count_in(get, s)
-            if mine > best.get(h, 0):
-                best[h] = mine
-    for i in pile_ids:   # a pile gives its goods from the top: those the goods held beyond the price reach
-        give, get, window, at_most, source, key = entries[i]
-        if len(give) != 1 or (window != "any_time" and not window_open(g, window)):
-            continue
-        (h, k), = give
-        uses = (goods[h] - need.get(h, 0)) // k
-        if at_most is not None:
-            uses = min(uses, at_most - used.get(key, 0))
-        if uses > 0:
-            mine = P.pile_stack(p, source)[:uses].count(s)
-            if mine > best.get(h, 0):
-                best[h] = mine
+    for ids in (index.get(s, ()), pile_ids):   # the exchanges making s, then the piles
+        for i in ids:
+            give, get, window, at_most, source, key = entries[i]
+            if len(give) != 1 or (window != "any_time" and not window_open(g, window)):
+                continue
+            (h, k), = give
+            uses = (goods[h] - need.get(h, 0)) // k
+            if at_most is not None:
+                uses = min(uses, at_most - used.get(key, 0))
+            if uses > 0:
+                # a pile gives its goods from the top: those the goods held beyond the price reach
+                mine = P.pile_stack(p, source)[:uses].count(s) if get == "pile" else uses * count_in(get, s)
+                if mine > best.get(h, 0):
+                    best[h] = mine
     return True if sum(best.values()) >= need[s] - goods[s] else None
 
 
