@@ -855,10 +855,9 @@ def _weights_now(g: Game, p: Player, target: str):
         return memo[key]
     edge_list: list = []
     sold = offer_keys(p)   # never drawn on by a payment (``_index``)
-    for give, get, window, at_most, source, k in g.exchanges_of(p):
-        if k in sold or (window != "any_time" and not window_open(g, window)):
-            continue
-        if at_most is not None and used.get(k, 0) >= at_most:
+    for entry in g.exchanges_of(p):
+        give, get, source = entry[0], entry[1], entry[4]
+        if entry[5] in sold or not _usable(g, p, entry):
             continue
         if get == "pile":  # one good of those on the pile, whichever it is
             get = frozenset(P.pile_stack(p, source))

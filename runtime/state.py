@@ -32,7 +32,7 @@ class ExchangeIndex:
     until the player's cards or piles change: the goods made (``made``; a pile: the goods on it), good ->
     the exchanges making it (``index``, indices in Game.exchanges_of), the exchanges giving a pile's top
     (``piles``), the keys of the limited exchanges (``limited``), the answers remembered for them
-    (``memo``: payments._can_make and _in_cycle) and the goods some exchange takes (``taken``, sorted)."""
+    (``memo``: payments._can_make, _in_cycle and _weights_now) and the goods some exchange takes (``taken``, sorted)."""
 
     __slots__ = ("made", "index", "piles", "limited", "memo", "taken")
 

@@ -150,6 +150,18 @@ def _paid_or_kept(goods: dict[str, int], made, options, later: list) -> bool:
     return False
 
 
+def _card_paid_or_kept(g: Game, p: Player, card: CardDef, goods: dict[str, int], made, modified: bool,
+                       later: list) -> bool:
+    """``_paid_or_kept`` of the ways to pay for ``card``: as the cards in play change them (``modified``), its
+    alternative prices, or its one price (tested without a tuple of prices around it)."""
+    if modified:
+        return _paid_or_kept(goods, made, card_cost_options(g, p, card), later)
+    if card.cost_ways is not None:
+        return _paid_or_kept(goods, made, card.cost_ways, later)
+    return _price_paid_or_kept(goods, made, as_price(card.cost_fn(g, p) if card.cost_fn is not None else card.cost),
+                               later)
+
+
 def _price_paid_or_kept(goods: dict[str, int], made, price: Price, later: list) -> bool:
     """``_paid_or_kept`` of the one price ``price``."""
     short = False
@@ -185,14 +197,7 @@ def can_build_major(g: Game, p: Player, ctx=None, only=None):
                 hc = cards[have]
                 if any(t in hc.tags or t == have for t in card.upgrade_of):
                     return True  # an upgrade is offered whatever the goods
-        if modified:
-            if _paid_or_kept(goods, made, card_cost_options(g, p, card), later):
-                return True
-        elif card.cost_ways is not None:
-            if _paid_or_kept(goods, made, card.cost_ways, later):
-                return True
-        elif _price_paid_or_kept(goods, made, as_price(card.cost_fn(g, p) if card.cost_fn is not None else card.cost),
-                                 later):
+        if _card_paid_or_kept(g, p, card, goods, made, modified, later):
             return True
     return bool(later) and can_pay_with_exchanges(g, p, later)
 
@@ -213,14 +218,7 @@ def can_play_minor(g: Game, p: Player, ctx=None):
             continue
         if card.kind != "major" and card.upgrade_of and len(returnable_cards(g, p, card)) < card.returns:
             continue
-        if modified:
-            if _paid_or_kept(goods, made, card_cost_options(g, p, card), later):
-                return True
-        elif card.cost_ways is not None:
-            if _paid_or_kept(goods, made, card.cost_ways, later):
-                return True
-        elif _price_paid_or_kept(goods, made, as_price(card.cost_fn(g, p) if card.cost_fn is not None else card.cost),
-                                 later):
+        if _card_paid_or_kept(g, p, card, goods, made, modified, later):
             return True
     return bool(later) and can_pay_with_exchanges(g, p, later)
 
