@@ -295,6 +295,37 @@ def test_fencing_options_match_brute_force(family, rooms, fields, pastures):
     assert len(opts) == len(engine_option_set(opts))   # no duplicates
 
 
+@pytest.mark.parametrize("rooms,fields,pastures", FARMS)
+@pytest.mark.parametrize("touching", [True, False])
+def test_new_pastures_of_n_spaces_are_found_within_2n_plus_2_fences(family, rooms, fields, pastures, touching):
+    """'fence n spaces' looks for its pastures among the steps of at most 2n+2 new fences (primitives.fences.
+    _new_pastures_of: no pasture of n spaces has more fences around it): the same steps, in the same order, as
+    among all the steps of the whole budget."""
+    gr = grid(3, 5)
+    blocked = M(rooms) | (M(fields) if fields else 0)
+    pms = tuple(sorted(M(x) for x in pastures))
+    fences = edges_mask(bf_fences(list(pms)))
+    found = 0
+    for n in range(1, 7):
+        for budget in range(0, 16):
+            whole = [o for o in fencing_options(gr, blocked, pms, fences, budget, touching)
+                     if bin(o[1]).count("1") == n and not o[2]]
+            capped = [o for o in fencing_options(gr, blocked, pms, fences, min(budget, 2 * n + 2), touching)
+                      if bin(o[1]).count("1") == n and not o[2]]
+            assert capped == whole, (n, budget)
+            found += len(whole)
+    assert found > 0
+
+
+def test_fence_spaces_offers_the_new_pastures_of_its_size(revised):
+    """The verb 'fence 1 space' (free) offers every new pasture of one space the farm allows, and can_… agrees."""
+    g = Game(revised, 2, seed=0)
+    p = g.players[0]
+    steps = P.fences._new_pastures_of(g, p, 15, 1)
+    assert steps == [o for o in P.fencing_steps(g, p, 15) if o[1] & (o[1] - 1) == 0 and not o[2]]
+    assert len(steps) == 13 and P.can_fence_spaces(g, p, None, 1, True)   # 15 spaces less the 2 rooms
+
+
 # ================================================================ illegal fences through the verb
 
 def test_no_option_covers_a_room_or_field_and_budget_is_wood(family):

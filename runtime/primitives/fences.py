@@ -166,23 +166,24 @@ def can_build_fences(g: Game, p: Player, ctx=None, free=False, at_most=None):
         if at_most < 1:
             return False
         left = min(left, at_most + free_left)
-    touching = g.rules.pastures_touch
-
-    def possible(budget):
-        return (min_fencing_cost(p.grid, blocked, p.pastures, p.fences, budget, touching)
-                or bool(unfinished_fence_steps(g, p, budget)))
     if free:
-        return possible(left)
+        return _fencing_possible(g, p, blocked, left)
     if g.partners and at_most is None and can_fence_for_partner(g, p):
         return True
     # the fences the supply pays for first; exchanges are tried only when those are not enough (the
     # answer grows with the budget, so it is the same as with the whole budget)
     afford, options = _fences_from_supply(g, p, per, left)
     budget = _stretch(p, afford + free_left, left)
-    if budget > 0 and possible(budget):
+    if budget > 0 and _fencing_possible(g, p, blocked, budget):
         return True
     more = _stretch(p, _fences_with_exchanges(g, p, left, afford, options, free_left), left)
-    return more > budget and possible(more)
+    return more > budget and _fencing_possible(g, p, blocked, more)
+
+
+def _fencing_possible(g: Game, p: Player, blocked: int, budget) -> bool:
+    """Whether some fencing step needs at most ``budget`` new fences (``blocked``: the spaces no pasture takes)."""
+    return (min_fencing_cost(p.grid, blocked, p.pastures, p.fences, budget, g.rules.pastures_touch)
+            or bool(unfinished_fence_steps(g, p, budget)))
 
 
 def _apply_fence_step(g: Game, p: Player, step, per, free, free_left=0):
@@ -324,16 +325,22 @@ def build_fences(g: Game, p: Player, ctx=None, free=False, max_spaces=None, sing
     return steps > 0 or partner_fences > 0
 
 
+def _new_pastures_of(g: Game, p: Player, budget, n):
+    """The fencing steps that fence a new pasture of ``n`` spaces with at most ``budget`` new fences. A
+    pasture of n spaces has at most 2n+2 fences around it, so the steps are looked for within that many
+    (the same steps, in the same order, as among all those of the whole budget; far fewer to go through)."""
+    return [o for o in fencing_steps(g, p, min(budget, 2 * n + 2)) if popcount(o[1]) == n and not o[2]]
+
+
 def can_fence_spaces(g: Game, p: Player, ctx=None, n=1, free=True):
     per = fence_price_per(g, p)
-    budget = _fence_budget(g, p, per, free)
-    return any(popcount(o[1]) == n and not o[2] for o in fencing_steps(g, p, budget))
+    return bool(_new_pastures_of(g, p, _fence_budget(g, p, per, free), n))
 
 
 def fence_spaces(g: Game, p: Player, ctx=None, n=1, free=True):
     per = fence_price_per(g, p)
     budget = _fence_budget(g, p, per, free)
-    opts = [o for o in fencing_steps(g, p, budget) if popcount(o[1]) == n and not o[2]]
+    opts = _new_pastures_of(g, p, budget, n)
     if not opts:
         return False
     pick = g.decide(p, "fence", opts)
@@ -349,7 +356,7 @@ def _new_stable_steps(g: Game, p: Player, ctx):
     if not cells:
         return []
     budget = _fence_budget(g, p, fence_price_per(g, p), True)
-    return [o for o in fencing_steps(g, p, budget) if not o[2] and o[1] & cells == o[1] and popcount(o[1]) == 1]
+    return [o for o in _new_pastures_of(g, p, budget, 1) if o[1] & cells == o[1]]
 
 
 def can_fence_new_stable(g: Game, p: Player, ctx=None) -> bool:
