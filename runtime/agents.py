@@ -1,21 +1,7 @@
 """Agents answer decision requests: each request is a kind and a list of legal options."""
 from __future__ import annotations
 
-import random
-
-
-class RandomAgent:
-    """Picks uniformly among the legal options, from its own seeded generator."""
-
-    trusted = True
-    sees_forced = False   # (an attribute the engine finds at once: getattr's default costs an exception)
-
-    def __init__(self, seed=0):
-        self.rng = random.Random(f"random-agent:{seed}")
-        self.spec = {"kind": "random", "seed": seed}  # how a save file names it
-
-    def choose(self, game, player, kind, options, labels=None, prompt=None):
-        return options[int(self.rng.random() * len(options))]
+from .random_agent import RandomAgent  # noqa: F401  (compiled with the runtime: see there)
 
 
 class ScriptedAgent:
