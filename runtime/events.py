@@ -21,8 +21,11 @@ class CardsInPlay(Decisions):
         listener that could do nothing (it returns None) gets one more chance after the others, so that
         goods one card gives can pay for what another card offers."""
         hooks = self.listeners.get(key)
-        if not hooks:
-            return
+        if hooks:   # (most events have no listener: this test alone, without setting up the run below)
+            self._run_listeners(hooks, key, actor, ctx)
+
+    def _run_listeners(self, hooks: list, key: str, actor: Player, ctx) -> None:
+        """emit's run of the listeners ``hooks`` of the event ``key``."""
         c = ctx or Ctx(actor=actor)
         cards = P.via_cards(self.pack)
         outer = self.via
@@ -92,8 +95,11 @@ class CardsInPlay(Decisions):
 
     def check_latches(self):
         """Fire every 'once <condition>' rule whose condition now holds (each fires at most once)."""
-        if not self.latches:
-            return
+        if self.latches:   # (most often none: this test alone, without setting up the run below)
+            self._fire_latches()
+
+    def _fire_latches(self) -> None:
+        """check_latches' run over the 'once' rules waiting."""
         n, first = self.nplayers, self.start_player
         for entry in sorted(self.latches, key=lambda e: (e[0] - first) % n):  # seat order (4.1.4)
             owner, cond, handler, cid = entry
