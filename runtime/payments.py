@@ -149,8 +149,13 @@ def spend_limited(g: Game, p: Player, price) -> None:
 
 def cost_options(g: Game, p: Player, targets, base, modified=True, material=None, limited=True) -> list:
     """The ways to pay ``base`` once, for one priced unit, with the limited changes not yet spent (below)."""
-    base = as_price(base)
-    options = _cost_options(g, p, targets, base, modified, material)
+    price = as_price(base)
+    if not p.mods and not g.partners:   # no card changes the price (most of a game's questions)
+        for good, _ in price:
+            if good == "material":
+                return [resolve_material(price, material or p.house)]
+        return [price]
+    options = _cost_options(g, p, targets, price, modified, material)
     if not (modified and limited and p.mods and "cost_limited" in p.mods):
         return options
     house = material or p.house
@@ -163,7 +168,7 @@ def cost_options(g: Game, p: Player, targets, base, modified=True, material=None
         lowered: list = [()]
     else:
         extra = [item for m in changes for item in m[1]]
-        lowered = _cost_options(g, p, targets, base, modified, material, extra=tuple(extra))
+        lowered = _cost_options(g, p, targets, price, modified, material, extra=tuple(extra))
     if sorted(lowered) == sorted(options):
         return options   # the change lowers nothing of this price (no wood in it): not spent
     spends = tuple((m[2], m[3]) for m in changes)
