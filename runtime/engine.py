@@ -98,6 +98,7 @@ class Game(Phases):
         self.tile_supply = {t["id"]: t["supply"] for t in rules.pasture_tiles}  # tiles left, shared
         self.major_order = {cid: i for i, cid in enumerate(pack.majors)}
         self.round_order = []
+        self.newest = None          # the space carrying the tag of the newest round card (mark_newest)
         self.decks = {}           # the shuffled hand cards not dealt, by kind (runtime/pregame.py)
         self.pregame_done = False
         self.given_played = False   # the set-up's occupations are in play (or went back)

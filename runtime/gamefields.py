@@ -46,6 +46,7 @@ class GameFields:
     major_order: dict[str, int]
     tile_supply: dict
     round_order: list[str]
+    newest: str | None   # the space mark_newest tagged last; None: look at every space
     decks: dict
     display: dict
     display_round: int
@@ -127,12 +128,15 @@ class GameFields:
     def mark_newest(self, space: Space):
         """The round card of the current round is the newest: it alone carries the tag ``newest_round``
         (a card revealed early is not the newest before its round)."""
-        for s in self.spaces:
+        # only the space tagged last can carry the tag, unless a space came in with it ('newest' is None then)
+        old = self.newest
+        for s in (self.spaces if old is None else (self.space_by_id[old],)):
             if NEWEST in s.tags and s.id != space.id:
                 self.own_space(s).tags = tuple(t for t in s.tags if t != NEWEST)
         if NEWEST not in space.tags:
             space = self.own_space(space)
             space.tags = tuple(space.tags) + (NEWEST,)
+        self.newest = space.id
 
     def _add_space(self, d: SpaceDef) -> Space:
         s = Space(d, self.nplayers)
@@ -140,6 +144,8 @@ class GameFields:
             self.grouped = True
         self.spaces.append(s)
         self.space_by_id[s.id] = s
+        if NEWEST in s.tags:   # (a pack's own tag: the next mark_newest looks at every space)
+            self.newest = None
         return s
 
 
@@ -154,7 +160,7 @@ def copy_fields(src: GameFields, dst: GameFields) -> None:
     dst.players = src.players; dst.partners = src.partners; dst.agents = src.agents; dst.spaces = src.spaces
     dst.space_by_id = src.space_by_id; dst.grouped = src.grouped; dst.early_cards = src.early_cards
     dst.major_supply = src.major_supply; dst.major_order = src.major_order; dst.tile_supply = src.tile_supply
-    dst.round_order = src.round_order; dst.decks = src.decks; dst.display = src.display
+    dst.round_order = src.round_order; dst.newest = src.newest; dst.decks = src.decks; dst.display = src.display
     dst.display_round = src.display_round; dst.round = src.round; dst.last_round = src.last_round
     dst.start_player = src.start_player; dst.in_work_phase = src.in_work_phase; dst.phase = src.phase
     dst.using = src.using; dst.pregame_done = src.pregame_done; dst.given_played = src.given_played
