@@ -80,7 +80,8 @@ class Phases(CardsInPlay):
         for s in self.spaces:
             if s.accumulate:
                 goods = self.own_space(s).goods
-                for good, k in s.accumulate:
+                refill: tuple[tuple[str, int], ...] = s.accumulate   # (typed: read pair by pair, compiled)
+                for good, k in refill:
                     goods[good] = goods.get(good, 0) + k
 
     def end_round(self):

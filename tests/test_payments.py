@@ -202,6 +202,28 @@ def test_a_price_change_computed_from_the_game_is_kept_under_its_value_now(revis
     assert ((("room",), (("wood", 5),), "wood", True, ())) in p.prices
 
 
+def test_a_cards_changed_price_is_kept_under_the_card_for_its_house_and_kind(revised):
+    """card_cost_options keeps a printed price as the player's cards change it in p.prices under the card
+    itself: asked again it is the same; another house, or the major played as a minor, is worked out anew;
+    a change of p.mods (a new p.prices) drops it."""
+    g, p = fresh(revised)
+    card = revised.all_cards["fireplace_2"]
+    p.mods = {"cost": [("delta", ("major",), (("clay", -1),))]}
+    p.prices = PM.price_cache_for(p)
+    assert P.card_cost_options(g, p, card) == [(("clay", 1),)]
+    assert p.prices[card] == ("wood", False, ((("clay", 1),),))
+    assert P.card_cost_options(g, p, card) == [(("clay", 1),)]
+    p.prices[card] = ("wood", False, ((("stone", 9),),))   # (what is kept is what is answered)
+    assert P.card_cost_options(g, p, card) == [(("stone", 9),)]
+    p.house = "clay"
+    assert P.card_cost_options(g, p, card) == [(("clay", 1),)]
+    p.mods["as_minor"] = ["fireplace_2"]   # a minor for the player: the change of majors' prices is not for it
+    assert P.card_cost_options(g, p, card) == [(("clay", 2),)]
+    assert p.prices[card] == ("clay", True, ((("clay", 2),),))
+    p.prices = PM.price_cache_for(p)
+    assert card not in p.prices
+
+
 @pytest.mark.parametrize("cache", ["_RESOLVED", "_MEMO", "_WEIGHTS"])
 def test_a_price_cache_is_emptied_once_it_holds_more_than_4096_entries(revised, monkeypatch, cache):
     """The caches of plain data (resolved prices, substitutions, weights of goods) stay small: past 4096

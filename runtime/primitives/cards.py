@@ -9,8 +9,8 @@ if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
     from ..engine import Game
 
 from ..payments import (
-    as_price, can_afford, can_afford_any, can_pay_with_exchanges, cost_options, cost_options_of_ways, has_price_mods,
-    Price, holds, pay_cost, pay_one_of, producible)
+    COMPUTED, as_price, can_afford, can_afford_any, can_pay_with_exchanges, cost_options, cost_options_of_ways,
+    has_price_mods, Price, holds, pay_cost, pay_one_of, producible)
 from ..packdata import CardDef
 from ..state import Ctx, Player
 
@@ -33,11 +33,28 @@ def card_cost_options(g: Game, p: Player, card: CardDef):
             return list(ways)
         names = card.minor_price_names if is_minor_for(p, card, g) else card.price_names
         return cost_options_of_ways(g, p, names, ways)
-    base = card.cost_fn(g, p) if card.cost_fn is not None else card.cost
-    if not p.mods:
-        return [base]
-    names = card.minor_price_names if is_minor_for(p, card, g) else card.price_names
-    return cost_options(g, p, names, base)
+    if card.cost_fn is not None:
+        base = card.cost_fn(g, p)
+        if not p.mods:
+            return [base]
+        return cost_options(g, p, card.minor_price_names if is_minor_for(p, card, g) else card.price_names, base)
+    mods = p.mods
+    if not mods:
+        return [card.cost]
+    minor = is_minor_for(p, card, g)
+    names = card.minor_price_names if minor else card.price_names
+    cache = p.prices
+    if cache is None or g.partners or "cost_limited" in mods or COMPUTED in cache:
+        return cost_options(g, p, names, card.cost)
+    # A printed price as the cards in play change it depends only on the card, whether it is a minor for the
+    # player, the house and p.mods (p.prices is replaced whenever those change): kept there under the card
+    # itself, a look-up by the object's identity instead of a hash of its names and price.
+    entry: tuple | None = cache.get(card)
+    if entry is not None and entry[0] == p.house and entry[1] == minor:
+        return list(entry[2])
+    found = cost_options(g, p, names, card.cost)
+    cache[card] = (p.house, minor, tuple(found))
+    return found
 
 
 def is_minor_for(p: Player, card: CardDef, g=None) -> bool:
@@ -422,12 +439,18 @@ def can_play_occupation(g: Game, p: Player, ctx=None, fee=()):
     goods = p.goods
     if not isinstance(fee, _Free):
         fee = tuple(fee)
-    rest = []
+    rest: list[tuple[CardDef, object]] = []   # (card, its prices: a tuple or a list)
     for cid in p.hand_occupations:
         card = cards[cid]
         if card.requires is not None and not card.requires(g, p):
             continue
-        options = occupation_cost_options(g, p, card, fee) if modified else (fee_and_cost(fee, card.cost),)
+        if not modified:   # one price: tested as it is, without a tuple of prices around it
+            price: Price = as_price(fee_and_cost(fee, card.cost))
+            if holds(goods, price):
+                return True
+            rest.append((card, (price,)))
+            continue
+        options = occupation_cost_options(g, p, card, fee)
         for cost in options:
             if holds(goods, as_price(cost)):
                 return True
