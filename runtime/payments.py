@@ -56,7 +56,7 @@ def count_in(items: Price, good: str) -> int:
     return n
 
 
-def lacks_unmade(goods: dict[str, int], made, cost: Price) -> bool:
+def lacks_unmade(goods: dict[str, int], made: frozenset, cost: Price) -> bool:
     """Whether ``goods`` lack some good of ``cost`` that is not among ``made`` (what exchanges can make)."""
     for good, n in cost:
         if goods[good] < n and good not in made:
@@ -440,14 +440,15 @@ def can_after_paying(g: Game, p: Player, cost, can, ctx) -> bool:
 def can_afford_any(g: Game, p: Player, options) -> bool:
     """Can ``p`` pay one of the prices ``options`` now (exchanges included)?"""
     goods = p.goods
-    for cost in options:
+    ways: list = options if type(options) is list else list(options)   # (a list: read by index, compiled)
+    for cost in ways:
         if holds(goods, as_price(cost)):
             return True
-    if len(options) == 1:
-        price = as_price(options[0])
+    if len(ways) == 1:
+        price = as_price(ways[0])
         return _may_make(g, p, price) and _can_make(g, p, (price,))
-    options = tuple(price for price in map(as_price, options) if _may_make(g, p, price))
-    return bool(options) and _can_make(g, p, options)
+    payable = tuple([price for price in map(as_price, ways) if _may_make(g, p, price)])
+    return bool(payable) and _can_make(g, p, payable)
 
 
 def can_pay_with_exchanges(g: Game, p: Player, options) -> bool:

@@ -111,7 +111,7 @@ def _card_places(g: Game, p: Player, caps, mods=None) -> int:
     return anyone
 
 
-def _housing_with_capacities(g: Game, p: Player, mods):
+def _housing_with_capacities(g: Game, p: Player, mods) -> tuple[tuple, int]:
     """housing() when cards change capacities by name ('capacity of stable: +1', '…: mixed')."""
     h = g.rules.housing
     per_space, factor = h["pasture_space"], h["stable_factor"]
@@ -147,7 +147,7 @@ def _housing_with_capacities(g: Game, p: Player, mods):
     return tuple(sorted(caps, reverse=True)), singles
 
 
-def housing(g: Game, p: Player):
+def housing(g: Game, p: Player) -> tuple[tuple, int]:
     """(containers, singles): pastures as (capacity, any type), and one-animal spaces."""
     h = g.rules.housing
     per_space = h["pasture_space"]

@@ -157,7 +157,7 @@ def minor_options(g: Game, p: Player):
 # placement, so this is the hot path of a game (docs/architecture.md, "Speed").
 
 
-def _paid_or_kept(goods: dict[str, int], made, options, later: list) -> bool:
+def _paid_or_kept(goods: dict[str, int], made: frozenset, options, later: list) -> bool:
     """True when the goods held pay one of the prices ``options``; otherwise the prices whose missing
     goods some exchange makes (``made``) are added to ``later``, to be tried with exchanges once every
     card was looked at (as can_afford_any would try them)."""
@@ -167,7 +167,7 @@ def _paid_or_kept(goods: dict[str, int], made, options, later: list) -> bool:
     return False
 
 
-def _card_paid_or_kept(g: Game, p: Player, card: CardDef, goods: dict[str, int], made, modified: bool,
+def _card_paid_or_kept(g: Game, p: Player, card: CardDef, goods: dict[str, int], made: frozenset, modified: bool,
                        later: list) -> bool:
     """``_paid_or_kept`` of the ways to pay for ``card``: as the cards in play change them (``modified``), its
     alternative prices, or its one price (tested without a tuple of prices around it)."""
@@ -179,7 +179,7 @@ def _card_paid_or_kept(g: Game, p: Player, card: CardDef, goods: dict[str, int],
                                later)
 
 
-def _price_paid_or_kept(goods: dict[str, int], made, price: Price, later: list) -> bool:
+def _price_paid_or_kept(goods: dict[str, int], made: frozenset, price: Price, later: list) -> bool:
     """``_paid_or_kept`` of the one price ``price``."""
     short = False
     for good, n in price:

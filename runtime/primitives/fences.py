@@ -9,7 +9,7 @@ if TYPE_CHECKING:  # (a cycle at run time: the engine imports this module)
 from ..state import Player
 
 from ..farm import fencing_options, iter_bits, min_fencing_cost, open_fence_edges, popcount, shapes
-from ..payments import LimitedPrice, as_price, can_afford_any, cheapest, cost_options, pay_one_of, producible
+from ..payments import LimitedPrice, Price, as_price, can_afford_any, cheapest, cost_options, pay_one_of, producible
 from ..words import plural
 
 
@@ -80,7 +80,7 @@ def _fence_budget(g: Game, p: Player, per, free, free_left=0):
     return _stretch(p, _fences_with_exchanges(g, p, left, afford, options, free_left), left)
 
 
-def _fences_from_supply(g: Game, p: Player, per, left):
+def _fences_from_supply(g: Game, p: Player, per, left) -> tuple[int, list]:
     """(fences the supply pays for, at most ``left``; the ways to pay one fence)."""
     afford = 0
     options = _fence_payments(g, p, per)
@@ -110,7 +110,8 @@ def _made_for(g: Game, p: Player, options) -> bool:
     """Whether an exchange usable now makes a good of one of the prices ``options``."""
     made = producible(g, p)
     for o in options:
-        for good, n in o:
+        price: Price = as_price(o)   # (typed: read pair by pair, compiled)
+        for good, n in price:
             if good in made:
                 return exchanges_make(g, p, {good for o in options for good, n in o})
     return False
