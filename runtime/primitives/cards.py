@@ -33,19 +33,15 @@ def card_cost_options(g: Game, p: Player, card: CardDef):
             return list(ways)
         names = card.minor_price_names if is_minor_for(p, card, g) else card.price_names
         return cost_options_of_ways(g, p, names, ways)
-    if card.cost_fn is not None:
-        base = card.cost_fn(g, p)
-        if not p.mods:
-            return [base]
-        return cost_options(g, p, card.minor_price_names if is_minor_for(p, card, g) else card.price_names, base)
+    base = card.cost_fn(g, p) if card.cost_fn is not None else card.cost
     mods = p.mods
     if not mods:
-        return [card.cost]
+        return [base]
     minor = is_minor_for(p, card, g)
     names = card.minor_price_names if minor else card.price_names
     cache = p.prices
-    if cache is None or g.partners or "cost_limited" in mods or COMPUTED in cache:
-        return cost_options(g, p, names, card.cost)
+    if card.cost_fn is not None or cache is None or g.partners or "cost_limited" in mods or COMPUTED in cache:
+        return cost_options(g, p, names, base)
     # A printed price as the cards in play change it depends only on the card, whether it is a minor for the
     # player, the house and p.mods (p.prices is replaced whenever those change): kept there under the card
     # itself, a look-up by the object's identity instead of a hash of its names and price.
@@ -434,30 +430,28 @@ def can_play_occupation(g: Game, p: Player, ctx=None, fee=()):
     if not p.hand_occupations:
         return False
     cards = g.pack.all_cards
-    mods = p.mods
     modified = has_price_mods(g, p)
     goods = p.goods
     if not isinstance(fee, _Free):
         fee = tuple(fee)
-    rest: list[tuple[CardDef, object]] = []   # (card, its prices: a tuple or a list)
+    rest: list[tuple[CardDef, object, Price]] = []   # (card, its prices: a tuple or a list, fee and cost)
     for cid in p.hand_occupations:
         card = cards[cid]
         if card.requires is not None and not card.requires(g, p):
             continue
+        price: Price = as_price(fee_and_cost(fee, card.cost))
         if not modified:   # one price: tested as it is, without a tuple of prices around it
-            price: Price = as_price(fee_and_cost(fee, card.cost))
             if holds(goods, price):
                 return True
-            rest.append((card, (price,)))
+            rest.append((card, (price,), price))
             continue
         options = occupation_cost_options(g, p, card, fee)
         for cost in options:
             if holds(goods, as_price(cost)):
                 return True
-        rest.append((card, options))
+        rest.append((card, options, price))
     known: dict = {}
-    for card, options in rest:
-        cost = fee_and_cost(fee, card.cost)
+    for card, options, cost in rest:
         ok = known.get(cost)
         if ok is None:
             ok = can_afford_any(g, p, options)
